@@ -1,0 +1,23 @@
+"""Everything that chooses moves: Pacman agents and ghost agents.
+
+Depends only on the core of `pacman` (layout, state, actions), never on a view.
+"""
+
+from agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
+from agents.registry import PACMAN_AGENTS, make_pacman_agent, parse_agent_args
+from agents.simple import GreedyAgent, PacmanAgent, RandomAgent
+
+__all__ = [
+    "GhostAgent",
+    "RandomGhost",
+    "DirectionalGhost",
+    "GHOST_KINDS",
+    "make_ghosts",
+    "sample",
+    "PacmanAgent",
+    "RandomAgent",
+    "GreedyAgent",
+    "PACMAN_AGENTS",
+    "make_pacman_agent",
+    "parse_agent_args",
+]

@@ -1,0 +1,87 @@
+"""Simple Pacman agents that need no search: a random mover and a greedy food-seeker."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from pacman.actions import Action
+from pacman.state import GameState
+
+__all__ = ["PacmanAgent", "RandomAgent", "GreedyAgent"]
+
+
+@runtime_checkable
+class PacmanAgent(Protocol):
+    """What the game asks of a Pacman agent: an action for a state.
+
+    An agent may also define ``reset(rng, ghost_agents)``; the game calls it before
+    each game with the agent's own random stream and the ghosts in play.
+    """
+
+    def get_action(self, state: GameState) -> Action: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions (Stop included)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, rng: np.random.Generator, ghost_agents: tuple = ()) -> None:
+        """Use the game's stream for this agent, so that a game's seed replays it."""
+        self.rng = rng
+
+    def get_action(self, state: GameState) -> Action:
+        legal = state.legal_actions(0)
+        return legal[int(self.rng.integers(len(legal)))]
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class GreedyAgent:
+    """Looks one move ahead: the best immediate score, then the shortest maze path to food.
+
+    Moves that lose at once are avoided when anything else is possible; Stop is
+    taken only when no move is better. Ties break by action order.
+    """
+
+    def get_action(self, state: GameState) -> Action:
+        layout = state.layout
+        best: tuple | None = None
+        chosen = Action.STOP
+        for action, next_state in zip(state.legal_actions(0), state.successors(0)):
+            if next_state.is_lose():
+                rank = (0, next_state.score, 0, 0)
+            else:
+                distance = _distance_to_food(next_state, layout)
+                rank = (1, next_state.score, -distance, action is not Action.STOP)
+            if best is None or rank > best:
+                best, chosen = rank, action
+        return chosen
+
+    def __repr__(self) -> str:
+        return "GreedyAgent()"
+
+
+def _distance_to_food(state: GameState, layout) -> int:
+    """Maze distance from Pacman to the nearest food (0 if none is left or reachable)."""
+    food = state.food
+    if not food:
+        return 0
+    start = state.pacman_position
+    seen = {start}
+    frontier = deque([(start, 0)])
+    while frontier:
+        (x, y), d = frontier.popleft()
+        if (x, y) in food:
+            return d
+        for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            cell = (x + dx, y + dy)
+            if cell not in seen and not layout.is_wall(*cell):
+                seen.add(cell)
+                frontier.append((cell, d + 1))
+    return 0

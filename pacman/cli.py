@@ -1,0 +1,235 @@
+"""The `pacman-ai` command line: play, layouts, bench.
+
+Usage errors (a bad flag, layout, agent spec) print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from typing import Any, NoReturn, Sequence
+
+from pacman.errors import PacmanError
+
+__all__ = ["main", "build_parser"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    from agents import GHOST_KINDS, PACMAN_AGENTS
+
+    parser = _Parser(
+        prog="pacman-ai",
+        description="Pacman with expectimax agents: watch games, list layouts, measure speed.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    play = commands.add_parser("play", help="play games and watch them (terminal) or report them (--json)",
+                               description="Play games on a layout and show or report them.")
+    play.add_argument("--layout", default="medium", help="shipped layout name or .lay path (default: medium)")
+    play.add_argument("--pacman", default="greedy", choices=sorted(PACMAN_AGENTS), metavar="NAME",
+                      help=f"Pacman agent: {', '.join(sorted(PACMAN_AGENTS))} (default: greedy)")
+    play.add_argument("--agent-args", default="", metavar="K=V,...",
+                      help="keyword arguments for the Pacman agent, e.g. seed=3")
+    play.add_argument("--ghosts", default="random", choices=sorted(GHOST_KINDS),
+                      help="ghost agent kind (default: random)")
+    play.add_argument("--num-ghosts", type=_non_negative_int, default=None, metavar="N",
+                      help="keep the layout's first N ghosts (default: all)")
+    play.add_argument("--seed", type=_non_negative_int, default=None,
+                      help="seed of the first game; game k uses seed + k (default: random, reported)")
+    play.add_argument("--games", type=_positive_int, default=1, metavar="N", help="games to play (default: 1)")
+    play.add_argument("--max-moves", type=_positive_int, default=None, metavar="N",
+                      help="cut a game off after N Pacman moves (default: no limit)")
+    play.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
+                      help="an agent that thinks longer than this on one move ends its game (default: none)")
+    play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
+                      help="how to show the game (default: text, or none with --json)")
+    play.add_argument("--fps", type=_positive_float, default=10.0,
+                      help="rounds per second drawn on a terminal (default: 10)")
+    play.add_argument("--json", action="store_true",
+                      help="print one JSON object per game on stdout (the board, if drawn, goes to stderr)")
+
+    layouts = commands.add_parser("layouts", help="list the shipped layouts",
+                                  description="List the shipped layouts: name, size, ghosts, food, capsules.")
+    layouts.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+
+    bench = commands.add_parser("bench", help="measure engine speed (successors per second)",
+                                description="Successors per second of random-walk expansion, fast engine "
+                                            "against the reference engine; medians of several runs.")
+    bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
+    bench.add_argument("--runs", type=_positive_int, default=5, help="runs per engine (default: 5)")
+    bench.add_argument("--successors", type=_positive_int, default=200_000, metavar="N",
+                       help="successors per fast-engine run (default: 200000)")
+    bench.add_argument("--seed", type=_non_negative_int, default=0, help="random-walk seed (default: 0)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        handler = {"play": _play, "layouts": _layouts, "bench": _bench}[args.command]
+        return handler(args)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except PacmanError as exc:
+        print(f"pacman-ai: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("pacman-ai: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from agents import make_ghosts, make_pacman_agent, parse_agent_args
+    from pacman.game import run_game
+    from pacman.layout import load_layout
+
+    layout = load_layout(args.layout)
+    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
+    if num_ghosts > layout.num_ghosts:
+        raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
+                         f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
+    pacman_agent = make_pacman_agent(args.pacman, parse_agent_args(args.agent_args))
+    ghosts = make_ghosts(args.ghosts, num_ghosts)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    display = _make_display(args)
+
+    results = []
+    for game in range(args.games):
+        result = run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
+                          display=display, move_time_limit=args.move_time_limit)
+        results.append(result)
+        if args.json:
+            record = result.to_dict()
+            record.update(game=game, pacman=args.pacman, agent_args=parse_agent_args(args.agent_args),
+                          ghosts=args.ghosts)
+            print(json.dumps(record), flush=True)
+        elif display is None:
+            print(f"game {game + 1}: {result.outcome}, score {result.score}, {result.moves} moves, "
+                  f"seed {result.seed}" + (f" - {result.error}" if result.error else ""), flush=True)
+    if len(results) > 1 and not args.json:
+        wins = sum(r.won for r in results)
+        scores = [r.score for r in results]
+        print(f"{len(results)} games: {wins} won ({100 * wins / len(results):.0f}%), "
+              f"mean score {statistics.fmean(scores):.1f}, "
+              f"mean moves {statistics.fmean(r.moves for r in results):.1f}")
+    return 0
+
+
+def _make_display(args: argparse.Namespace) -> Any:
+    choice = args.display or ("none" if args.json else "text")
+    if choice == "none":
+        return None
+    if choice == "pygame":
+        print("pacman-ai: the pygame view is not part of this version yet; drawing in the terminal",
+              file=sys.stderr)
+    from pacman.textview import TextDisplay
+
+    return TextDisplay(stream=sys.stderr if args.json else sys.stdout, fps=args.fps)
+
+
+def _layouts(args: argparse.Namespace) -> int:
+    from pacman.layout import LAYOUT_ALIASES, layout_names, load_layout
+
+    aliases: dict[str, list[str]] = {}
+    for alias, name in LAYOUT_ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    rows = []
+    for name in layout_names():
+        layout = load_layout(name)
+        rows.append({"name": name, "width": layout.width, "height": layout.height,
+                     "ghosts": layout.num_ghosts, "food": layout.food_count,
+                     "capsules": len(layout.capsules), "aliases": aliases.get(name, [])})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'name':<10} {'size':>6} {'ghosts':>6} {'food':>5} {'capsules':>8}  also known as")
+    for row in rows:
+        size = f"{row['width']}x{row['height']}"
+        print(f"{row['name']:<10} {size:>6} {row['ghosts']:>6} {row['food']:>5} {row['capsules']:>8}  "
+              f"{', '.join(row['aliases'])}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from pacman.bench import engine_benchmark
+    from pacman.layout import load_layout
+
+    layout = load_layout(args.layout)
+    if not args.json:
+        print(f"benchmarking on {layout.name} ({args.runs} runs per engine) ...", file=sys.stderr, flush=True)
+    report = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    rates = report["successors_per_second"]
+    print(f"successors per second on {report['layout']} (median of {report['runs']} runs, "
+          f"Python {report['python']})")
+    print(f"  fast engine, whole nodes (successors()):  {rates['fast']:>12,}")
+    print(f"  fast engine, step by step (successor()):  {rates['fast_stepwise']:>12,}")
+    print(f"  reference engine (successor()):           {rates['reference']:>12,}")
+    print(f"  ratio fast / reference:                   {report['ratio_fast_to_reference']:>12}x")
+    print(f"  ratio step by step / reference:           {report['ratio_stepwise_to_reference']:>12}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

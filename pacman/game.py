@@ -1,0 +1,253 @@
+"""The game loop: agents take turns until the game is won, lost, cut off, or an agent fails.
+
+Randomness is per game and per agent: the game's seed is split with numpy's
+`SeedSequence` into one generator per agent, so the same seed replays the same
+game whatever any agent does with its own stream. An agent that raises, returns
+an illegal action or overruns the per-move time limit ends its game, and the
+`GameResult` says which agent failed and why; the program goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from pacman.actions import Action
+from pacman.errors import PacmanError
+from pacman.layout import Layout, load_layout
+from pacman.state import GameState
+
+__all__ = ["GameResult", "Display", "run_game", "agent_streams"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How one game went. Exactly one of won, lost, cut_off, crashed, timed_out is true."""
+
+    layout: str
+    """The layout's name."""
+    seed: int
+    """The game's seed; the same seed with the same agents replays the game."""
+    won: bool
+    """Pacman ate the last food."""
+    lost: bool
+    """A ghost that was not scared caught Pacman."""
+    score: int
+    """The final score."""
+    moves: int
+    """Pacman moves made."""
+    cut_off: bool = False
+    """Stopped by `max_moves`, neither won nor lost."""
+    crashed: bool = False
+    """An agent raised an exception or returned an illegal action."""
+    timed_out: bool = False
+    """An agent overran the per-move time limit."""
+    failed_agent: int | None = None
+    """The agent that crashed or timed out (0 is Pacman)."""
+    error: str | None = None
+    """What went wrong, for a crash or a time-out."""
+    move_times: tuple[float, ...] = field(default=(), repr=False)
+    """Seconds Pacman's agent took for each of its moves."""
+    actions: tuple[Action, ...] = field(default=(), repr=False)
+    """Every action taken, in turn order: Pacman, ghost 1, ..., Pacman, ..."""
+    num_agents: int = 1
+    """Pacman plus the ghosts in play."""
+
+    @property
+    def outcome(self) -> str:
+        """One word: won, lost, cut-off, crashed or timed-out."""
+        for name, flag in (("won", self.won), ("lost", self.lost), ("cut-off", self.cut_off),
+                           ("crashed", self.crashed), ("timed-out", self.timed_out)):
+            if flag:
+                return name
+        return "unfinished"
+
+    def to_dict(self, actions: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict; the action list only when `actions` is true."""
+        data = asdict(self)
+        data["outcome"] = self.outcome
+        data["move_times"] = list(self.move_times)
+        times = self.move_times
+        data["ms_per_move_mean"] = 1000 * sum(times) / len(times) if times else 0.0
+        data["ms_per_move_max"] = 1000 * max(times) if times else 0.0
+        if actions:
+            data["actions"] = [a.value for a in self.actions]
+        else:
+            del data["actions"]
+        del data["move_times"]
+        return data
+
+
+class Display(Protocol):
+    """What the game loop tells a view. Every method may block (to pace the game)."""
+
+    def start(self, state: GameState) -> None: ...
+
+    def update(self, state: GameState, agent: int, action: Action) -> None: ...
+
+    def finish(self, state: GameState, result: GameResult) -> None: ...
+
+
+def agent_streams(seed: int, num_agents: int) -> list[np.random.Generator]:
+    """One independent generator per agent, derived from the game's seed."""
+    children = np.random.SeedSequence(seed).spawn(num_agents)
+    return [np.random.default_rng(child) for child in children]
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Worker:
+    """A daemon thread that runs agent calls, so a call can be abandoned after a time limit.
+
+    Python cannot kill a thread: a call that never returns keeps its thread busy
+    until the program exits (the thread is a daemon and does not hold the exit up).
+    """
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._serve, name="pacman-agent", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            request = self._requests.get()
+            if request is None:
+                return
+            fn, args, replies = request
+            try:
+                replies.put((True, fn(*args)))
+            except BaseException as exc:  # handed to the game loop, which records it
+                replies.put((False, exc))
+
+    def call(self, fn: Callable, args: tuple, timeout: float) -> Any:
+        replies: queue.Queue = queue.Queue(maxsize=1)
+        self._requests.put((fn, args, replies))
+        try:
+            ok, value = replies.get(timeout=timeout)
+        except queue.Empty:
+            raise _Timeout from None
+        if ok:
+            return value
+        raise value
+
+    def close(self) -> None:
+        self._requests.put(None)
+
+
+def run_game(
+    layout: Layout | str | os.PathLike[str],
+    pacman_agent: Any,
+    ghost_agents: Sequence[Any] = (),
+    seed: int = 0,
+    max_moves: int | None = None,
+    display: Display | None = None,
+    *,
+    move_time_limit: float | None = None,
+) -> GameResult:
+    """Play one game and report how it went.
+
+    `ghost_agents` are the ghosts in play, in index order 1..n (the layout's first
+    n ghosts); `pacman_agent` needs ``get_action(state)``. `max_moves` caps Pacman's
+    moves; `move_time_limit` (seconds) caps every agent's thinking per move, measured
+    off the main thread, so it works from any thread and on every OS.
+    """
+    if not isinstance(layout, Layout):
+        layout = load_layout(layout)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise PacmanError(f"seed must be a non-negative int, got {seed!r}")
+    seed = int(seed)
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
+        raise PacmanError(f"max_moves must be a positive int or None, got {max_moves!r}")
+    if move_time_limit is not None and not move_time_limit > 0:
+        raise PacmanError(f"move_time_limit must be a positive number of seconds or None, got {move_time_limit!r}")
+    ghost_agents = tuple(ghost_agents)
+    for position, ghost in enumerate(ghost_agents, start=1):
+        index = getattr(ghost, "index", position)
+        if index != position:
+            raise PacmanError(f"ghost_agents[{position - 1}] has index {index}; give ghosts in order 1..n")
+    state = GameState.initial(layout, num_ghosts=len(ghost_agents))
+    num_agents = state.num_agents
+    streams = agent_streams(seed, num_agents)
+    reset = getattr(pacman_agent, "reset", None)
+    if callable(reset):
+        reset(rng=streams[0], ghost_agents=ghost_agents)
+
+    def decide(agent: int, current: GameState) -> Action:
+        if agent == 0:
+            return pacman_agent.get_action(current)
+        return ghost_agents[agent - 1].get_action(current, streams[agent])
+
+    worker = _Worker() if move_time_limit is not None else None
+    actions: list[Action] = []
+    move_times: list[float] = []
+    moves = 0
+    outcome: dict[str, Any] = {}
+    if display is not None:
+        display.start(state)
+    try:
+        while not state.is_terminal():
+            for agent in range(num_agents):
+                started = time.perf_counter()
+                try:
+                    if worker is None:
+                        action = decide(agent, state)
+                    else:
+                        action = worker.call(decide, (agent, state), move_time_limit)
+                except _Timeout:
+                    outcome = dict(timed_out=True, failed_agent=agent, error=(
+                        f"{_agent_name(agent)} took longer than the {move_time_limit:g} s move time limit"))
+                    break
+                except Exception as exc:  # an agent's bug ends its game, not the program
+                    outcome = dict(crashed=True, failed_agent=agent, error=(
+                        f"{_agent_name(agent)} raised {type(exc).__name__}: {exc}"))
+                    break
+                elapsed = time.perf_counter() - started
+                try:
+                    state = state.successor(agent, action)
+                except PacmanError as exc:
+                    outcome = dict(crashed=True, failed_agent=agent, error=(
+                        f"{_agent_name(agent)} chose {action!r}: {exc}"))
+                    break
+                actions.append(Action(action))
+                if agent == 0:
+                    moves += 1
+                    move_times.append(elapsed)
+                if display is not None:
+                    display.update(state, agent, Action(action))
+                if state.is_terminal():
+                    break
+            if outcome:
+                break
+            if max_moves is not None and moves >= max_moves and not state.is_terminal():
+                outcome = dict(cut_off=True)
+                break
+    finally:
+        if worker is not None:
+            worker.close()
+    result = GameResult(
+        layout=layout.name,
+        seed=seed,
+        won=state.is_win(),
+        lost=state.is_lose(),
+        score=state.score,
+        moves=moves,
+        move_times=tuple(move_times),
+        actions=tuple(actions),
+        num_agents=num_agents,
+        **outcome,
+    )
+    if display is not None:
+        display.finish(state, result)
+    return result
+
+
+def _agent_name(agent: int) -> str:
+    return "Pacman (agent 0)" if agent == 0 else f"ghost {agent}"

@@ -1,0 +1,243 @@
+"""Layouts: the `.lay` text format, parsed once into an unchanging `Layout`.
+
+The format, one character per cell, the last line being y = 0::
+
+    %  wall            .  food           o  capsule
+    P  Pacman          G  ghost          1-4  numbered ghost
+    anything else: an empty cell
+
+Rules this parser applies, so that every file either loads or fails clearly:
+
+- line endings may be LF, CRLF or CR; trailing whitespace is stripped;
+- blank lines before the first row and after the last row are ignored;
+- every row must be as wide as the first one (a `LayoutError` names the line otherwise);
+- there must be exactly one Pacman; there may be no ghost and no food (such a game
+  can only be lost or cut off); a ghost may not be walled in on all four sides;
+- cells outside the grid count as walls, so an open border is not a crash.
+
+Agents are ordered as in the classic game: Pacman first, then ghosts by
+(index, x, y), where ``G`` counts as index 1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from pacman.errors import LayoutError
+
+__all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIASES"]
+
+#: Classic-style names accepted for the shipped layouts of the same role. The
+#: mazes themselves are designed in this project.
+LAYOUT_ALIASES: dict[str, str] = {
+    "tinyClassic": "tiny",
+    "smallClassic": "small",
+    "mediumClassic": "medium",
+    "originalClassic": "large",
+    "openClassic": "open",
+    "trickyClassic": "tricky",
+    "capsuleClassic": "capsules",
+    "trappedClassic": "trapped",
+    "minimaxClassic": "minimax",
+    "testClassic": "test",
+}
+
+_MAX_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """A parsed maze: walls, food, capsules and agent start cells. It never changes.
+
+    Positions are (x, y) with (0, 0) the bottom-left cell. Layouts compare by
+    identity; two loads of one file are two layouts.
+    """
+
+    name: str
+    """The shipped name, or the file's stem."""
+    width: int
+    """Number of columns."""
+    height: int
+    """Number of rows."""
+    walls: frozenset[tuple[int, int]]
+    """Cells that are walls (cells outside the grid count as walls too)."""
+    food: tuple[tuple[int, int], ...]
+    """Cells holding food, ordered by (x, y)."""
+    capsules: tuple[tuple[int, int], ...]
+    """Cells holding a capsule, ordered by (x, y)."""
+    agent_starts: tuple[tuple[int, int], ...]
+    """Start cells: Pacman's first, then each ghost's in agent order."""
+    text: str = field(repr=False)
+    """The layout as normalised text (LF line endings, trailing whitespace stripped)."""
+    path: str | None = field(default=None, repr=False)
+    """The file it was read from, if any."""
+
+    @property
+    def num_ghosts(self) -> int:
+        """How many ghosts the layout places."""
+        return len(self.agent_starts) - 1
+
+    @property
+    def food_count(self) -> int:
+        """How many food dots the layout places."""
+        return len(self.food)
+
+    @property
+    def pacman_start(self) -> tuple[int, int]:
+        """Pacman's start cell."""
+        return self.agent_starts[0]
+
+    @property
+    def ghost_starts(self) -> tuple[tuple[int, int], ...]:
+        """Each ghost's start cell, in agent order."""
+        return self.agent_starts[1:]
+
+    def is_wall(self, x: int, y: int) -> bool:
+        """True for a wall cell or any cell outside the grid."""
+        return not (0 <= x < self.width and 0 <= y < self.height) or (x, y) in self.walls
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> Layout:
+    """Parse layout text. Errors name `path` (or `name`), the line and the column.
+
+    >>> layout = parse_layout("%%%%%\\n%P.G%\\n%%%%%")
+    >>> layout.width, layout.height, layout.num_ghosts, layout.food_count
+    (5, 3, 1, 1)
+    """
+    where = path if path is not None else name
+    lines = [line.rstrip() for line in text.splitlines()]
+    first = 0
+    while first < len(lines) and not lines[first]:
+        first += 1
+    last = len(lines)
+    while last > first and not lines[last - 1]:
+        last -= 1
+    if first == last:
+        raise LayoutError(f"{where}: empty layout (no rows)")
+    rows = lines[first:last]
+    width = len(rows[0])
+    for offset, row in enumerate(rows):
+        if len(row) != width:
+            line_no = first + offset + 1
+            raise LayoutError(
+                f"{where}:{line_no}: row is {len(row)} cells wide but the first row "
+                f"(line {first + 1}) is {width}; every row must have the same width"
+            )
+    height = len(rows)
+
+    walls: set[tuple[int, int]] = set()
+    food: list[tuple[int, int]] = []
+    capsules: list[tuple[int, int]] = []
+    pacmen: list[tuple[int, int, int]] = []  # (line, column, ...) for messages
+    agents: list[tuple[int, int, int]] = []  # (index, x, y)
+    for offset, row in enumerate(rows):
+        y = height - 1 - offset
+        for x, char in enumerate(row):
+            if char == "%":
+                walls.add((x, y))
+            elif char == ".":
+                food.append((x, y))
+            elif char == "o":
+                capsules.append((x, y))
+            elif char == "P":
+                pacmen.append((first + offset + 1, x + 1, 0))
+                agents.append((0, x, y))
+            elif char == "G":
+                agents.append((1, x, y))
+            elif char in "1234":
+                agents.append((int(char), x, y))
+    if not pacmen:
+        raise LayoutError(f"{where}: no Pacman ('P') in the layout")
+    if len(pacmen) > 1:
+        (line1, col1, _), (line2, col2, _) = pacmen[:2]
+        raise LayoutError(
+            f"{where}:{line2}:{col2}: a second Pacman ('P'); the first is at line {line1}, "
+            f"column {col1}; a layout has exactly one"
+        )
+    agents.sort()
+    open_cells = {(x, y) for x in range(width) for y in range(height)} - walls
+    for index, x, y in agents[1:]:
+        if not any((x + dx, y + dy) in open_cells for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+            line_no = first + (height - 1 - y) + 1
+            raise LayoutError(
+                f"{where}:{line_no}:{x + 1}: the ghost here is walled in (no open neighbour); "
+                f"a ghost must always have a move"
+            )
+    normalised = "\n".join(rows) + "\n"
+    return Layout(
+        name=name,
+        width=width,
+        height=height,
+        walls=frozenset(walls),
+        food=tuple(sorted(food)),
+        capsules=tuple(sorted(capsules)),
+        agent_starts=tuple((x, y) for _, x, y in agents),
+        text=normalised,
+        path=path,
+    )
+
+
+def _layouts_dir() -> Path:
+    """The folder of shipped layouts: inside the installed package, or the source checkout's."""
+    packaged = Path(str(resources.files("pacman"))) / "layouts"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "layouts"
+
+
+def layout_names() -> list[str]:
+    """The names of the shipped layouts, sorted."""
+    return sorted(p.stem for p in _layouts_dir().glob("*.lay"))
+
+
+def _read_text(path: Path, shown: str) -> str:
+    if path.is_dir():
+        raise LayoutError(f"{shown}: is a directory, not a layout file")
+    try:
+        size = path.stat().st_size
+        if size > _MAX_BYTES:
+            raise LayoutError(f"{shown}: {size} bytes is too large for a layout (limit {_MAX_BYTES})")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LayoutError(f"{shown}: cannot read layout file ({exc.strerror or exc})") from None
+    if b"\0" in data:
+        raise LayoutError(f"{shown}: binary file (contains NUL bytes), not a text layout")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"{shown}: not a text layout (invalid UTF-8 at byte {exc.start})") from None
+
+
+def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
+    """Load a shipped layout by name (``"medium"``, ``"mediumClassic"``) or a `.lay` file by path.
+
+    A name is looked up among the shipped layouts first; anything that is not a
+    shipped name is read as a path. Raises `LayoutError` naming the input.
+    """
+    text = os.fspath(name_or_path)
+    if not text.strip():
+        raise LayoutError("layout name is empty (give a shipped name such as 'medium', or a path)")
+    shipped = _layouts_dir()
+    key = LAYOUT_ALIASES.get(text, text)
+    bare = key[:-4] if key.endswith(".lay") else key
+    if os.sep not in bare and "/" not in bare and (shipped / f"{bare}.lay").is_file():
+        file = shipped / f"{bare}.lay"
+        return parse_layout(_read_text(file, text), name=bare, path=str(file))
+    path = Path(text).expanduser()
+    if path.exists():
+        stem = path.stem
+        return parse_layout(_read_text(path, text), name=stem, path=text)
+    names = layout_names()
+    matches = difflib.get_close_matches(bare, names + list(LAYOUT_ALIASES), n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(repr(m) for m in matches)}? " if matches else ""
+    raise LayoutError(
+        f"{text}: unknown layout (not a shipped name, not an existing file); "
+        f"{hint}shipped: {', '.join(names)}"
+    )

@@ -1,0 +1,106 @@
+"""The terminal view: the board as text, in colour on a terminal, redrawn in place as the game plays."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from pacman.actions import Action
+from pacman.game import GameResult
+from pacman.state import GameState
+
+__all__ = ["TextDisplay", "render_board"]
+
+_RESET = "\x1b[0m"
+_WALL = "\x1b[34m"
+_FOOD = "\x1b[37m"
+_CAPSULE = "\x1b[1;37m"
+_PACMAN = "\x1b[1;33m"
+_SCARED = "\x1b[1;34m"
+_GHOSTS = ("\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[38;5;208m")
+_HOME_CLEAR = "\x1b[H\x1b[J"
+
+
+def render_board(state: GameState, color: bool = False) -> str:
+    """The board as lines of text: ``%`` walls, ``.`` food, ``o`` capsules, ``P`` Pacman, ghosts by number.
+
+    A ghost is drawn as its index (``1``-``4``), a scared one as ``g``; a ghost half-way
+    between cells is drawn on the cell it is heading to. With `color`, ANSI colours.
+    """
+    layout = state.layout
+    cells: list[list[tuple[str, str]]] = [
+        [("%", _WALL) if (x, y) in layout.walls else (" ", "") for x in range(layout.width)]
+        for y in range(layout.height)
+    ]
+    for x, y in state.food:
+        cells[y][x] = (".", _FOOD)
+    for x, y in state.capsules:
+        cells[y][x] = ("o", _CAPSULE)
+    for index, ((x, y), direction, timer) in enumerate(
+        zip(state.ghost_positions, state.ghost_directions, state.scared_timers), start=1
+    ):
+        if x != int(x) or y != int(y):  # half-way: draw it where it is heading
+            dx, dy = direction.vector
+            x, y = (x + 0.5 * dx, y + 0.5 * dy)
+        glyph = ("g", _SCARED) if timer else (str(index), _GHOSTS[(index - 1) % len(_GHOSTS)])
+        cells[int(y)][int(x)] = glyph
+    x, y = state.pacman_position
+    cells[y][x] = ("P", _PACMAN)
+    lines = []
+    for row in reversed(cells):
+        if color:
+            lines.append("".join(f"{code}{char}{_RESET}" if code else char for char, code in row))
+        else:
+            lines.append("".join(char for char, _ in row))
+    return "\n".join(lines)
+
+
+class TextDisplay:
+    """Draws the game in a terminal after every round (Pacman and each ghost moved).
+
+    On a terminal (or with ``color=True``) it redraws in place, in colour, at `fps`
+    rounds per second; into a file or pipe it writes every round's board in turn.
+    """
+
+    def __init__(self, stream: TextIO | None = None, fps: float = 10.0, color: bool | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stdout
+        is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.color = is_tty if color is None else color
+        self.live = is_tty
+        self.fps = fps
+        self._last_draw = 0.0
+        self._moves = 0
+
+    def start(self, state: GameState) -> None:
+        self._moves = 0
+        self._draw(state, "start")
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        if agent == 0:
+            self._moves += 1
+        if agent == state.num_agents - 1 or state.is_terminal():
+            self._draw(state, f"move {self._moves}")
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        line = f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})"
+        if result.error:
+            line += f" - {result.error}"
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def _draw(self, state: GameState, label: str) -> None:
+        board = render_board(state, self.color)
+        status = f"{state.layout.name}  {label}  score {state.score}  food {state.food_count}"
+        if any(state.scared_timers):
+            status += "  scared " + ",".join(str(t) for t in state.scared_timers)
+        if self.live:
+            if self.fps > 0:
+                wait = self._last_draw + 1.0 / self.fps - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            self.stream.write(_HOME_CLEAR + board + "\n" + status + "\n")
+            self._last_draw = time.monotonic()
+        else:
+            self.stream.write(board + "\n" + status + "\n\n")
+        self.stream.flush()
