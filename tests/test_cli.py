@@ -1,0 +1,117 @@
+"""The command line: play, layouts, bench; one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pacman.cli import main
+from pacman.layout import layout_names
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_play_json_prints_one_object_per_game(capsys):
+    status, out, err = run(capsys, "play", "--layout", "small", "--seed", "4", "--games", "3",
+                           "--max-moves", "50", "--json")
+    assert status == 0 and err == ""
+    games = [json.loads(line) for line in out.splitlines()]
+    assert [g["seed"] for g in games] == [4, 5, 6]
+    for game in games:
+        assert {"seed", "won", "score", "moves", "lost", "cut_off", "outcome"} <= set(game)
+        assert game["moves"] <= 50 and game["layout"] == "small"
+
+
+def test_play_is_reproducible_by_seed(capsys):
+    args = ("play", "--layout", "medium", "--seed", "9", "--max-moves", "80", "--json", "--pacman", "random",
+            "--ghosts", "directional")
+    _, first, _ = run(capsys, *args)
+    _, second, _ = run(capsys, *args)
+    assert first == second
+
+
+def test_play_text_display_draws_the_board(capsys):
+    status, out, _ = run(capsys, "play", "--layout", "test", "--seed", "0", "--max-moves", "3",
+                         "--display", "text")
+    assert status == 0
+    assert "P" in out and "%%%" in out and "score" in out
+    assert "\x1b[" not in out  # no colour codes when stdout is not a terminal
+
+
+def test_play_display_none_prints_a_summary_line(capsys):
+    status, out, _ = run(capsys, "play", "--layout", "small", "--seed", "1", "--max-moves", "30",
+                         "--display", "none", "--games", "2")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].startswith("game 1: ") and lines[-1].startswith("2 games: ")
+
+
+def test_num_ghosts_and_agent_args_are_passed_on(capsys):
+    status, out, _ = run(capsys, "play", "--layout", "large", "--num-ghosts", "1", "--seed", "2",
+                         "--max-moves", "10", "--json", "--pacman", "random", "--agent-args", "seed=3")
+    game = json.loads(out)
+    assert status == 0 and game["num_agents"] == 2 and game["agent_args"] == {"seed": 3}
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["play", "--layout", "nowhere"], "nowhere: unknown layout"),
+        (["play", "--games", "0"], "--games: expected a positive integer, got '0'"),
+        (["play", "--seed", "abc"], "--seed: expected a non-negative integer"),
+        (["play", "--ghosts", "smart"], "invalid choice: 'smart'"),
+        (["play", "--pacman", "clever"], "invalid choice: 'clever'"),
+        (["play", "--agent-args", "depth"], "expected key=value"),
+        (["play", "--agent-args", "depth=2"], "takes no argument 'depth'"),
+        (["play", "--layout", "tiny", "--num-ghosts", "3"], "has only 1 ghost"),
+        (["play", "--bogus"], "unrecognized arguments: --bogus"),
+        (["play", "--move-time-limit", "-1"], "expected a positive number"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "required: COMMAND"),
+    ],
+)
+def test_usage_errors_are_one_line_with_status_2(capsys, argv, expected):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and expected in err
+    assert "Traceback" not in err
+
+
+def test_bad_layout_file_is_a_one_line_error(capsys, tmp_path):
+    bad = tmp_path / "bad.lay"
+    bad.write_text("%%%%\n%..%\n%%%%\n")
+    status, _, err = run(capsys, "play", "--layout", str(bad))
+    assert status == 2 and len(err.strip().splitlines()) == 1 and f"{bad}: no Pacman" in err
+
+
+def test_layouts_lists_every_shipped_layout(capsys):
+    status, out, _ = run(capsys, "layouts")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].split()[:5] == ["name", "size", "ghosts", "food", "capsules"]
+    assert [line.split()[0] for line in lines[1:]] == layout_names()
+    status, out, _ = run(capsys, "layouts", "--json")
+    rows = json.loads(out)
+    medium = next(r for r in rows if r["name"] == "medium")
+    assert medium["ghosts"] == 2 and "mediumClassic" in medium["aliases"]
+
+
+def test_bench_json_reports_medians_and_ratio(capsys):
+    status, out, _ = run(capsys, "bench", "--layout", "small", "--runs", "3", "--successors", "20000", "--json")
+    report = json.loads(out)
+    rates = report["successors_per_second"]
+    assert status == 0 and report["runs"] == 3
+    assert sorted(report["samples"]["fast"])[1] == rates["fast"]  # the median of three
+    assert report["ratio_fast_to_reference"] == round(rates["fast"] / rates["reference"], 1)
+
+
+def test_python_dash_m_pacman_runs_the_same_cli():
+    proc = subprocess.run([sys.executable, "-m", "pacman", "layouts"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "medium" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--frob"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
