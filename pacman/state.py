@@ -266,11 +266,12 @@ class GameState(tuple):
             bits = board.bit
             touch = board.touch
             eat = food | capsules
+            moved = score - 1
             for p in targets:
                 bit = bits[p]
                 # Every Pacman move costs a point; food is worth 10, the last one 500 more.
                 if not eat & bit:
-                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, score - 1, 0))
+                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, 0))
                 elif food & bit:
                     left = food ^ bit
                     if left:
@@ -300,11 +301,13 @@ class GameState(tuple):
                     targets = [board.ghost_moves[key][action] for action in actions]
                 except (KeyError, TypeError):
                     raise IllegalActionError(self._first_illegal(agent, actions)) from None
+            caught = board.touch[pac]
             for g in targets:
-                if pac in near[g]:  # caught by a ghost that is not scared
-                    append(_new(GameState, (board, pac, food, capsules, before + (g,) + after, timers, score - 500, _LOST)))
+                moved = before + (g,) + after if before else (g,) + after
+                if g in caught:  # caught by a ghost that is not scared
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score - 500, _LOST)))
                 else:
-                    append(_new(GameState, (board, pac, food, capsules, before + (g,) + after, timers, score, 0)))
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score, 0)))
             return out
 
         # A scared ghost moves half a cell; its timer drops after each of its own
