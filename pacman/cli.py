@@ -205,7 +205,7 @@ def _layouts(args: argparse.Namespace) -> int:
     for row in rows:
         size = f"{row['width']}x{row['height']}"
         print(f"{row['name']:<10} {size:>6} {row['ghosts']:>6} {row['food']:>5} {row['capsules']:>8}  "
-              f"{', '.join(row['aliases'])}")
+              f"{', '.join(row['aliases'])}".rstrip())
     return 0
 
 

@@ -34,7 +34,6 @@ __all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIA
 #: Classic-style names accepted for the shipped layouts of the same role. The
 #: mazes themselves are designed in this project.
 LAYOUT_ALIASES: dict[str, str] = {
-    "tinyClassic": "tiny",
     "smallClassic": "small",
     "mediumClassic": "medium",
     "originalClassic": "large",

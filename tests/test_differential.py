@@ -97,15 +97,32 @@ def test_fast_engine_equals_reference_with_fewer_ghosts(layout, seed, data):
 # close by, short corridors, so scared ghosts, half steps, snaps and eaten ghosts
 # all happen within a few hundred moves.
 SCARY = parse_layout(
-    "%%%%%%%%%\n"
-    "%o..1..o%\n"
-    "%.%% %%.%\n"
-    "%.. P ..%\n"
-    "%.%%2%%.%\n"
-    "%o..G..o%\n"
-    "%%%%%%%%%\n",
+    "%%%%%%%%%%%\n"
+    "%1   .   2%\n"
+    "% %o%.%o% %\n"
+    "%  o P o  %\n"
+    "% %o%.%o% %\n"
+    "%G   .   3%\n"
+    "%%%%%%%%%%%\n",
     name="scary",
 )
+
+
+def test_the_scary_maze_reaches_the_rare_cases():
+    """Guard for the test below: random play here does eat capsules and ghosts, and snaps timers."""
+    eaten = snaps = half = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        state, agent = GameState.initial(SCARY), 0
+        while not state.is_terminal():
+            legal = state.legal_actions(agent)
+            before = state
+            state = state.successor(agent, legal[rng.randrange(len(legal))])
+            eaten += state.score - before.score in (199, 200)
+            snaps += agent > 0 and before.scared_timers[agent - 1] == 1
+            half += any(x % 1 or y % 1 for x, y in state.ghost_positions)
+            agent = (agent + 1) % state.num_agents
+    assert eaten >= 10 and snaps >= 5 and half >= 500
 
 
 @pytest.mark.parametrize("seed", range(25))
