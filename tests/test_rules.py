@@ -1,4 +1,6 @@
-"""The reference engine against the rules, one rule at a time, on tiny hand-drawn mazes.
+"""Both engines against the rules, one rule at a time, on tiny hand-drawn mazes.
+
+Every test runs twice: on the simple reference engine and on the fast GameState.
 
 Every expected value here was worked out by hand from the rules; the last line
 of a layout is y = 0 and x counts from the left.
@@ -10,13 +12,26 @@ from pacman.actions import Action
 from pacman.errors import IllegalActionError, TerminalStateError
 from pacman.layout import parse_layout
 from pacman.reference import ReferenceState
+from pacman.state import GameState
 
 N, S, E, W, STOP = Action.NORTH, Action.SOUTH, Action.EAST, Action.WEST, Action.STOP
 
 
+_engine = ReferenceState
+
+
+@pytest.fixture(autouse=True, params=[ReferenceState, GameState], ids=["reference", "fast"])
+def engine(request):
+    """Run every test of this module once per engine."""
+    global _engine
+    _engine = request.param
+    yield request.param
+    _engine = ReferenceState
+
+
 def start(text, num_ghosts=None):
-    """A new game on a layout given as text."""
-    return ReferenceState.initial(parse_layout(text), num_ghosts=num_ghosts)
+    """A new game on a layout given as text, in the engine under test."""
+    return _engine.initial(parse_layout(text), num_ghosts=num_ghosts)
 
 
 def snapshot(state):
