@@ -43,10 +43,12 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Looks one move ahead: the best immediate score, then the shortest maze path to food.
+    """Looks one move ahead: safety first, then the best immediate score, then the nearest food.
 
-    Moves that lose at once are avoided when anything else is possible; Stop is
-    taken only when no move is better. Ties break by action order.
+    A move is unsafe if it loses at once or ends next to a ghost that is not
+    scared (the ghost could step onto Pacman). Among equally safe moves it takes
+    the best score, then the shortest maze path to food, and Stop only when no
+    move is better. Ties break by action order.
     """
 
     def get_action(self, state: GameState) -> Action:
@@ -55,16 +57,26 @@ class GreedyAgent:
         chosen = Action.STOP
         for action, next_state in zip(state.legal_actions(0), state.successors(0)):
             if next_state.is_lose():
-                rank = (0, next_state.score, 0, 0)
+                rank: tuple = (0, 0, next_state.score, 0, 0)
             else:
                 distance = _distance_to_food(next_state, layout)
-                rank = (1, next_state.score, -distance, action is not Action.STOP)
+                safe = not _ghost_within_one(next_state)
+                rank = (1, safe, next_state.score, -distance, action is not Action.STOP)
             if best is None or rank > best:
                 best, chosen = rank, action
         return chosen
 
     def __repr__(self) -> str:
         return "GreedyAgent()"
+
+
+def _ghost_within_one(state: GameState) -> bool:
+    """True if a ghost that is not scared stands within one step of Pacman."""
+    px, py = state.pacman_position
+    return any(
+        timer == 0 and abs(x - px) + abs(y - py) <= 1
+        for (x, y), timer in zip(state.ghost_positions, state.scared_timers)
+    )
 
 
 def _distance_to_food(state: GameState, layout) -> int:
