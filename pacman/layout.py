@@ -24,10 +24,10 @@ from __future__ import annotations
 import difflib
 import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from pacman.errors import LayoutError
+from pacman.resources import resource_dir
 
 __all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIASES"]
 
@@ -184,11 +184,7 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
 
 
 def _layouts_dir() -> Path:
-    """The folder of shipped layouts: inside the installed package, or the source checkout's."""
-    packaged = Path(str(resources.files("pacman"))) / "layouts"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "layouts"
+    return resource_dir("layouts")
 
 
 def layout_names() -> list[str]:

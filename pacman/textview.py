@@ -8,17 +8,26 @@ from typing import TextIO
 
 from pacman.actions import Action
 from pacman.game import GameResult
+from pacman.resources import palette
 from pacman.state import GameState
 
 __all__ = ["TextDisplay", "render_board"]
 
 _RESET = "\x1b[0m"
-_WALL = "\x1b[34m"
-_FOOD = "\x1b[37m"
-_CAPSULE = "\x1b[1;37m"
-_PACMAN = "\x1b[1;33m"
-_SCARED = "\x1b[1;34m"
-_GHOSTS = ("\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[38;5;208m")
+
+
+def _ansi(rgb: tuple[int, int, int], bold: bool = False) -> str:
+    r, g, b = rgb
+    return f"\x1b[{'1;' if bold else ''}38;2;{r};{g};{b}m"
+
+
+_COLOURS = palette()
+_WALL = _ansi(_COLOURS["wall"])
+_FOOD = _ansi(_COLOURS["food"])
+_CAPSULE = _ansi(_COLOURS["capsule"], bold=True)
+_PACMAN = _ansi(_COLOURS["pacman"], bold=True)
+_SCARED = _ansi(_COLOURS["scared"], bold=True)
+_GHOSTS = tuple(_ansi(c, bold=True) for c in _COLOURS["ghosts"])
 _HOME_CLEAR = "\x1b[H\x1b[J"
 
 
