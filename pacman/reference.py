@@ -34,19 +34,17 @@ import math
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError, TerminalStateError
 from pacman.layout import Layout
+from pacman.rules import (
+    COLLISION_DISTANCE,
+    FOOD_POINTS,
+    GHOST_POINTS,
+    LOSE_POINTS,
+    MOVE_COST,
+    SCARED_TIME,
+    WIN_POINTS,
+)
 
-__all__ = ["ReferenceState", "SCARED_TIME", "COLLISION_DISTANCE"]
-
-#: Moves a ghost stays scared after Pacman eats a capsule.
-SCARED_TIME = 40
-#: Pacman and a ghost meet when their Manhattan distance is at most this.
-COLLISION_DISTANCE = 0.7
-
-FOOD_POINTS = 10
-WIN_POINTS = 500
-GHOST_POINTS = 200
-LOSE_POINTS = 500
-MOVE_COST = 1
+__all__ = ["ReferenceState"]
 
 _DIRECTIONS = (Action.NORTH, Action.SOUTH, Action.EAST, Action.WEST)
 

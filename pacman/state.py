@@ -15,21 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from pacman.actions import ACTIONS, DIRECTIONS, Action
 from pacman.errors import IllegalActionError, PacmanError, TerminalStateError
+from pacman.rules import GHOST_POINTS, LOSE_POINTS, SCARED_TIME
 
 if TYPE_CHECKING:
     from pacman.layout import Layout
 
-__all__ = ["GameState", "SCARED_TIME", "COLLISION_DISTANCE"]
-
-#: Moves a ghost stays scared after Pacman eats a capsule.
-SCARED_TIME = 40
-#: Pacman and a ghost collide when their Manhattan distance is at most this.
-COLLISION_DISTANCE = 0.7
-FOOD_POINTS = 10
-WIN_POINTS = 500
-GHOST_POINTS = 200
-DEATH_POINTS = -500
-MOVE_POINTS = -1
+__all__ = ["GameState"]
 
 _PLAYING, _WON, _LOST = 0, 1, 2
 _NO_DIRECTION = 4
@@ -272,7 +263,7 @@ class GameState(tuple):
             eat = food | capsules
             moved = score - 1
             for p, bit, touch in targets:
-                # Every Pacman move costs a point; food is worth 10, the last one 500 more.
+                # Literals for speed: MOVE_COST 1, FOOD_POINTS 10, WIN_POINTS 500 (pacman.rules).
                 if not eat & bit:
                     state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, 0))
                 elif food & bit:
@@ -329,10 +320,10 @@ class GameState(tuple):
                 g = board.snap[g]
             if pac in near[g]:
                 if timer:  # Pacman eats the ghost: it goes home, no longer scared
-                    new_score += 200
+                    new_score += GHOST_POINTS
                     g, new_timer = board.starts[agent] * 5 + _NO_DIRECTION, 0
                 else:
-                    new_score -= 500
+                    new_score -= LOSE_POINTS
                     new_status = _LOST
             new_timers = timers[:i] + (new_timer,) + timers[i + 1:]
             append(_new(GameState, (board, pac, food, capsules, before + (g,) + after, new_timers, new_score, new_status)))
@@ -492,6 +483,6 @@ def _pacman_collisions(state: GameState) -> GameState:
                 ghosts[i] = board.starts[i + 1] * 5 + _NO_DIRECTION
                 timers[i] = 0
             elif status != _WON:
-                score += DEATH_POINTS
+                score -= LOSE_POINTS
                 status = _LOST
     return _new(GameState, (board, pac, food, capsules, tuple(ghosts), tuple(timers), score, status))
