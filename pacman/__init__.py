@@ -7,6 +7,7 @@ from pacman.errors import (
     LayoutError,
     PacmanError,
     TerminalStateError,
+    TreeError,
 )
 from pacman.game import GameResult, run_game
 from pacman.layout import Layout, load_layout, parse_layout
@@ -25,4 +26,5 @@ __all__ = [
     "IllegalActionError",
     "TerminalStateError",
     "AgentSpecError",
+    "TreeError",
 ]

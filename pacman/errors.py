@@ -8,6 +8,7 @@ __all__ = [
     "IllegalActionError",
     "TerminalStateError",
     "AgentSpecError",
+    "TreeError",
 ]
 
 
@@ -29,3 +30,7 @@ class TerminalStateError(IllegalActionError):
 
 class AgentSpecError(PacmanError):
     """An agent name or its arguments that cannot be turned into an agent."""
+
+
+class TreeError(PacmanError):
+    """An explicit game tree that cannot be searched; the message names the JSON path of the bad node."""

@@ -1,0 +1,288 @@
+"""Generic depth-limited expectiminimax over any game that describes its nodes.
+
+A game (`SearchGame`) says, for a node, whose turn it is (`MAX`, `MIN`, `CHANCE`
+or `TERMINAL`), its children (max and min nodes) or its outcomes with their
+probabilities (chance nodes), the evaluation used at terminal and depth-limit
+nodes, and how much depth an edge out of a node uses. Pacman (`PacmanGame`) and
+explicit trees both implement it.
+
+`Searcher` computes exact values. Its speed-ups never change a value or a move:
+
+- a transposition table (``table_size`` entries at most; it is cleared, not
+  grown, when full), for games whose nodes have keys;
+- Star1 pruning at chance nodes, with alpha-beta at max and min nodes, where the
+  game declares bounds on every evaluation (``game.bounds``);
+- iterative deepening under a deadline (`iterative_search`), which returns the
+  result of the deepest search that finished.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Generic, Hashable, Protocol, Sequence, TypeVar
+
+__all__ = [
+    "MAX",
+    "MIN",
+    "CHANCE",
+    "TERMINAL",
+    "SearchGame",
+    "SearchResult",
+    "Searcher",
+    "OutOfTime",
+    "iterative_search",
+]
+
+MAX = "max"
+MIN = "min"
+CHANCE = "chance"
+TERMINAL = "terminal"
+
+Node = TypeVar("Node")
+INF = math.inf
+# Star1 cuts only when a bound clears the window by more than this, so that
+# floating-point rounding in probability sums can never turn a cut into an error.
+_SLACK = 1e-9
+
+
+class SearchGame(Protocol[Node]):
+    """What the search needs to know about a game."""
+
+    #: (low, high): every evaluation lies within; None if unknown. Enables Star1.
+    bounds: tuple[float, float] | None
+
+    def kind(self, node: Node) -> str:
+        """MAX, MIN, CHANCE or TERMINAL."""
+
+    def children(self, node: Node) -> Sequence[Node]:
+        """The children of a max or min node, in action order."""
+
+    def actions(self, node: Node) -> Sequence[Any]:
+        """The labels of `children(node)`, in the same order."""
+
+    def outcomes(self, node: Node) -> Sequence[tuple[float, Node]]:
+        """(probability, child) pairs of a chance node; the probabilities sum to 1."""
+
+    def evaluate(self, node: Node) -> float:
+        """The value of a terminal node, or the heuristic value where the depth runs out."""
+
+    def cost(self, node: Node) -> int:
+        """Depth used by an edge out of `node` (Pacman: 1 after the last agent of a ply, else 0)."""
+
+    def key(self, node: Node) -> Hashable | None:
+        """A transposition-table key for `node`, or None for a node not to be cached."""
+
+
+class OutOfTime(Exception):
+    """Raised inside a search when its deadline passes."""
+
+
+@dataclass
+class SearchResult(Generic[Node]):
+    """The outcome of one search from a root."""
+
+    value: float
+    """The root's value."""
+    action: Any
+    """The first best root action (max: highest, min: lowest), or None at a chance or terminal root."""
+    depth: float
+    """The depth searched (math.inf for a full search)."""
+    nodes: int
+    """Nodes visited."""
+    seconds: float
+    """Wall time of the search."""
+    action_values: dict[Any, float] = field(default_factory=dict)
+    """The exact value of each root action (max and min roots)."""
+    complete: bool = False
+    """True if no node was cut off by the depth limit: deeper search cannot change anything."""
+
+
+class Searcher(Generic[Node]):
+    """Expectiminimax with optional exact speed-ups. Never mutates a node.
+
+    `prune` turns on alpha-beta at max and min nodes and Star1 at chance nodes
+    (Star1 only when the game declares evaluation bounds). `table_size` > 0 turns
+    on the transposition table, for nodes whose `key` is not None.
+    """
+
+    def __init__(self, game: SearchGame[Node], prune: bool = False, table_size: int = 0) -> None:
+        self.game = game
+        self.prune = prune
+        self.table_size = table_size
+        self.table: dict[tuple[Hashable, float], float] | None = {} if table_size > 0 else None
+        self.nodes = 0
+        self.deadline: float | None = None
+        self._cut = False
+        bounds = getattr(game, "bounds", None)
+        self._star1 = prune and bounds is not None and all(math.isfinite(b) for b in bounds)
+        self._low, self._high = bounds if self._star1 else (-INF, INF)
+
+    def clear(self) -> None:
+        """Forget the transposition table."""
+        if self.table is not None:
+            self.table.clear()
+
+    # -- entry points ----------------------------------------------------------------
+
+    def value(self, node: Node, depth: float = INF) -> float:
+        """The exact expectiminimax value of `node` searched to `depth`."""
+        return self._value(node, depth, -INF, INF)
+
+    def search(self, node: Node, depth: float = INF, all_values: bool = True) -> SearchResult:
+        """Search from `node`: its value, best action and (with `all_values`) every action's exact value.
+
+        Without `all_values`, root children after the first are searched with a
+        window (when pruning), so only the best action and value are exact.
+        """
+        started = time.perf_counter()
+        self.nodes = 0
+        self._cut = False
+        game = self.game
+        kind = game.kind(node)
+        if kind not in (MAX, MIN) or depth <= 0:
+            value = self._value(node, depth, -INF, INF)
+            return SearchResult(value, None, depth, self.nodes, time.perf_counter() - started,
+                                complete=not self._cut)
+        self.nodes += 1
+        next_depth = depth - game.cost(node)
+        labels = game.actions(node)
+        values: dict[Any, float] = {}
+        best_action = None
+        best = -INF if kind == MAX else INF
+        for label, child in zip(labels, game.children(node)):
+            if all_values or not self.prune:
+                v = self._value(child, next_depth, -INF, INF)
+            elif kind == MAX:
+                v = self._value(child, next_depth, best, INF)
+            else:
+                v = self._value(child, next_depth, -INF, best)
+            if all_values or not self.prune:
+                values[label] = v
+            if (v > best) if kind == MAX else (v < best):
+                best, best_action = v, label
+        if best_action is None:  # every child is -inf (max) or +inf (min): the first is best
+            best_action = labels[0]
+        if not values:
+            values = {best_action: best}
+        return SearchResult(best, best_action, depth, self.nodes, time.perf_counter() - started,
+                            action_values=values, complete=not self._cut)
+
+    # -- the recursion ----------------------------------------------------------------
+
+    def _value(self, node: Node, depth: float, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        game = self.game
+        kind = game.kind(node)
+        if kind == TERMINAL:
+            return game.evaluate(node)
+        if depth <= 0:
+            self._cut = True
+            return game.evaluate(node)
+        table = self.table
+        if table is not None:
+            key = game.key(node)
+            if key is not None:
+                entry = (key, depth)
+                hit = table.get(entry)
+                if hit is not None:
+                    return hit
+        else:
+            key = None
+        next_depth = depth - game.cost(node)
+        prune = self.prune
+
+        if kind == MAX:
+            best = -INF
+            for child in game.children(node):
+                v = self._value(child, next_depth, alpha if alpha > best else best, beta) if prune \
+                    else self._value(child, next_depth, -INF, INF)
+                if v > best:
+                    best = v
+                    if prune and best >= beta:
+                        return best  # a lower bound: not stored
+            value = best
+        elif kind == MIN:
+            best = INF
+            for child in game.children(node):
+                v = self._value(child, next_depth, alpha, beta if beta < best else best) if prune \
+                    else self._value(child, next_depth, -INF, INF)
+                if v < best:
+                    best = v
+                    if prune and best <= alpha:
+                        return best  # an upper bound: not stored
+            value = best
+        elif kind == CHANCE:
+            outcomes = game.outcomes(node)
+            total = 0.0
+            if self._star1 and (alpha > -INF or beta < INF):
+                low, high = self._low, self._high
+                rest = 1.0
+                for p, child in outcomes:
+                    rest = max(0.0, rest - p)
+                    if p > 0.0:
+                        child_alpha = max(low, (alpha - total - rest * high) / p)
+                        child_beta = min(high, (beta - total - rest * low) / p)
+                        v = self._value(child, next_depth, child_alpha, child_beta)
+                    else:
+                        v = self._value(child, next_depth, -INF, INF)
+                    total += p * v
+                    upper = total + rest * high
+                    if upper < alpha - _SLACK * (1.0 + abs(alpha)):
+                        return upper  # fails low: an upper bound
+                    lower = total + rest * low
+                    if lower > beta + _SLACK * (1.0 + abs(beta)):
+                        return lower  # fails high: a lower bound
+                value = total
+            else:
+                for p, child in outcomes:
+                    total += p * self._value(child, next_depth, -INF, INF)
+                value = total
+        else:
+            raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
+
+        if key is not None and (not prune or alpha < value < beta):
+            if len(table) >= self.table_size:
+                table.clear()
+            table[entry] = value
+        return value
+
+
+def iterative_search(
+    searcher: Searcher,
+    node: Any,
+    max_depth: float,
+    time_limit: float,
+    all_values: bool = True,
+) -> SearchResult:
+    """Deepen 1, 2, ... up to `max_depth` until `time_limit` seconds pass; the deepest finished result.
+
+    Depth 1 always finishes, however long it takes, so there is always an answer.
+    Stops early once a search reaches no depth cut-off (deeper cannot differ).
+    """
+    started = time.perf_counter()
+    deadline = started + time_limit
+    result: SearchResult | None = None
+    nodes = 0
+    depth = 1
+    while depth <= max_depth:
+        searcher.deadline = deadline if result is not None else None
+        try:
+            current = searcher.search(node, depth, all_values=all_values)
+        except OutOfTime:
+            nodes += searcher.nodes
+            break
+        finally:
+            searcher.deadline = None
+        nodes += current.nodes
+        result = current
+        if current.complete or time.perf_counter() >= deadline:
+            break
+        depth += 1
+    assert result is not None
+    result.nodes = nodes
+    result.seconds = time.perf_counter() - started
+    return result
