@@ -3,11 +3,22 @@
 Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
+from agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
+from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, PacmanGame, SearchInfo
 from agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
 from agents.registry import PACMAN_AGENTS, make_pacman_agent, parse_agent_args
 from agents.simple import GreedyAgent, PacmanAgent, RandomAgent
 
 __all__ = [
+    "ExpectimaxAgent",
+    "MinimaxAgent",
+    "AlphaBetaAgent",
+    "PacmanGame",
+    "SearchInfo",
+    "EVALUATIONS",
+    "score_evaluation",
+    "better_evaluation",
+    "resolve_evaluation",
     "GhostAgent",
     "RandomGhost",
     "DirectionalGhost",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
+from agents.evaluation import load_object
+from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 from agents.simple import GreedyAgent, RandomAgent
 from pacman.errors import AgentSpecError
 
@@ -12,8 +14,11 @@ __all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args"]
 
 #: Pacman agents by name.
 PACMAN_AGENTS: dict[str, Callable[..., Any]] = {
-    "random": RandomAgent,
+    "expectimax": ExpectimaxAgent,
+    "minimax": MinimaxAgent,
+    "alphabeta": AlphaBetaAgent,
     "greedy": GreedyAgent,
+    "random": RandomAgent,
 }
 
 
@@ -55,12 +60,17 @@ def _parse_value(value: str) -> Any:
 
 def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
     """Build the Pacman agent registered as `name` with keyword `args`; AgentSpecError names what is wrong."""
-    try:
+    if name in PACMAN_AGENTS:
         factory = PACMAN_AGENTS[name]
-    except KeyError:
+    elif ":" in name:
+        factory = load_object(name, "Pacman agent")
+        if not callable(factory):
+            raise AgentSpecError(f"Pacman agent {name!r} is a {type(factory).__name__}, not a class")
+    else:
         raise AgentSpecError(
-            f"unknown Pacman agent {name!r} (expected one of: {', '.join(PACMAN_AGENTS)})"
-        ) from None
+            f"unknown Pacman agent {name!r} (expected one of: {', '.join(PACMAN_AGENTS)}, "
+            f"module:Class or path/to/file.py:Class)"
+        )
     args = dict(args or {})
     parameters = inspect.signature(factory).parameters
     unknown = [key for key in args if key not in parameters]
@@ -70,8 +80,11 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
             f"Pacman agent {name!r} takes no argument {unknown[0]!r} (accepted: {accepted})"
         )
     try:
-        return factory(**args)
+        agent = factory(**args)
     except AgentSpecError:
         raise
     except (TypeError, ValueError) as exc:
         raise AgentSpecError(f"Pacman agent {name!r} with {args}: {exc}") from None
+    if not callable(getattr(agent, "get_action", None)):
+        raise AgentSpecError(f"Pacman agent {name!r} has no get_action(state) method")
+    return agent

@@ -75,10 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play games and watch them (terminal) or report them (--json)",
                                description="Play games on a layout and show or report them.")
     play.add_argument("--layout", default="medium", help="shipped layout name or .lay path (default: medium)")
-    play.add_argument("--pacman", default="greedy", choices=sorted(PACMAN_AGENTS), metavar="NAME",
-                      help=f"Pacman agent: {', '.join(sorted(PACMAN_AGENTS))} (default: greedy)")
-    play.add_argument("--agent-args", default="", metavar="K=V,...",
-                      help="keyword arguments for the Pacman agent, e.g. seed=3")
+    play.add_argument("--pacman", default="expectimax", metavar="NAME",
+                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, module:Class or file.py:Class "
+                           f"(default: expectimax)")
+    play.add_argument("--agent-args", default=None, metavar="K=V,...",
+                      help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "
+                           "(default for expectimax: depth=2,evaluation=better)")
     play.add_argument("--ghosts", default="random", choices=sorted(GHOST_KINDS),
                       help="ghost agent kind (default: random)")
     play.add_argument("--num-ghosts", type=_non_negative_int, default=None, metavar="N",

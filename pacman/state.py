@@ -390,6 +390,16 @@ class GameState(tuple):
         return self[2].bit_count()
 
     @property
+    def food_mask(self) -> int:
+        """The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food."""
+        return self[2]
+
+    @property
+    def capsule_mask(self) -> int:
+        """The capsules as a bitmask, numbered like `food_mask`."""
+        return self[3]
+
+    @property
     def food(self) -> frozenset[tuple[int, int]]:
         """The cells that still hold food."""
         return frozenset(self[0].cells(self[2]))

@@ -1,0 +1,243 @@
+"""Search agents for Pacman: expectimax (ghosts as chance layers), minimax and alpha-beta (ghosts as min layers).
+
+Depth counts Pacman plies: one ply is Pacman's move and one move of every ghost.
+Terminal states and states at the depth limit are valued by the evaluation
+function. Ties between actions break by action order (North, South, East, West, Stop).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from agents.evaluation import resolve_evaluation
+from agents.ghosts import DirectionalGhost, RandomGhost
+from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
+from pacman.actions import Action
+from pacman.errors import AgentSpecError
+from pacman.state import GameState
+
+__all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo"]
+
+Node = tuple  # (GameState, agent to move)
+
+#: Transposition-table entries kept at most; the table is cleared when it fills.
+DEFAULT_TABLE_SIZE = 200_000
+
+
+class PacmanGame:
+    """Pacman as a search game: nodes are (state, agent to move).
+
+    `ghost_models` gives each ghost's `distribution(state)`; None means uniform over
+    legal moves. With ``ghosts_minimise`` the ghosts are min layers instead of chance layers.
+    """
+
+    def __init__(
+        self,
+        num_agents: int,
+        evaluation: Callable[[GameState], float],
+        ghost_models: Sequence[Any] | None = None,
+        ghosts_minimise: bool = False,
+    ) -> None:
+        self.num_agents = num_agents
+        self.evaluation = evaluation
+        self.ghost_models = list(ghost_models) if ghost_models is not None else None
+        self.ghost_kind = MIN if ghosts_minimise else CHANCE
+        self.bounds = getattr(evaluation, "bounds", None)
+
+    def kind(self, node: Node) -> str:
+        state, agent = node
+        if state[7]:  # won or lost
+            return TERMINAL
+        return MAX if agent == 0 else self.ghost_kind
+
+    def children(self, node: Node) -> list[Node]:
+        state, agent = node
+        following = agent + 1 if agent + 1 < self.num_agents else 0
+        return [(child, following) for child in state.successors(agent)]
+
+    def actions(self, node: Node) -> tuple[Action, ...]:
+        state, agent = node
+        return state.legal_actions(agent)
+
+    def outcomes(self, node: Node) -> list[tuple[float, Node]]:
+        state, agent = node
+        following = agent + 1 if agent + 1 < self.num_agents else 0
+        if self.ghost_models is None:
+            children = state.successors(agent)
+            p = 1.0 / len(children)
+            return [(p, (child, following)) for child in children]
+        distribution = self.ghost_models[agent - 1].distribution(state)
+        children = state.successors(agent, [action for action, _ in distribution])
+        return [(p, (child, following)) for (_, p), child in zip(distribution, children)]
+
+    def evaluate(self, node: Node) -> float:
+        return self.evaluation(node[0])
+
+    def cost(self, node: Node) -> int:
+        return 1 if node[1] == self.num_agents - 1 else 0
+
+    def key(self, node: Node) -> Node:
+        return node
+
+
+@dataclass
+class SearchInfo:
+    """What the last decision's search found, for views and benchmarks."""
+
+    action: Action
+    """The action chosen."""
+    action_values: dict[Action, float]
+    """Value of each legal action (exact for every action unless only the best was asked for)."""
+    depth: float
+    """The depth completed."""
+    nodes: int
+    """Nodes visited."""
+    milliseconds: float
+    """Time taken."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _SearchAgent:
+    """Shared by the three search agents: arguments, ghost models, the searcher, the root call."""
+
+    ghosts_minimise = False
+
+    def __init__(
+        self,
+        depth: int | None = 2,
+        evaluation: str | Callable[[GameState], float] = "better",
+        ghost_model: str | Sequence[Any] | None = None,
+        time_limit: float | None = None,
+        transposition: bool = True,
+        pruning: bool = True,
+    ) -> None:
+        name = type(self).__name__
+        if depth is None:
+            if time_limit is None:
+                raise AgentSpecError(f"{name}: depth=None (no limit) needs a time_limit")
+        elif isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise AgentSpecError(f"{name}: depth must be an int >= 1, got {depth!r}")
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or not time_limit > 0 or math.isinf(time_limit)):
+            raise AgentSpecError(f"{name}: time_limit must be a positive number of seconds, got {time_limit!r}")
+        for flag, value in (("transposition", transposition), ("pruning", pruning)):
+            if not isinstance(value, bool):
+                raise AgentSpecError(f"{name}: {flag} must be true or false, got {value!r}")
+        if not (ghost_model is None or ghost_model in ("random", "directional")
+                or (isinstance(ghost_model, (list, tuple)) and all(hasattr(g, "distribution") for g in ghost_model))):
+            raise AgentSpecError(
+                f"{name}: ghost_model must be 'random', 'directional', a list of ghost agents or None, got {ghost_model!r}"
+            )
+        self.depth = depth
+        self.evaluation = resolve_evaluation(evaluation)
+        self.evaluation_name = evaluation if isinstance(evaluation, str) else getattr(evaluation, "__name__", "callable")
+        self.ghost_model = ghost_model
+        self.time_limit = float(time_limit) if time_limit is not None else None
+        self.transposition = transposition
+        self.pruning = pruning
+        self._game_ghosts: tuple = ()
+        self._searcher: Searcher | None = None
+        self._searcher_key: tuple | None = None
+        self.last_search: SearchInfo | None = None
+
+    # -- the game's hooks --------------------------------------------------------------
+
+    def reset(self, rng: Any = None, ghost_agents: Sequence[Any] = ()) -> None:
+        """Before a game: remember the ghosts in play (the default model) and forget old searches."""
+        self._game_ghosts = tuple(ghost_agents)
+        self._searcher = None
+        self.last_search = None
+
+    def get_action(self, state: GameState) -> Action:
+        """The first best action for Pacman in `state`."""
+        return self._decide(state, all_values=False).action
+
+    def action_values(self, state: GameState) -> dict[Action, float]:
+        """The exact search value of every legal Pacman action in `state`."""
+        return dict(self._decide(state, all_values=True).action_values)
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _ghost_models(self, num_ghosts: int) -> list[Any] | None:
+        model = self.ghost_model
+        if model is None:
+            if len(self._game_ghosts) == num_ghosts and not all(type(g) is RandomGhost for g in self._game_ghosts):
+                return list(self._game_ghosts)
+            return None  # random ghosts, or no game: uniform
+        if model == "random":
+            return None
+        if model == "directional":
+            return [DirectionalGhost(i) for i in range(1, num_ghosts + 1)]
+        if len(model) != num_ghosts:
+            raise AgentSpecError(f"ghost_model has {len(model)} ghosts but the game has {num_ghosts}")
+        return list(model)
+
+    def _searcher_for(self, state: GameState) -> Searcher:
+        key = (state.layout, state.num_agents)
+        if self._searcher is None or self._searcher_key != key:
+            game = PacmanGame(state.num_agents, self.evaluation, self._ghost_models(state.num_agents - 1),
+                              ghosts_minimise=self.ghosts_minimise)
+            table = DEFAULT_TABLE_SIZE if self.transposition else 0
+            self._searcher = Searcher(game, prune=self.pruning, table_size=table)
+            self._searcher_key = key
+        return self._searcher
+
+    def _decide(self, state: GameState, all_values: bool) -> SearchInfo:
+        if state.is_terminal():
+            raise AgentSpecError(f"{type(self).__name__}: no action in a finished game")
+        searcher = self._searcher_for(state)
+        root = (state, 0)
+        started = time.perf_counter()
+        if self.time_limit is None:
+            result = searcher.search(root, self.depth, all_values=all_values)
+        else:
+            result = iterative_search(searcher, root, self.depth if self.depth is not None else math.inf,
+                                      self.time_limit, all_values=all_values)
+        info = SearchInfo(
+            action=result.action,
+            action_values=result.action_values,
+            depth=result.depth,
+            nodes=result.nodes,
+            milliseconds=1000 * (time.perf_counter() - started),
+        )
+        self.last_search = info
+        return info
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(depth={self.depth}, evaluation={self.evaluation_name!r}, "
+                f"ghost_model={self.ghost_model!r}, time_limit={self.time_limit})")
+
+
+class ExpectimaxAgent(_SearchAgent):
+    """Pacman maximises, every ghost is a chance layer.
+
+    `ghost_model`: "random" (uniform), "directional" (DirectionalGhost's
+    distribution), a list of ghost agents, or None: the ghosts of the game being
+    played (random ones are modelled as uniform), else uniform. `time_limit`
+    (seconds) deepens iteratively up to `depth` (or without limit if depth is
+    None) and answers with the deepest search that finished. `transposition`
+    and `pruning` (Star1, where the evaluation declares ``bounds``) are exact.
+    """
+
+
+class MinimaxAgent(_SearchAgent):
+    """Pacman maximises, every ghost minimises; plain minimax (no pruning)."""
+
+    ghosts_minimise = True
+
+    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
+                 time_limit: float | None = None, transposition: bool = True) -> None:
+        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=False)
+
+
+class AlphaBetaAgent(_SearchAgent):
+    """Minimax with alpha-beta pruning: the same values as MinimaxAgent, fewer nodes."""
+
+    ghosts_minimise = True
+
+    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
+                 time_limit: float | None = None, transposition: bool = True) -> None:
+        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=True)

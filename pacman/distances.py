@@ -1,0 +1,97 @@
+"""Maze distances: shortest-path lengths between all cells, computed once per layout.
+
+Cells are numbered ``x * height + y``, the bit numbering of the food and capsule
+masks of `GameState`. The table is built by a breadth-first search from every
+open cell into a numpy matrix, and kept on the layout, so every state, agent and
+evaluation of a layout shares it and it goes away with the layout.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from pacman.layout import Layout
+
+__all__ = ["DistanceTable", "UNREACHABLE"]
+
+#: The distance between cells with no path between them (and to or from walls).
+UNREACHABLE = 1_000_000
+
+
+class DistanceTable:
+    """All-pairs maze distances of one layout.
+
+    >>> from pacman import load_layout
+    >>> table = DistanceTable.of(load_layout("test"))
+    >>> table.distance((1, 3), (3, 1))
+    4
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        w, h = layout.width, layout.height
+        n = w * h
+        self.layout = layout
+        self.height = h
+        matrix = np.full((n, n), UNREACHABLE, dtype=np.int32)
+        neighbours: list[list[int]] = [[] for _ in range(n)]
+        open_cells = [(x, y) for x in range(w) for y in range(h) if not layout.is_wall(x, y)]
+        for x, y in open_cells:
+            for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                if not layout.is_wall(x + dx, y + dy):
+                    neighbours[x * h + y].append((x + dx) * h + y + dy)
+        for x, y in open_cells:
+            source = x * h + y
+            row = matrix[source]
+            seen = {source: 0}
+            frontier = deque([source])
+            while frontier:
+                cell = frontier.popleft()
+                d = seen[cell] + 1
+                for nxt in neighbours[cell]:
+                    if nxt not in seen:
+                        seen[nxt] = d
+                        frontier.append(nxt)
+            cells = np.fromiter(seen.keys(), dtype=np.int64, count=len(seen))
+            row[cells] = np.fromiter(seen.values(), dtype=np.int32, count=len(seen))
+        matrix.flags.writeable = False
+        reachable = matrix[matrix < UNREACHABLE]
+        #: the longest shortest path between two connected cells
+        self.diameter = int(reachable.max()) if reachable.size else 0
+        #: what evaluations charge per food dot left: more than any walk to food (1.5 per step)
+        self.food_weight = 1.5 * self.diameter + 5.0
+        #: distances as a read-only numpy matrix, indexed [cell, cell]
+        self.matrix = matrix
+        #: the same as Python lists, for fast single look-ups
+        self.rows: list[list[int]] = matrix.tolist()
+        self._bits_len = (n + 7) // 8
+        self._n = n
+
+    @classmethod
+    def of(cls, layout: Layout) -> DistanceTable:
+        """The table of `layout`, built on first use and kept on the layout."""
+        table = layout.__dict__.get("_distances")
+        if table is None:
+            table = cls(layout)
+            object.__setattr__(layout, "_distances", table)
+        return table
+
+    def cell(self, position: tuple[float, float]) -> int:
+        """The cell number of a position; a half-way position counts as the cell it rounds up to."""
+        x, y = position
+        return int(x + 0.5) * self.height + int(y + 0.5)
+
+    def distance(self, a: tuple[float, float], b: tuple[float, float]) -> int:
+        """Maze distance between two positions (UNREACHABLE if there is no path)."""
+        return self.rows[self.cell(a)][self.cell(b)]
+
+    def nearest(self, position: tuple[float, float], mask: int) -> int:
+        """Maze distance from `position` to the nearest cell whose bit is set in `mask` (0 if none)."""
+        if not mask:
+            return 0
+        bits = np.unpackbits(np.frombuffer(mask.to_bytes(self._bits_len, "little"), dtype=np.uint8),
+                             bitorder="little")[: self._n]
+        return int(self.matrix[self.cell(position)][bits.view(bool)].min())
