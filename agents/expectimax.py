@@ -25,6 +25,8 @@ Node = tuple  # (GameState, agent to move)
 
 #: Transposition-table entries kept at most; the table is cleared when it fills.
 DEFAULT_TABLE_SIZE = 200_000
+#: The deepest iterative deepening goes when no depth is given (Stop makes every tree infinite).
+MAX_DEPTH = 30
 
 
 class PacmanGame:
@@ -194,7 +196,7 @@ class _SearchAgent:
         if self.time_limit is None:
             result = searcher.search(root, self.depth, all_values=all_values)
         else:
-            result = iterative_search(searcher, root, self.depth if self.depth is not None else math.inf,
+            result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
                                       self.time_limit, all_values=all_values)
         info = SearchInfo(
             action=result.action,
