@@ -30,31 +30,42 @@ def score_evaluation(state: GameState) -> float:
 
 
 def better_evaluation(state: GameState) -> float:
-    """A feature-based evaluation: the score, food left, the way to the nearest food, ghosts.
+    """A feature-based evaluation: the score, food left, the way to food, and the ghosts.
 
     Maze distances come from the layout's BFS table. Each food dot left costs more
     than the longest path in the maze, so eating never looks worse than the walk
     to the next dot it leaves. Capsules left cost a little (they lead to +200
     ghosts); scared ghosts Pacman can still reach in time pull him closer; ghosts
-    that are not scared push him away within two steps. A lost game counts far
-    below any live state.
+    that are not scared push him away within five steps, hard within one; and
+    fewer than 12 cells that Pacman reaches before every such ghost (his room to
+    escape, small when ghosts close in from both ends of a corridor) cost 30 each.
+    A lost game counts far below any live state.
     """
     table = DistanceTable.of(state.layout)
     value = state.score - table.food_weight * state.food_mask.bit_count() - 25.0 * state.capsule_mask.bit_count()
     if state.is_terminal():
         return value - 2000.0 if state.is_lose() else value
     pacman = state.pacman_position
+    here = table.cell(pacman)
     value -= 1.5 * table.nearest(pacman, state.food_mask)
-    row = table.rows[table.cell(pacman)]
+    row = table.rows[here]
+    hunters = []
     for position, timer in zip(state.ghost_positions, state.scared_timers):
-        d = row[table.cell(position)]
+        cell = table.cell(position)
+        d = row[cell]
         if timer:
             if timer > d:
                 value += 150.0 / (1.0 + d)
-        elif d <= 1:
+            continue
+        hunters.append(cell)
+        if d <= 1:
             value -= 300.0
-        elif d == 2:
-            value -= 40.0
+        elif d <= 5:
+            value -= 40.0 / (d - 1)
+    if hunters:
+        room = table.room(here, hunters)
+        if room < 12:
+            value -= 30.0 * (12 - room)
     return value
 
 

@@ -88,6 +88,12 @@ class DistanceTable:
         """Maze distance between two positions (UNREACHABLE if there is no path)."""
         return self.rows[self.cell(a)][self.cell(b)]
 
+    def room(self, cell: int, rivals: list[int]) -> int:
+        """How many cells are strictly nearer to `cell` than to every cell in `rivals` (by maze distance)."""
+        matrix = self.matrix
+        closest = matrix[rivals[0]] if len(rivals) == 1 else matrix[rivals].min(axis=0)
+        return int(np.count_nonzero(matrix[cell] < closest))
+
     def nearest(self, position: tuple[float, float], mask: int) -> int:
         """Maze distance from `position` to the nearest cell whose bit is set in `mask` (0 if none)."""
         if not mask:
