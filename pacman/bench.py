@@ -8,6 +8,7 @@ successors per second; each is the median of several runs.
 
 from __future__ import annotations
 
+import math
 import platform
 import random
 import statistics
@@ -72,3 +73,103 @@ def engine_benchmark(layout: Layout, runs: int = 5, successors: int = 200_000, s
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
+
+
+# -- search ----------------------------------------------------------------------------
+# Like the command line, this part is a front end: it may import `agents`.
+
+
+def bench_positions(layout: Layout, count: int = 20, seed: int = 0) -> list[tuple[GameState, Any]]:
+    """`count` positions with Pacman to move from seeded games, as (fast state, reference state) pairs.
+
+    The games are played by the default agent against the layout's ghosts moving
+    at random; every fourth position is taken.
+    """
+    from agents import ExpectimaxAgent, make_ghosts
+    from pacman.game import run_game
+    from pacman.reference import ReferenceState
+
+    positions: list[tuple[GameState, Any]] = []
+    game_seed = seed
+    while len(positions) < count:
+        result = run_game(layout, ExpectimaxAgent(depth=1, evaluation="better"),
+                          make_ghosts("random", layout.num_ghosts), seed=game_seed, max_moves=400)
+        fast, ref = GameState.initial(layout), ReferenceState.initial(layout)
+        for turn, action in enumerate(result.actions):
+            agent = turn % fast.num_agents
+            if agent == 0 and (turn // fast.num_agents) % 4 == 0 and len(positions) < count:
+                positions.append((fast, ref))
+            fast, ref = fast.successor(agent, action), ref.successor(agent, action)
+        game_seed += 1
+    return positions
+
+
+def textbook_expectimax_action(state: Any, depth: int, evaluate: Callable[[Any], float]) -> Any:
+    """Expectimax as a textbook writes it: plain recursion, uniform ghosts, no table, no pruning."""
+    n = state.num_agents
+
+    def value(s: Any, agent: int, d: int) -> float:
+        if s.is_win() or s.is_lose() or d == 0:
+            return evaluate(s)
+        following = (agent + 1) % n
+        nd = d - 1 if agent == n - 1 else d
+        if agent == 0:
+            return max(value(s.successor(0, a), following, nd) for a in s.legal_actions(0))
+        legal = s.legal_actions(agent)
+        return sum(value(s.successor(agent, a), following, nd) for a in legal) / len(legal)
+
+    following, nd = 1 % n, depth - 1 if n == 1 else depth
+    best, best_value = None, -math.inf
+    for action in state.legal_actions(0):
+        v = value(state.successor(0, action), following, nd)
+        if v > best_value:
+            best, best_value = action, v
+    return best
+
+
+def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positions: int = 20,
+                     seed: int = 0, textbook_depths: tuple[int, ...] = (2, 3)) -> dict[str, Any]:
+    """Milliseconds per decision (median over positions) and nodes per second of ExpectimaxAgent.
+
+    Every depth with the `score` and `better` evaluations, with and without the
+    transposition table (a fresh agent per position: the table helps within one
+    search only). Then a textbook expectimax on the reference engine on the same
+    positions, with `score`, and the ratio of the two at each of `textbook_depths`.
+    """
+    from agents import ExpectimaxAgent
+
+    pairs = bench_positions(layout, positions, seed)
+    rows = []
+    for depth in depths:
+        for evaluation in ("score", "better"):
+            for table in (True, False):
+                times, nodes = [], 0
+                for fast, _ in pairs:
+                    agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                                            transposition=table)
+                    started = time.perf_counter()
+                    agent.get_action(fast)
+                    times.append(time.perf_counter() - started)
+                    nodes += agent.last_search.nodes
+                rows.append({
+                    "depth": depth, "evaluation": evaluation, "transposition": table,
+                    "ms_per_move_median": round(1000 * statistics.median(times), 3),
+                    "ms_per_move_mean": round(1000 * statistics.fmean(times), 3),
+                    "nodes_per_second": round(nodes / sum(times)),
+                })
+    textbook = []
+    for depth in textbook_depths:
+        times = []
+        for fast, ref in pairs:
+            started = time.perf_counter()
+            textbook_expectimax_action(ref, depth, lambda s: float(s.score))
+            times.append(time.perf_counter() - started)
+        ours = next(r for r in rows if r["depth"] == depth and r["evaluation"] == "score" and r["transposition"])
+        median = 1000 * statistics.median(times)
+        textbook.append({
+            "depth": depth, "evaluation": "score", "engine": "reference",
+            "ms_per_move_median": round(median, 3),
+            "speedup_of_expectimax_agent": round(median / ours["ms_per_move_median"], 1),
+        })
+    return {"layout": layout.name, "positions": len(pairs), "ghosts": "random", "agent": rows,
+            "textbook": textbook}

@@ -61,6 +61,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _depth_list(text: str) -> tuple[int, ...]:
+    try:
+        depths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected depths like 2,3,4, got {text!r}") from None
+    if not depths or min(depths) < 1:
+        raise argparse.ArgumentTypeError(f"expected depths >= 1 like 2,3,4, got {text!r}")
+    return depths
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from agents import GHOST_KINDS, PACMAN_AGENTS
@@ -110,7 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--runs", type=_positive_int, default=5, help="runs per engine (default: 5)")
     bench.add_argument("--successors", type=_positive_int, default=200_000, metavar="N",
                        help="successors per fast-engine run (default: 200000)")
-    bench.add_argument("--seed", type=_non_negative_int, default=0, help="random-walk seed (default: 0)")
+    bench.add_argument("--seed", type=_non_negative_int, default=0, help="random-walk and game seed (default: 0)")
+    bench.add_argument("--part", choices=("all", "engine", "search"), default="all",
+                       help="engine: successors per second; search: expectimax per decision (default: all)")
+    bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
+                       help="search depths to measure (default: 2,3,4)")
+    bench.add_argument("--positions", type=_positive_int, default=20, metavar="N",
+                       help="positions each search figure is the median over (default: 20)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser
 
@@ -212,24 +228,43 @@ def _layouts(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from pacman.bench import engine_benchmark
+    from pacman.bench import engine_benchmark, search_benchmark
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
+    report: dict[str, Any] = {}
     if not args.json:
-        print(f"benchmarking on {layout.name} ({args.runs} runs per engine) ...", file=sys.stderr, flush=True)
-    report = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
+        print(f"benchmarking on {layout.name} ...", file=sys.stderr, flush=True)
+    if args.part in ("all", "engine"):
+        report["engine"] = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
+    if args.part in ("all", "search"):
+        textbook = tuple(d for d in args.depths if d <= 3)
+        report["search"] = search_benchmark(layout, depths=args.depths, positions=args.positions,
+                                            seed=args.seed, textbook_depths=textbook)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    rates = report["successors_per_second"]
-    print(f"successors per second on {report['layout']} (median of {report['runs']} runs, "
-          f"Python {report['python']})")
-    print(f"  fast engine, whole nodes (successors()):  {rates['fast']:>12,}")
-    print(f"  fast engine, step by step (successor()):  {rates['fast_stepwise']:>12,}")
-    print(f"  reference engine (successor()):           {rates['reference']:>12,}")
-    print(f"  ratio fast / reference:                   {report['ratio_fast_to_reference']:>12}x")
-    print(f"  ratio step by step / reference:           {report['ratio_stepwise_to_reference']:>12}x")
+    if "engine" in report:
+        engine = report["engine"]
+        rates = engine["successors_per_second"]
+        print(f"successors per second on {engine['layout']} (median of {engine['runs']} runs, "
+              f"Python {engine['python']})")
+        print(f"  fast engine, whole nodes (successors()):  {rates['fast']:>12,}")
+        print(f"  fast engine, step by step (successor()):  {rates['fast_stepwise']:>12,}")
+        print(f"  reference engine (successor()):           {rates['reference']:>12,}")
+        print(f"  ratio fast / reference:                   {engine['ratio_fast_to_reference']:>12}x")
+        print(f"  ratio step by step / reference:           {engine['ratio_stepwise_to_reference']:>12}x")
+    if "search" in report:
+        search = report["search"]
+        print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, "
+              f"median over {search['positions']} positions")
+        print(f"  {'depth':>5} {'evaluation':<10} {'table':<5} {'ms/move':>9} {'nodes/s':>10}")
+        for row in search["agent"]:
+            print(f"  {row['depth']:>5} {row['evaluation']:<10} {'on' if row['transposition'] else 'off':<5} "
+                  f"{row['ms_per_move_median']:>9.3f} {row['nodes_per_second']:>10,}")
+        for row in search["textbook"]:
+            print(f"  textbook expectimax on the reference engine, depth {row['depth']}, score: "
+                  f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
     return 0
 
 

@@ -112,12 +112,24 @@ def test_layouts_lists_every_shipped_layout(capsys):
 
 
 def test_bench_json_reports_medians_and_ratio(capsys):
-    status, out, _ = run(capsys, "bench", "--layout", "small", "--runs", "3", "--successors", "20000", "--json")
-    report = json.loads(out)
+    status, out, _ = run(capsys, "bench", "--layout", "small", "--runs", "3", "--successors", "20000", "--json",
+                         "--part", "engine")
+    report = json.loads(out)["engine"]
     rates = report["successors_per_second"]
     assert status == 0 and report["runs"] == 3
     assert sorted(report["samples"]["fast"])[1] == rates["fast"]  # the median of three
     assert report["ratio_fast_to_reference"] == round(rates["fast"] / rates["reference"], 1)
+
+
+def test_bench_search_reports_every_configuration(capsys):
+    status, out, _ = run(capsys, "bench", "--layout", "small", "--part", "search", "--depths", "1,2",
+                         "--positions", "3", "--json")
+    search = json.loads(out)["search"]
+    assert status == 0 and search["positions"] == 3
+    configs = {(r["depth"], r["evaluation"], r["transposition"]) for r in search["agent"]}
+    assert configs == {(d, e, t) for d in (1, 2) for e in ("score", "better") for t in (True, False)}
+    assert all(r["ms_per_move_median"] > 0 and r["nodes_per_second"] > 0 for r in search["agent"])
+    assert [r["depth"] for r in search["textbook"]] == [1, 2]
 
 
 def test_python_dash_m_pacman_runs_the_same_cli():
