@@ -24,7 +24,7 @@ __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "S
 Node = tuple  # (GameState, agent to move)
 
 #: Transposition-table entries kept at most; the table is cleared when it fills.
-DEFAULT_TABLE_SIZE = 200_000
+DEFAULT_TABLE_SIZE = 100_000
 #: The deepest iterative deepening goes when no depth is given (Stop makes every tree infinite).
 MAX_DEPTH = 30
 
