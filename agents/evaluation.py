@@ -36,9 +36,10 @@ def better_evaluation(state: GameState) -> float:
     than the longest path in the maze, so eating never looks worse than the walk
     to the next dot it leaves. Capsules left cost a little (they lead to +200
     ghosts); scared ghosts Pacman can still reach in time pull him closer; ghosts
-    that are not scared push him away within five steps, hard within one; and
-    fewer than 12 cells that Pacman reaches before every such ghost (his room to
-    escape, small when ghosts close in from both ends of a corridor) cost 30 each.
+    that are not scared push him away within five steps, hard within one; and,
+    when one is within eight steps, fewer than 12 cells that Pacman reaches before
+    every such ghost (his room to escape, small when ghosts close in from both
+    ends of a corridor) cost 30 each.
     A lost game counts far below any live state.
     """
     table = DistanceTable.of(state.layout)
@@ -50,6 +51,7 @@ def better_evaluation(state: GameState) -> float:
     value -= 1.5 * table.nearest(pacman, state.food_mask)
     row = table.rows[here]
     hunters = []
+    closest = 1_000_000
     for position, timer in zip(state.ghost_positions, state.scared_timers):
         cell = table.cell(position)
         d = row[cell]
@@ -58,11 +60,12 @@ def better_evaluation(state: GameState) -> float:
                 value += 150.0 / (1.0 + d)
             continue
         hunters.append(cell)
+        closest = min(closest, d)
         if d <= 1:
             value -= 300.0
         elif d <= 5:
             value -= 40.0 / (d - 1)
-    if hunters:
+    if hunters and closest <= 8:
         room = table.room(here, hunters)
         if room < 12:
             value -= 30.0 * (12 - room)

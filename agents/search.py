@@ -179,19 +179,26 @@ class Searcher(Generic[Node]):
         kind = game.kind(node)
         if kind == TERMINAL:
             return game.evaluate(node)
-        if depth <= 0:
-            self._cut = True
-            return game.evaluate(node)
         table = self.table
+        key = None
         if table is not None:
             key = game.key(node)
             if key is not None:
-                entry = (key, depth)
+                # Depth-limit leaves are cached too: evaluations can cost more than a look-up.
+                entry = (key, depth if depth > 0 else 0)
                 hit = table.get(entry)
                 if hit is not None:
+                    if depth <= 0:
+                        self._cut = True
                     return hit
-        else:
-            key = None
+        if depth <= 0:
+            self._cut = True
+            value = game.evaluate(node)
+            if key is not None:
+                if len(table) >= self.table_size:
+                    table.clear()
+                table[entry] = value
+            return value
         next_depth = depth - game.cost(node)
         prune = self.prune
 

@@ -20,6 +20,7 @@ __all__ = ["DistanceTable", "UNREACHABLE"]
 
 #: The distance between cells with no path between them (and to or from walls).
 UNREACHABLE = 1_000_000
+_NEAREST_CACHE = 50_000
 
 
 class DistanceTable:
@@ -69,6 +70,17 @@ class DistanceTable:
         self.rows: list[list[int]] = matrix.tolist()
         self._bits_len = (n + 7) // 8
         self._n = n
+        # position -> cell, for every cell and every half-way position (x.5 rounds up)
+        self._cells: dict[tuple[float, float], int] = {}
+        for x in range(w):
+            for y in range(h):
+                self._cells[(x, y)] = x * h + y
+                if x + 1 < w:
+                    self._cells[(x + 0.5, y)] = (x + 1) * h + y
+                if y + 1 < h:
+                    self._cells[(x, y + 0.5)] = x * h + y + 1
+        # (cell, food mask) -> nearest distance; bounded, cleared when full
+        self._nearest: dict[tuple[int, int], int] = {}
 
     @classmethod
     def of(cls, layout: Layout) -> DistanceTable:
@@ -81,8 +93,11 @@ class DistanceTable:
 
     def cell(self, position: tuple[float, float]) -> int:
         """The cell number of a position; a half-way position counts as the cell it rounds up to."""
-        x, y = position
-        return int(x + 0.5) * self.height + int(y + 0.5)
+        cell = self._cells.get(position)
+        if cell is None:
+            x, y = position
+            cell = int(x + 0.5) * self.height + int(y + 0.5)
+        return cell
 
     def distance(self, a: tuple[float, float], b: tuple[float, float]) -> int:
         """Maze distance between two positions (UNREACHABLE if there is no path)."""
@@ -98,6 +113,13 @@ class DistanceTable:
         """Maze distance from `position` to the nearest cell whose bit is set in `mask` (0 if none)."""
         if not mask:
             return 0
-        bits = np.unpackbits(np.frombuffer(mask.to_bytes(self._bits_len, "little"), dtype=np.uint8),
-                             bitorder="little")[: self._n]
-        return int(self.matrix[self.cell(position)][bits.view(bool)].min())
+        key = (self.cell(position), mask)
+        found = self._nearest.get(key)
+        if found is None:
+            bits = np.unpackbits(np.frombuffer(mask.to_bytes(self._bits_len, "little"), dtype=np.uint8),
+                                 bitorder="little")[: self._n]
+            found = int(self.matrix[key[0]][bits.view(bool)].min())
+            if len(self._nearest) >= _NEAREST_CACHE:
+                self._nearest.clear()
+            self._nearest[key] = found
+        return found
