@@ -7,6 +7,7 @@ from agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation
 from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, PacmanGame, SearchInfo
 from agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
 from agents.registry import PACMAN_AGENTS, make_pacman_agent, parse_agent_args
+from agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
 from agents.simple import GreedyAgent, PacmanAgent, RandomAgent
 
 __all__ = [
@@ -25,6 +26,11 @@ __all__ = [
     "GHOST_KINDS",
     "make_ghosts",
     "sample",
+    "TreeNode",
+    "TreeGame",
+    "parse_tree",
+    "load_tree",
+    "solve_tree",
     "PacmanAgent",
     "RandomAgent",
     "GreedyAgent",

@@ -63,7 +63,7 @@ class SearchGame(Protocol[Node]):
         """The labels of `children(node)`, in the same order."""
 
     def outcomes(self, node: Node) -> Sequence[tuple[float, Node]]:
-        """(probability, child) pairs of a chance node; the probabilities sum to 1."""
+        """(probability, child) pairs of a chance node; the probabilities sum to 1 (Star1 relies on it)."""
 
     def evaluate(self, node: Node) -> float:
         """The value of a terminal node, or the heuristic value where the depth runs out."""
@@ -117,7 +117,13 @@ class Searcher(Generic[Node]):
         self._cut = False
         bounds = getattr(game, "bounds", None)
         self._star1 = prune and bounds is not None and all(math.isfinite(b) for b in bounds)
-        self._low, self._high = bounds if self._star1 else (-INF, INF)
+        if self._star1:
+            # Widened a hair: a chance average can round one step past a leaf bound.
+            low, high = bounds
+            self._low = low - _SLACK * (1.0 + abs(low))
+            self._high = high + _SLACK * (1.0 + abs(high))
+        else:
+            self._low, self._high = -INF, INF
 
     def clear(self) -> None:
         """Forget the transposition table."""

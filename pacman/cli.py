@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, layouts, bench.
+"""The `pacman-ai` command line: play, layouts, tree, bench.
 
 Usage errors (a bad flag, layout, agent spec) print one line and exit with status 2.
 """
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="pacman-ai",
-        description="Pacman with expectimax agents: watch games, list layouts, measure speed.",
+        description="Pacman with expectimax agents: watch games, list layouts, solve game trees, measure speed.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -113,6 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
                                   description="List the shipped layouts: name, size, ghosts, food, capsules.")
     layouts.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
 
+    tree = commands.add_parser("tree", help="solve an explicit game tree (JSON)",
+                               description="Solve an explicit max/min/chance game tree given as JSON: print "
+                                           "its value and the best root action.")
+    tree.add_argument("file", metavar="FILE.json", help="the tree (see README: 'Explicit game trees')")
+    tree.add_argument("--depth", type=_non_negative_int, default=None, metavar="N",
+                      help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
+    tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
+
     bench = commands.add_parser("bench", help="measure engine speed (successors per second)",
                                 description="Successors per second of random-walk expansion, fast engine "
                                             "against the reference engine; medians of several runs.")
@@ -135,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        handler = {"play": _play, "layouts": _layouts, "bench": _bench}[args.command]
+        handler = {"play": _play, "layouts": _layouts, "tree": _tree, "bench": _bench}[args.command]
         return handler(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
@@ -224,6 +232,14 @@ def _layouts(args: argparse.Namespace) -> int:
         size = f"{row['width']}x{row['height']}"
         print(f"{row['name']:<10} {size:>6} {row['ghosts']:>6} {row['food']:>5} {row['capsules']:>8}  "
               f"{', '.join(row['aliases'])}".rstrip())
+    return 0
+
+
+def _tree(args: argparse.Namespace) -> int:
+    from agents.trees import format_tree_result, load_tree, solve_tree, tree_report
+
+    result = solve_tree(load_tree(args.file), depth=args.depth)
+    print(json.dumps(tree_report(result)) if args.json else format_tree_result(result))
     return 0
 
 

@@ -138,3 +138,37 @@ def test_python_dash_m_pacman_runs_the_same_cli():
     proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--frob"], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+EXAMPLES = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples" / "trees"
+
+
+def test_tree_solves_the_literature_examples(capsys):
+    status, out, _ = run(capsys, "tree", str(EXAMPLES / "expectimax-max-of-chances.json"), "--json")
+    assert status == 0 and json.loads(out) == {"value": 54.5, "action": "right"}
+    status, out, _ = run(capsys, "tree", str(EXAMPLES / "expectimax-weighted-chance.json"), "--json")
+    assert status == 0 and json.loads(out) == {"value": 10.0, "action": None}
+    status, out, _ = run(capsys, "tree", str(EXAMPLES / "depth-limited.json"), "--depth", "2")
+    assert status == 0 and out == "value: 6\naction: bold\n"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"max": [1, {"chance": [1, 2], "p": [0.5, 0.6]}]}', "$.max[1].chance: probabilities sum to 1.1"),
+        ('{"max": [1, {"avg": [1, 2]}]}', "$.max[1]: unknown node kind 'avg'"),
+        ('{"max": [}', "invalid JSON at line 1 column 10"),
+        ('{"min": []}', "$.min: empty child list"),
+    ],
+)
+def test_bad_trees_are_one_line_errors_naming_the_node(capsys, tmp_path, text, expected):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    status, out, err = run(capsys, "tree", str(bad))
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{bad}: " in err and expected in err
+
+
+def test_tree_depth_cut_without_heuristic_is_refused(capsys):
+    status, _, err = run(capsys, "tree", str(EXAMPLES / "minimax-classic.json"), "--depth", "1")
+    assert status == 2 and '$.max[0]: depth limit reached at an inner node with no "value" heuristic' in err
