@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, layouts, tree, bench.
+"""The `pacman-ai` command line: play, replay, layouts, tree, bench.
 
 Usage errors (a bad flag, layout, agent spec) print one line and exit with status 2.
 """
@@ -108,6 +108,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help="rounds per second drawn on a terminal (default: 10)")
     play.add_argument("--json", action="store_true",
                       help="print one JSON object per game on stdout (the board, if drawn, goes to stderr)")
+    play.add_argument("--save", metavar="GAME.json", default=None,
+                      help="write a replay file of the game (with --games N: GAME-0.json, GAME-1.json, ...)")
+
+    replay = commands.add_parser("replay", help="replay a saved game exactly",
+                                 description="Replay a game saved with `play --save`: the same moves, the same "
+                                             "outcome, checked.")
+    replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
+    replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
+                        help="how to show the game (default: text, or none with --json)")
+    replay.add_argument("--fps", type=_positive_float, default=10.0,
+                        help="rounds per second drawn on a terminal (default: 10)")
+    replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
 
     layouts = commands.add_parser("layouts", help="list the shipped layouts",
                                   description="List the shipped layouts: name, size, ghosts, food, capsules.")
@@ -143,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        handler = {"play": _play, "layouts": _layouts, "tree": _tree, "bench": _bench}[args.command]
+        handler = {"play": _play, "replay": _replay, "layouts": _layouts, "tree": _tree,
+                   "bench": _bench}[args.command]
         return handler(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
@@ -169,6 +182,10 @@ def _play(args: argparse.Namespace) -> int:
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
+    if args.save:
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise UsageError(f"pacman-ai play: --save {args.save}: folder {folder} does not exist or is not writable")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
@@ -178,15 +195,21 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
     display = _make_display(args)
 
+    agent_args = parse_agent_args(args.agent_args)
     results = []
     for game in range(args.games):
         result = run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
                           display=display, move_time_limit=args.move_time_limit)
         results.append(result)
+        if args.save:
+            from pacman.replay import save_replay
+
+            path = args.save if args.games == 1 else _numbered(args.save, game)
+            save_replay(path, layout, result, {"pacman": args.pacman, "agent_args": agent_args,
+                                               "ghosts": args.ghosts})
         if args.json:
             record = result.to_dict()
-            record.update(game=game, pacman=args.pacman, agent_args=parse_agent_args(args.agent_args),
-                          ghosts=args.ghosts)
+            record.update(game=game, pacman=args.pacman, agent_args=agent_args, ghosts=args.ghosts)
             print(json.dumps(record), flush=True)
         elif display is None:
             print(f"game {game + 1}: {result.outcome}, score {result.score}, {result.moves} moves, "
@@ -197,6 +220,45 @@ def _play(args: argparse.Namespace) -> int:
         print(f"{len(results)} games: {wins} won ({100 * wins / len(results):.0f}%), "
               f"mean score {statistics.fmean(scores):.1f}, "
               f"mean moves {statistics.fmean(r.moves for r in results):.1f}")
+    return 0
+
+
+def _numbered(path: str, index: int) -> str:
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}-{index}.{suffix}" if dot and "/" not in suffix else f"{path}-{index}"
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from pacman.game import GameResult
+    from pacman.replay import load_replay
+
+    replay = load_replay(args.file)
+    display = _make_display(args)
+    final = replay.final_state()  # checks the whole replay before showing any of it
+    recorded = replay.result
+    moves = 0
+    for state, agent, action in replay.states():
+        if agent is None:
+            if display is not None:
+                display.start(state)
+            continue
+        moves += agent == 0
+        if display is not None:
+            display.update(state, agent, action)
+    result = GameResult(
+        layout=replay.layout.name, seed=replay.seed, won=final.is_win(), lost=final.is_lose(), score=final.score,
+        moves=moves, cut_off=bool(recorded.get("cut_off")), crashed=bool(recorded.get("crashed")),
+        timed_out=bool(recorded.get("timed_out")), failed_agent=recorded.get("failed_agent"),
+        error=recorded.get("error"), actions=replay.actions, num_agents=final.num_agents,
+    )
+    if display is not None:
+        display.finish(final, result)
+    if args.json:
+        record = result.to_dict()
+        record.update(replay.agents)
+        print(json.dumps(record))
+    elif display is None:
+        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})")
     return 0
 
 
