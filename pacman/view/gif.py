@@ -1,0 +1,602 @@
+"""A streaming animated-GIF writer (and a small reader), in pure Python and numpy.
+
+Written from the GIF89a specification. Memory stays constant however many frames
+are written: every frame is quantised, LZW-encoded and written to disk in
+`GifWriter.add`, and only the previous frame's palette indices are kept (for
+frame differencing).
+
+File layout::
+
+    "GIF89a", logical screen descriptor, global colour table (256 entries),
+    NETSCAPE2.0 application extension (loop count),
+    per frame: graphic control extension (delay, disposal 1 = "do not dispose")
+               + image descriptor + LZW image data,
+    trailer ";"
+
+The first frame covers the whole screen; every later frame is only the bounding
+box of the pixels whose palette index changed (disposal "do not dispose" keeps
+the rest on screen), and inside that box the unchanged pixels are written with
+the transparent index (255), so they show the previous frame through and
+compress to almost nothing. A frame with no change is written as a 1x1
+transparent sub-image, so that it still takes its time.
+
+Colours: one fixed global colour table, chosen for a dark-background arcade
+game (see `Palette`):
+
+* a 6x6x6 RGB cube (levels 0, 51, 102, 153, 204, 255; 216 entries), with pure
+  black (0, 0, 0) at index 0 and pure white (255, 255, 255) exact;
+* the colours of the game's own palette (`assets/palette.json`), exact;
+* a ramp of greys (as fine as the remaining entries allow, plus the palette's
+  greys), because anti-aliased text and lines on black are greys;
+* index 255, reserved as the transparent index of differenced frames.
+
+Quantisation is vectorised: a pixel that is exactly one of the extra colours
+keeps it; a grey pixel (r == g == b) goes to the nearest grey of the ramp;
+any other pixel goes to the nearest cube colour channel by channel. Worst-case
+error per channel: 0 for the game's palette colours and black and white, at most
+`Palette.grey_error` (5 with the shipped palette) for greys, at most 25 for any
+other colour (`Palette.max_error`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import struct
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+__all__ = ["GifWriter", "Palette", "default_palette", "quantize", "read_gif_frames", "lzw_encode", "lzw_decode"]
+
+_CUBE_LEVELS = 6
+_CUBE_STEP = 51  # 255 / (levels - 1)
+_CUBE_SIZE = _CUBE_LEVELS ** 3  # 216
+_MAX_CODES = 4096  # GIF LZW codes are at most 12 bits
+TRANSPARENT = 255  # palette index of "unchanged" pixels in differenced frames; never a colour
+
+
+class Palette:
+    """A fixed 256-entry colour table and a vectorised nearest-colour mapping.
+
+    `extra` colours (at most 19 that are neither grey nor in the cube) are kept
+    exactly; greys among them join the grey ramp. The rest of the entries below
+    255 is a ramp of evenly spaced greys; 255 is the transparent index.
+    """
+
+    def __init__(self, extra: Iterable[Iterable[int]] = ()) -> None:
+        levels = np.arange(_CUBE_LEVELS) * _CUBE_STEP
+        cube = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1).reshape(-1, 3)
+        in_cube = {tuple(int(v) for v in c) for c in cube}
+        slots = TRANSPARENT - _CUBE_SIZE
+
+        exact: list[tuple[int, int, int]] = []
+        palette_greys: set[int] = set()
+        for colour in extra:
+            r, g, b = (int(v) for v in colour)
+            if not all(0 <= v <= 255 for v in (r, g, b)):
+                raise ValueError(f"colour {colour!r}: channels must be 0..255")
+            if r == g == b:
+                palette_greys.add(r)
+            elif (r, g, b) not in in_cube and (r, g, b) not in exact:
+                exact.append((r, g, b))
+        exact = exact[: slots // 2]  # keep at least half of the spare slots for greys
+        cube_greys = {int(v) for v in levels}
+
+        # The finest even grey ramp that fits in the slots left.
+        greys: list[int] = sorted(cube_greys)
+        for steps in range(255, 4, -1):
+            candidate = {round(i * 255 / steps) for i in range(steps + 1)} | palette_greys | cube_greys
+            if len(candidate - cube_greys) <= slots - len(exact):
+                greys = sorted(candidate)
+                break
+        new_greys = [v for v in greys if v not in cube_greys]
+
+        colours = np.zeros((256, 3), dtype=np.uint8)
+        colours[:_CUBE_SIZE] = cube
+        n = _CUBE_SIZE
+        for colour in exact:
+            colours[n] = colour
+            n += 1
+        grey_index = {int(v): int(v) // _CUBE_STEP * (36 + 6 + 1) for v in cube_greys}
+        for v in new_greys:
+            colours[n] = (v, v, v)
+            grey_index[v] = n
+            n += 1
+        # Unused entries (only with few extra colours), and the transparent index, are black.
+        self.colours = colours
+        self.used = n
+
+        # Per-channel cube lookup tables, premultiplied so that r + g + b is the index.
+        level = (np.arange(256) + _CUBE_STEP // 2) // _CUBE_STEP
+        self._lut_r = (level * 36).astype(np.uint8)
+        self._lut_g = (level * 6).astype(np.uint8)
+        self._lut_b = level.astype(np.uint8)
+
+        # Greys: nearest grey of the ramp for every level; only greys the cube gets
+        # wrong (not a multiple of 51) need the correction.
+        ramp = np.array(greys)
+        nearest = ramp[np.abs(np.arange(256)[:, None] - ramp[None, :]).argmin(axis=1)]
+        self._grey_lut = np.array([grey_index[int(v)] for v in nearest], dtype=np.uint8)
+        self._grey_fix = self._grey_lut != level * 43
+        self.grey_error = int(np.abs(nearest - np.arange(256)).max())
+
+        # Exact extra colours: each channel value that occurs in one gets a small id
+        # (0: occurs in none); the three ids, premultiplied per channel so that their
+        # sum is a position, index a small table of palette index or 0 (not exact).
+        self._exact_count = len(exact)
+        distinct = [sorted({c[channel] for c in exact}) for channel in range(3)]
+        sizes = [len(d) + 1 for d in distinct]
+        strides = [sizes[1] * sizes[2], sizes[2], 1]
+        self._exact_id = []
+        for channel in range(3):
+            lut = np.zeros(256, dtype=np.uint16)
+            for i, v in enumerate(distinct[channel]):
+                lut[v] = (i + 1) * strides[channel]
+            self._exact_id.append(lut)
+        self._exact_table = np.zeros(sizes[0] * sizes[1] * sizes[2], dtype=np.uint8)
+        for i, colour in enumerate(exact):
+            position = sum(int(self._exact_id[channel][colour[channel]]) for channel in range(3))
+            self._exact_table[position] = _CUBE_SIZE + i
+
+    @property
+    def max_error(self) -> int:
+        """Worst-case error per channel over all possible input colours."""
+        return max(_CUBE_STEP // 2, self.grey_error)
+
+    def indices(self, frame: np.ndarray) -> np.ndarray:
+        """The (h, w) uint8 palette indices of an (h, w, 3) uint8 RGB frame."""
+        r = frame[..., 0]
+        g = frame[..., 1]
+        b = frame[..., 2]
+        index = self._lut_r.take(r)
+        index += self._lut_g.take(g)
+        index += self._lut_b.take(b)
+        fix = r == g
+        fix &= g == b
+        fix &= self._grey_fix.take(r)
+        if fix.any():
+            np.copyto(index, self._grey_lut.take(r), where=fix)
+        if self._exact_count:
+            position = self._exact_id[0].take(r)
+            position += self._exact_id[1].take(g)
+            position += self._exact_id[2].take(b)
+            exact = self._exact_table.take(position)
+            np.copyto(index, exact, where=exact != 0)
+        return index
+
+    def quantize(self, frame: np.ndarray) -> np.ndarray:
+        """`frame` with every pixel replaced by its palette colour: (h, w, 3) uint8."""
+        return self.colours[self.indices(_check_frame(frame))]
+
+
+_DEFAULT: Palette | None = None
+
+
+def _game_colours() -> list[tuple[int, int, int]]:
+    try:
+        from pacman.resources import palette
+    except ImportError:  # pragma: no cover - gif.py used on its own
+        return []
+    out: list[tuple[int, int, int]] = []
+    try:
+        items = palette().values()
+    except (OSError, ValueError):  # pragma: no cover - assets missing
+        return []
+    for value in items:
+        for colour in (value if value and isinstance(value[0], (list, tuple)) else [value]):  # type: ignore[index]
+            out.append(tuple(int(v) for v in colour))  # type: ignore[arg-type]
+    return out
+
+
+def default_palette() -> Palette:
+    """The colour table used by `GifWriter`: cube + the game's colours + greys."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Palette(_game_colours())
+    return _DEFAULT
+
+
+def quantize(frame: np.ndarray) -> np.ndarray:
+    """`frame` as it will appear in the GIF: every pixel mapped to its palette colour."""
+    return default_palette().quantize(frame)
+
+
+def _check_frame(frame: Any) -> np.ndarray:
+    frame = np.asarray(frame)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"a frame must be an (h, w, 3) uint8 RGB array, not {frame.dtype} {frame.shape}")
+    if not (1 <= frame.shape[0] <= 65535 and 1 <= frame.shape[1] <= 65535):
+        raise ValueError(f"frame size {frame.shape[1]}x{frame.shape[0]}: GIF sides are 1..65535 pixels")
+    return frame
+
+
+# --- LZW -----------------------------------------------------------------------------------------
+
+
+def lzw_encode(data: bytes, min_code_size: int = 8) -> bytes:
+    """GIF LZW: `data` (palette indices, one byte each) as a packed, LSB-first code stream.
+
+    Codes start at min_code_size + 1 bits and grow to 12; a clear code is sent
+    when the table fills. The result is the raw stream (not yet in sub-blocks).
+    """
+    clear = 1 << min_code_size
+    end = clear + 1
+    first = clear + 2
+    if not data:
+        codes = [clear, end]
+    else:
+        codes = [clear]
+        append = codes.append
+        table: dict[int, int] = {}
+        get = table.get
+        next_code = first
+        it = iter(data)
+        prefix = next(it)
+        for byte in it:
+            key = prefix << 8 | byte
+            code = get(key)
+            if code is not None:
+                prefix = code
+                continue
+            append(prefix)
+            if next_code < _MAX_CODES:
+                table[key] = next_code
+                next_code += 1
+            else:
+                append(clear)
+                table.clear()
+                next_code = first
+            prefix = byte
+        append(prefix)
+        append(end)
+    return _pack_codes(codes, min_code_size)
+
+
+def _pack_codes(codes: list[int], min_code_size: int) -> bytes:
+    """Pack codes LSB-first with the widths a GIF decoder expects at each position."""
+    clear = 1 << min_code_size
+    array = np.array(codes, dtype=np.int64)
+    # Position of each code within its clear-to-clear segment: the clear code is 0,
+    # the m-th code after it is m. The decoder, one table entry behind the encoder,
+    # reads code m with max(min+1, bit_length(clear + m)) bits, at most 12.
+    n = len(array)
+    is_clear = array == clear
+    seg_start = np.maximum.accumulate(np.where(is_clear, np.arange(n), 0))
+    m = np.arange(n) - seg_start
+    widths = np.minimum(12, np.maximum(min_code_size + 1, _bit_length(clear + m)))
+    # The clear code that follows a full table is read with the full width (12).
+    after_full = np.zeros(n, dtype=bool)
+    after_full[1:] = is_clear[1:]
+    widths[after_full] = 12
+    widths[0] = min_code_size + 1
+    ends = np.cumsum(widths)
+    starts = ends - widths
+    total_bytes = int(ends[-1] + 7) // 8
+    shifted = array << (starts & 7)  # at most 12 + 7 = 19 bits: 3 bytes
+    byte = starts >> 3
+    out = np.zeros(total_bytes + 3, dtype=np.int64)
+    for k in range(3):  # the pieces of different codes never share a bit: sums are ORs
+        out += np.bincount(byte + k, weights=(shifted >> (8 * k)) & 0xFF, minlength=total_bytes + 3).astype(np.int64)
+    return out[:total_bytes].astype(np.uint8).tobytes()
+
+
+def _bit_length(values: np.ndarray) -> np.ndarray:
+    out = np.zeros(values.shape, dtype=np.int64)
+    v = values.copy()
+    while (v > 0).any():
+        out += v > 0
+        v >>= 1
+    return out
+
+
+def lzw_decode(stream: bytes, min_code_size: int, expected: int | None = None) -> bytes:
+    """Decode a GIF LZW code stream (sub-blocks already joined)."""
+    clear = 1 << min_code_size
+    end = clear + 1
+    table: list[bytes] = [bytes([i]) for i in range(clear)] + [b"", b""]
+    size = min_code_size + 1
+    out = bytearray()
+    previous: bytes | None = None
+    bits = int.from_bytes(stream, "little")
+    total = len(stream) * 8
+    position = 0
+    while position + size <= total:
+        code = (bits >> position) & ((1 << size) - 1)
+        position += size
+        if code == clear:
+            del table[clear + 2:]
+            size = min_code_size + 1
+            previous = None
+            continue
+        if code == end:
+            break
+        if previous is None:
+            if code >= clear:
+                raise ValueError(f"GIF LZW: code {code} right after a clear code")
+            entry = table[code]
+        else:
+            if code < len(table):
+                entry = table[code]
+                new = previous + entry[:1]
+            elif code == len(table):
+                entry = new = previous + previous[:1]
+            else:
+                raise ValueError(f"GIF LZW: code {code} beyond the table ({len(table)} entries)")
+            if len(table) < _MAX_CODES:
+                table.append(new)
+                if len(table) == 1 << size and size < 12:
+                    size += 1
+        out += entry
+        previous = entry
+        if expected is not None and len(out) >= expected:
+            break
+    return bytes(out)
+
+
+def _sub_blocks(data: bytes) -> bytes:
+    parts = []
+    for i in range(0, len(data), 255):
+        chunk = data[i:i + 255]
+        parts.append(bytes([len(chunk)]))
+        parts.append(chunk)
+    parts.append(b"\x00")
+    return b"".join(parts)
+
+
+# --- Writer --------------------------------------------------------------------------------------
+
+
+class GifWriter:
+    """Streams frames into an animated GIF at `path`.
+
+    The file is written under a temporary name in the same folder and renamed to
+    `path` by `close()`, so a half-written GIF never appears under its final name.
+    Used as a context manager, an exception inside the block removes the
+    temporary file and leaves nothing at `path`.
+
+    `fps` sets each frame's delay: round(100 / fps) hundredths of a second
+    (at least 2: browsers slow down shorter delays). `loop` is the NETSCAPE2.0
+    loop count: 0 repeats forever, n plays n extra times; None plays once.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fps: float = 10.0, loop: int | None = 0,
+                 palette: Palette | None = None) -> None:
+        if not fps > 0:
+            raise ValueError(f"fps must be positive, not {fps}")
+        if loop is not None and not 0 <= loop <= 65535:
+            raise ValueError(f"loop must be 0 (forever) .. 65535, not {loop}")
+        self.path = Path(path)
+        self.fps = fps
+        self.loop = loop
+        self.delay = min(65535, max(2, round(100 / fps)))
+        self.palette = palette or default_palette()
+        self.frames = 0
+        self.shape: tuple[int, int, int] | None = None
+        self._previous: np.ndarray | None = None
+        self._closed = False
+        self._file = None
+        if self.path.is_dir():
+            raise IsADirectoryError(21, "is a folder, not a file name for a GIF", str(self.path))
+        folder = self.path.parent
+        for _ in range(100):
+            tmp = folder / f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            try:
+                self._file = open(tmp, "xb")
+            except FileExistsError:
+                continue
+            except OSError as error:
+                reason = error.strerror or str(error)
+                if isinstance(error, FileNotFoundError):
+                    reason = f"folder {folder} does not exist"
+                raise OSError(error.errno, f"cannot write a GIF there: {reason}", str(self.path)) from error
+            break
+        else:  # pragma: no cover
+            raise FileExistsError(17, "cannot create a temporary file", str(self.path))
+        self._tmp = tmp
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def add(self, frame: np.ndarray) -> None:
+        """Quantise `frame` ((h, w, 3) uint8 RGB), encode it and write it."""
+        if self._closed:
+            raise ValueError(f"{self.path}: add() after the GIF writer was closed")
+        frame = _check_frame(frame)
+        if self.shape is None:
+            self.shape = frame.shape
+        elif frame.shape != self.shape:
+            raise ValueError(f"{self.path}: frame shape {frame.shape} differs from the first frame's {self.shape}")
+        index = self.palette.indices(frame)
+        height, width = index.shape
+        assert self._file is not None
+        if self._previous is None:
+            self._file.write(self._header(width, height))
+            left, top, sub = 0, 0, index
+        else:
+            changed = index != self._previous
+            rows = np.flatnonzero(changed.any(axis=1))
+            if len(rows) == 0:
+                # Nothing changed: one transparent pixel, so the frame still takes its time.
+                left, top, sub = 0, 0, np.full((1, 1), TRANSPARENT, dtype=np.uint8)
+            else:
+                top, bottom = int(rows[0]), int(rows[-1]) + 1
+                cols = np.flatnonzero(changed[top:bottom].any(axis=0))
+                left, right = int(cols[0]), int(cols[-1]) + 1
+                # Inside the box, unchanged pixels are transparent: long runs of one
+                # index, which LZW packs far better than the board they show through.
+                sub = np.where(changed[top:bottom, left:right], index[top:bottom, left:right],
+                               np.uint8(TRANSPARENT))
+        self._file.write(self._image(left, top, sub, transparent=self._previous is not None))
+        self._previous = index
+        self.frames += 1
+
+    def _header(self, width: int, height: int) -> bytes:
+        parts = [
+            b"GIF89a",
+            # Logical screen: global colour table present, 8 bits colour resolution, 256 entries.
+            struct.pack("<HHBBB", width, height, 0xF7, 0, 0),
+            self.palette.colours.tobytes(),
+        ]
+        if self.loop is not None:
+            parts.append(b"\x21\xff\x0bNETSCAPE2.0" + struct.pack("<BBHB", 3, 1, self.loop, 0))
+        return b"".join(parts)
+
+    def _image(self, left: int, top: int, sub: np.ndarray, transparent: bool) -> bytes:
+        height, width = sub.shape
+        # Graphic control extension: disposal 1 ("do not dispose"), and after the
+        # first frame the transparent index (pixels that keep the previous frame's colour).
+        control = b"\x21\xf9\x04" + struct.pack("<BHBB", 1 << 2 | transparent, self.delay,
+                                                TRANSPARENT if transparent else 0, 0)
+        descriptor = b"\x2c" + struct.pack("<HHHHB", left, top, width, height, 0)
+        data = lzw_encode(np.ascontiguousarray(sub).tobytes(), 8)
+        return control + descriptor + b"\x08" + _sub_blocks(data)
+
+    def close(self) -> None:
+        """Write the trailer and move the file to `path`. Closing twice is harmless."""
+        if self._closed:
+            return
+        if self.frames == 0:
+            self.abort()
+            raise ValueError(f"{self.path}: no frames were added; no GIF written")
+        self._closed = True
+        self._previous = None
+        assert self._file is not None
+        try:
+            self._file.write(b";")
+            self._file.close()
+            os.replace(self._tmp, self.path)
+        except BaseException:
+            self._remove_tmp()
+            raise
+
+    def abort(self) -> None:
+        """Stop without writing: remove the temporary file, leave nothing at `path`."""
+        if self._closed:
+            return
+        self._closed = True
+        self._previous = None
+        self._remove_tmp()
+
+    def _remove_tmp(self) -> None:
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                pass
+        try:
+            os.unlink(self._tmp)
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self) -> GifWriter:
+        return self
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
+
+    def __del__(self) -> None:
+        # An abandoned writer must not leave its temporary file behind.
+        if getattr(self, "_closed", True) is False and getattr(self, "_file", None) is not None:
+            try:
+                self.abort()
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+
+
+# --- Reader --------------------------------------------------------------------------------------
+
+
+def _read_sub_blocks(data: bytes, position: int) -> tuple[bytes, int]:
+    parts = []
+    while True:
+        if position >= len(data):
+            raise ValueError("GIF truncated inside data sub-blocks")
+        size = data[position]
+        position += 1
+        if size == 0:
+            return b"".join(parts), position
+        parts.append(data[position:position + size])
+        position += size
+
+
+def read_gif_frames(path: str | os.PathLike[str]) -> list[np.ndarray]:
+    """Decode a GIF into its composited frames: a list of (height, width, 3) uint8 arrays.
+
+    A small decoder for checking round trips: global and local colour tables,
+    sub-images, interlacing, transparency and the disposal methods 0..3.
+    """
+    data = Path(path).read_bytes()
+    if data[:6] not in (b"GIF87a", b"GIF89a"):
+        raise ValueError(f"{path}: not a GIF file")
+    width, height, flags, background, _aspect = struct.unpack_from("<HHBBB", data, 6)
+    position = 13
+    global_table = None
+    if flags & 0x80:
+        n = 2 << (flags & 7)
+        global_table = np.frombuffer(data, np.uint8, n * 3, position).reshape(n, 3)
+        position += n * 3
+    background_colour = global_table[background] if global_table is not None and background < len(global_table) \
+        else np.zeros(3, np.uint8)
+    canvas = np.zeros((height, width, 3), dtype=np.uint8)
+    canvas[:] = background_colour
+    frames: list[np.ndarray] = []
+    disposal = 0
+    transparent: int | None = None
+    while position < len(data):
+        kind = data[position]
+        position += 1
+        if kind == 0x3B:  # trailer
+            break
+        if kind == 0x21:  # extension
+            label = data[position]
+            body, position = _read_sub_blocks(data, position + 1)
+            if label == 0xF9 and len(body) >= 4:
+                packed = body[0]
+                disposal = (packed >> 2) & 7
+                transparent = body[3] if packed & 1 else None
+            continue
+        if kind != 0x2C:
+            raise ValueError(f"{path}: unknown block 0x{kind:02x} at byte {position - 1}")
+        left, top, w, h, packed = struct.unpack_from("<HHHHB", data, position)
+        position += 9
+        table = global_table
+        if packed & 0x80:
+            n = 2 << (packed & 7)
+            table = np.frombuffer(data, np.uint8, n * 3, position).reshape(n, 3)
+            position += n * 3
+        if table is None:
+            raise ValueError(f"{path}: image without a colour table")
+        min_code_size = data[position]
+        stream, position = _read_sub_blocks(data, position + 1)
+        pixels = lzw_decode(stream, min_code_size, w * h)
+        if len(pixels) < w * h:
+            raise ValueError(f"{path}: image {len(frames)} has {len(pixels)} of {w * h} pixels")
+        index = np.frombuffer(pixels, np.uint8, w * h).reshape(h, w)
+        if packed & 0x40:  # interlaced: rows stored in passes 0::8, 4::8, 2::4, 1::2
+            order = np.concatenate([np.arange(0, h, 8), np.arange(4, h, 8), np.arange(2, h, 4), np.arange(1, h, 2)])
+            unlaced = np.empty_like(index)
+            unlaced[order] = index
+            index = unlaced
+        saved = canvas.copy() if disposal == 3 else None
+        region = canvas[top:top + h, left:left + w]
+        sub = index[:region.shape[0], :region.shape[1]]
+        colours = table[np.minimum(sub, len(table) - 1)]
+        if transparent is None:
+            region[:] = colours
+        else:
+            keep = sub != transparent
+            region[keep] = colours[keep]
+        frames.append(canvas.copy())
+        if disposal == 2:
+            region[:] = background_colour
+        elif disposal == 3 and saved is not None:
+            canvas = saved
+        disposal = 0
+        transparent = None
+    return frames
