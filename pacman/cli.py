@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Play games on a layout and show or report them.")
     play.add_argument("--layout", default="medium", help="shipped layout name or .lay path (default: medium)")
     play.add_argument("--pacman", default="expectimax", metavar="NAME",
-                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, module:Class or file.py:Class "
+                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, keyboard, module:Class or file.py:Class "
                            f"(default: expectimax)")
     play.add_argument("--agent-args", default=None, metavar="K=V,...",
                       help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "
@@ -103,11 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
                       help="an agent that thinks longer than this on one move ends its game (default: none)")
     play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
-                      help="how to show the game (default: text, or none with --json)")
-    play.add_argument("--fps", type=_positive_float, default=10.0,
-                      help="rounds per second drawn on a terminal (default: 10)")
+                      help="how to show the game (default: a pygame window when a display exists, else the "
+                           "terminal; none with --json)")
+    play.add_argument("--fps", type=_positive_float, default=8.0,
+                      help="rounds (Pacman's move and every ghost's) shown per second (default: 8)")
     play.add_argument("--json", action="store_true",
                       help="print one JSON object per game on stdout (the board, if drawn, goes to stderr)")
+    play.add_argument("--zoom", type=_positive_float, default=1.0,
+                      help="scale of the pygame view (1: 32-pixel cells; the window can also be resized)")
+    play.add_argument("--record", metavar="OUT", default=None,
+                      help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
     play.add_argument("--save", metavar="GAME.json", default=None,
                       help="write a replay file of the game (with --games N: GAME-0.json, GAME-1.json, ...)")
 
@@ -117,8 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
     replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
                         help="how to show the game (default: text, or none with --json)")
-    replay.add_argument("--fps", type=_positive_float, default=10.0,
-                        help="rounds per second drawn on a terminal (default: 10)")
+    replay.add_argument("--fps", type=_positive_float, default=8.0,
+                        help="rounds shown per second (default: 8)")
+    replay.add_argument("--zoom", type=_positive_float, default=1.0, help="scale of the pygame view")
     replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
 
     layouts = commands.add_parser("layouts", help="list the shipped layouts",
@@ -182,24 +188,62 @@ def _play(args: argparse.Namespace) -> int:
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
-    if args.save:
-        folder = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise UsageError(f"pacman-ai play: --save {args.save}: folder {folder} does not exist or is not writable")
+    for flag, target in (("--save", args.save), ("--record", args.record)):
+        if target:
+            folder = os.path.dirname(os.path.abspath(target))
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+                raise UsageError(f"pacman-ai play: {flag} {target}: folder {folder} does not exist or is not writable")
+    if args.record and os.path.splitext(args.record)[1].lower() not in ("", ".gif", ".mp4"):
+        raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG frames")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
-    pacman_agent = make_pacman_agent(args.pacman, parse_agent_args(args.agent_args))
+    agent_args = parse_agent_args(args.agent_args)
+    choice = _display_choice(args)
+    if args.pacman == "keyboard":
+        if choice != "pygame":
+            raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
+        if agent_args:
+            raise UsageError("pacman-ai play: --pacman keyboard takes no --agent-args")
+        from pacman.view.window import KeyboardAgent
+
+        pacman_agent = KeyboardAgent()
+    else:
+        pacman_agent = make_pacman_agent(args.pacman, agent_args)
     ghosts = make_ghosts(args.ghosts, num_ghosts)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
-    display = _make_display(args)
+    text_display = _text_display(args) if choice == "text" else None
 
-    agent_args = parse_agent_args(args.agent_args)
     results = []
     for game in range(args.games):
-        result = run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
-                          display=display, move_time_limit=args.move_time_limit)
+        recorder = None
+        if args.record:
+            from pacman.view.record import FrameRecorder
+
+            target = args.record if args.games == 1 else _numbered(args.record, game)
+            recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
+                                     show_values=args.pacman != "keyboard")
+
+        def play(display: Any, game: int = game, recorder: Any = recorder) -> Any:
+            from pacman.view.record import TeeDisplay
+
+            shown = TeeDisplay(display, recorder) if recorder is not None else display
+            return run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
+                            display=shown, move_time_limit=args.move_time_limit)
+
+        if choice == "pygame":
+            from pacman.view.window import WindowDisplay, real_display
+
+            window = WindowDisplay(layout, agent=pacman_agent, fps=args.fps, zoom=args.zoom,
+                                   hold_at_end=real_display() and game == args.games - 1)
+            result = window.run(play)
+            if result is None:  # the window was closed: stop here
+                if recorder is not None:
+                    recorder.abort()
+                break
+        else:
+            result = play(text_display)
         results.append(result)
         if args.save:
             from pacman.replay import save_replay
@@ -211,7 +255,7 @@ def _play(args: argparse.Namespace) -> int:
             record = result.to_dict()
             record.update(game=game, pacman=args.pacman, agent_args=agent_args, ghosts=args.ghosts)
             print(json.dumps(record), flush=True)
-        elif display is None:
+        elif choice != "text":
             print(f"game {game + 1}: {result.outcome}, score {result.score}, {result.moves} moves, "
                   f"seed {result.seed}" + (f" - {result.error}" if result.error else ""), flush=True)
     if len(results) > 1 and not args.json:
@@ -233,26 +277,34 @@ def _replay(args: argparse.Namespace) -> int:
     from pacman.replay import load_replay
 
     replay = load_replay(args.file)
-    display = _make_display(args)
+    choice = _display_choice(args)
     final = replay.final_state()  # checks the whole replay before showing any of it
     recorded = replay.result
-    moves = 0
-    for state, agent, action in replay.states():
-        if agent is None:
-            if display is not None:
-                display.start(state)
-            continue
-        moves += agent == 0
-        if display is not None:
-            display.update(state, agent, action)
+    moves = sum(1 for turn in range(len(replay.actions)) if turn % final.num_agents == 0)
     result = GameResult(
         layout=replay.layout.name, seed=replay.seed, won=final.is_win(), lost=final.is_lose(), score=final.score,
         moves=moves, cut_off=bool(recorded.get("cut_off")), crashed=bool(recorded.get("crashed")),
         timed_out=bool(recorded.get("timed_out")), failed_agent=recorded.get("failed_agent"),
         error=recorded.get("error"), actions=replay.actions, num_agents=final.num_agents,
     )
-    if display is not None:
+
+
+    def show(display: Any) -> GameResult:
+        for state, agent, action in replay.states():
+            if agent is None:
+                display.start(state)
+            else:
+                display.update(state, agent, action)
         display.finish(final, result)
+        return result
+
+    if choice == "pygame":
+        from pacman.view.window import WindowDisplay, real_display
+
+        WindowDisplay(replay.layout, fps=args.fps, zoom=args.zoom, show_values=False,
+                      hold_at_end=real_display()).run(show)
+    elif choice == "text":
+        show(_text_display(args))
     if args.json:
         record = result.to_dict()
         record.update(replay.agents)
@@ -262,13 +314,29 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_display(args: argparse.Namespace) -> Any:
-    choice = args.display or ("none" if args.json else "text")
-    if choice == "none":
-        return None
-    if choice == "pygame":
-        print("pacman-ai: the pygame view is not part of this version yet; drawing in the terminal",
-              file=sys.stderr)
+def _display_choice(args: argparse.Namespace) -> str:
+    """pygame when asked for or when a screen exists, else the terminal; none by default with --json."""
+    from pacman.view.window import display_available, real_display
+
+    choice = args.display
+    if choice is None:
+        if args.json:
+            return "none"
+        choice = "pygame" if real_display() and _has_pygame() else "text"
+    if choice == "pygame" and not (display_available() and _has_pygame()):
+        why = "pygame is not installed" if not _has_pygame() else "no display is available"
+        print(f"pacman-ai: {why}; drawing in the terminal instead", file=sys.stderr)
+        return "text"
+    return choice
+
+
+def _has_pygame() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pygame") is not None
+
+
+def _text_display(args: argparse.Namespace) -> Any:
     from pacman.textview import TextDisplay
 
     return TextDisplay(stream=sys.stderr if args.json else sys.stdout, fps=args.fps)

@@ -85,11 +85,7 @@ class DistanceTable:
     @classmethod
     def of(cls, layout: Layout) -> DistanceTable:
         """The table of `layout`, built on first use and kept on the layout."""
-        table = layout.__dict__.get("_distances")
-        if table is None:
-            table = cls(layout)
-            object.__setattr__(layout, "_distances", table)
-        return table
+        return layout.derived("distances", cls)
 
     def cell(self, position: tuple[float, float]) -> int:
         """The cell number of a position; a half-way position counts as the cell it rounds up to."""

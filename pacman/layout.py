@@ -25,6 +25,7 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from pacman.errors import LayoutError
 from pacman.resources import resource_dir
@@ -46,6 +47,7 @@ LAYOUT_ALIASES: dict[str, str] = {
 }
 
 _MAX_BYTES = 1 << 20
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,6 +96,17 @@ class Layout:
     def ghost_starts(self) -> tuple[tuple[int, int], ...]:
         """Each ghost's start cell, in agent order."""
         return self.agent_starts[1:]
+
+    def derived(self, key: str, build: Callable[[Layout], T]) -> T:
+        """A value computed from this layout on first use and kept with it (move tables, distances).
+
+        It lives and dies with the layout: nothing global grows per layout or per game.
+        """
+        cache = self.__dict__.setdefault("_derived", {})
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = build(self)
+        return value
 
     def is_wall(self, x: int, y: int) -> bool:
         """True for a wall cell or any cell outside the grid."""

@@ -160,11 +160,7 @@ class _Board:
     @classmethod
     def of(cls, layout: Layout) -> _Board:
         """The board of a layout, built on first use and kept on the layout itself."""
-        board = layout.__dict__.get("_board")
-        if board is None:
-            board = cls(layout)
-            object.__setattr__(layout, "_board", board)
-        return board
+        return layout.derived("board", cls)
 
     def cells(self, mask: int) -> tuple[tuple[int, int], ...]:
         """The (x, y) cells of the set bits of a food or capsule mask, in (x, y) order."""

@@ -1,0 +1,178 @@
+"""Recording games to disk, frame by frame, so memory stays constant however long the game.
+
+`FrameRecorder` is a `Display` that renders every round off screen (render mode
+"rgb_array") and hands the frames to a writer: an animated GIF, an MP4 (with the
+optional ``video`` extra: imageio-ffmpeg) or a folder of PNG frames. It needs no
+window and its frames do not depend on timing: the same game, the same file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pacman.actions import Action
+from pacman.errors import PacmanError
+from pacman.game import GameResult
+from pacman.state import GameState
+
+__all__ = ["FrameRecorder", "TeeDisplay", "RecordingError", "open_frame_writer"]
+
+
+class RecordingError(PacmanError):
+    """A recording target that cannot be written."""
+
+
+class _PngFolder:
+    """Frames as numbered PNG files in a folder."""
+
+    def __init__(self, folder: Path) -> None:
+        import pygame
+
+        self._pygame = pygame
+        self.folder = folder
+        self.frames = 0
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def add(self, frame: Any) -> None:
+        surface = self._pygame.surfarray.make_surface(frame.swapaxes(0, 1))
+        self.frames += 1
+        self._pygame.image.save(surface, str(self.folder / f"frame_{self.frames:05d}.png"))
+
+    def close(self) -> None:
+        pass
+
+
+class _Mp4:
+    """Frames streamed to ffmpeg through imageio-ffmpeg."""
+
+    def __init__(self, path: Path, fps: float) -> None:
+        try:
+            import imageio_ffmpeg
+        except ImportError:
+            raise RecordingError(
+                f"{path}: MP4 needs the optional video extra: pip install \"pacman-ai[video]\""
+            ) from None
+        self._ffmpeg = imageio_ffmpeg
+        self.path = path
+        self.fps = fps
+        self._writer = None
+        self.frames = 0
+
+    def add(self, frame: Any) -> None:
+        if self._writer is None:
+            height, width = frame.shape[:2]
+            self._writer = self._ffmpeg.write_frames(str(self.path), (width, height), fps=self.fps,
+                                                     macro_block_size=1)
+            self._writer.send(None)
+        self._writer.send(frame.tobytes())
+        self.frames += 1
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+
+def open_frame_writer(target: str | os.PathLike[str], fps: float) -> Any:
+    """A writer with ``add(frame)`` and ``close()`` for `target`: .gif, .mp4, or a folder for PNG frames."""
+    path = Path(target)
+    suffix = path.suffix.lower()
+    if suffix not in ("", ".gif", ".mp4"):
+        raise RecordingError(f"{target}: record to a .gif, a .mp4 or a folder (no suffix) of PNG frames")
+    parent = path.parent if suffix else path.parent
+    if not parent.exists() or not os.access(parent, os.W_OK):
+        raise RecordingError(f"{target}: folder {parent} does not exist or is not writable")
+    if suffix == ".gif":
+        from pacman.view.gif import GifWriter
+
+        return GifWriter(path, fps=fps)
+    if suffix == ".mp4":
+        return _Mp4(path, fps)
+    return _PngFolder(path)
+
+
+class FrameRecorder:
+    """A Display that renders each round off screen into a frame writer.
+
+    Each round becomes `frames_per_round` frames (Pacman and the ghosts gliding
+    between cells); the end holds the final board with its banner for a second.
+    """
+
+    def __init__(self, layout: Any, target: str | os.PathLike[str], fps: float = 8.0, zoom: float = 1.0,
+                 frames_per_round: int = 2, agent: Any = None, show_values: bool = False) -> None:
+        from pacman.view.renderer import Renderer
+
+        self.renderer = Renderer(layout, cell=max(8, round(32 * zoom)), panel=show_values)
+        self.frames_per_round = frames_per_round
+        self.fps = fps
+        self.agent = agent
+        self.writer = open_frame_writer(target, fps * frames_per_round)
+        self._previous: GameState | None = None
+        self._pacman_action: Action | None = None
+        self._facing = Action.EAST
+        self._tick = 0
+        self._move = 0
+
+    @property
+    def frames(self) -> int:
+        """Frames written so far."""
+        return self.writer.frames
+
+    def _emit(self, state: GameState, previous: GameState | None, fraction: float, banner: str | None = None) -> None:
+        info = getattr(self.agent, "last_search", None)
+        frame = self.renderer.frame(
+            state, previous=previous, fraction=fraction, pacman_direction=self._facing, tick=self._tick,
+            move=self._move, values=getattr(info, "action_values", None), chosen=getattr(info, "action", None),
+            info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds},
+            banner=banner,
+        )
+        self._tick += 1
+        self.writer.add(frame)
+
+    def start(self, state: GameState) -> None:
+        self._previous = state
+        self._move = 0
+        self._emit(state, None, 1.0)
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        if agent == 0:
+            self._move += 1
+            if action is not Action.STOP:
+                self._facing = action
+        if agent == state.num_agents - 1 or state.is_terminal():
+            for step in range(1, self.frames_per_round + 1):
+                self._emit(state, self._previous, step / self.frames_per_round)
+            self._previous = state
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
+        try:
+            for _ in range(max(1, round(self.fps * self.frames_per_round))):
+                self._emit(state, None, 1.0, banner)
+        finally:
+            self.writer.close()
+
+    def abort(self) -> None:
+        """Stop without finishing (the writer removes a partial GIF)."""
+        close = getattr(self.writer, "abort", None) or self.writer.close
+        close()
+
+
+class TeeDisplay:
+    """Shows one game on several displays at once."""
+
+    def __init__(self, *displays: Any) -> None:
+        self.displays = [d for d in displays if d is not None]
+
+    def start(self, state: GameState) -> None:
+        for display in self.displays:
+            display.start(state)
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        for display in self.displays:
+            display.update(state, agent, action)
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        for display in self.displays:
+            display.finish(state, result)

@@ -1,0 +1,281 @@
+"""The pygame window: watch games play, see what the agent thinks, control the pace.
+
+The game runs on a worker thread (so a deep search never freezes the window);
+the main thread owns the window and draws. They meet in `_Bridge`, the `Display`
+the game loop talks to: it hands each finished round to the window and waits
+while the window is two rounds behind, so the game never runs far ahead.
+
+Keys: space pause/resume, right arrow or n one round, + and - speed, r restart
+with the same seed, v the values panel, q or Esc quit (closing the window too).
+With a keyboard-driven Pacman, the arrow keys and WASD steer.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pacman.actions import Action
+from pacman.game import GameResult
+from pacman.state import GameState
+
+__all__ = ["WindowDisplay", "KeyboardAgent", "display_available", "real_display", "QuitGame"]
+
+_KEY_ACTIONS = {
+    "up": Action.NORTH, "w": Action.NORTH,
+    "down": Action.SOUTH, "s": Action.SOUTH,
+    "right": Action.EAST, "d": Action.EAST,
+    "left": Action.WEST, "a": Action.WEST,
+}
+
+
+class QuitGame(Exception):
+    """Raised on the game thread when the window asks the game to stop."""
+
+
+class _Restart(Exception):
+    """Raised on the game thread when the window asks for the game again."""
+
+
+def real_display() -> bool:
+    """True if a window here would be seen by a person (not SDL's dummy or off-screen driver)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return False
+    if driver or os.name == "nt" or sys.platform == "darwin":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def display_available() -> bool:
+    """True if a pygame window can be opened: a real screen, or SDL told to draw off screen."""
+    return real_display() or os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen")
+
+
+class KeyboardAgent:
+    """Pacman steered from the keyboard: the window passes key presses in.
+
+    It keeps going in the last direction pressed while that is legal, and stops otherwise.
+    """
+
+    def __init__(self) -> None:
+        self._pressed: queue.Queue[Action] = queue.Queue()
+        self._heading = Action.STOP
+        self.wants_keys = True
+
+    def press(self, action: Action) -> None:
+        """Called by the window on an arrow key or WASD."""
+        self._pressed.put(action)
+
+    def get_action(self, state: GameState) -> Action:
+        legal = state.legal_actions(0)
+        while True:
+            try:
+                self._heading = self._pressed.get_nowait()
+            except queue.Empty:
+                break
+        return self._heading if self._heading in legal else Action.STOP
+
+
+@dataclass
+class _Round:
+    state: GameState
+    pacman_action: Action | None
+    info: Any
+    result: GameResult | None = None
+
+
+class _Bridge:
+    """The game thread's Display: queues each round for the window."""
+
+    def __init__(self, agent: Any) -> None:
+        self.rounds: queue.Queue[_Round] = queue.Queue(maxsize=2)
+        self.agent = agent
+        self.stop: type[Exception] | None = None
+        self._pacman_action: Action | None = None
+
+    def _put(self, item: _Round) -> None:
+        while True:
+            if self.stop is not None:
+                raise self.stop()
+            try:
+                self.rounds.put(item, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+    def start(self, state: GameState) -> None:
+        self._put(_Round(state, None, None))
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        if self.stop is not None:
+            raise self.stop()
+        if agent == 0:
+            self._pacman_action = action
+        if agent == state.num_agents - 1 or state.is_terminal():
+            self._put(_Round(state, self._pacman_action, getattr(self.agent, "last_search", None)))
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        self._put(_Round(state, None, None, result))
+
+
+class WindowDisplay:
+    """Plays games in a pygame window (render mode "human").
+
+    `run(play)` calls ``play(display)`` on a worker thread, where `play` runs one
+    game with the given display and returns its GameResult; `run` returns that
+    result, or None if the window was closed first. At the end the final board
+    and its banner stay up for about a second, or, with `hold_at_end`, until the
+    window is closed. `frame_sink`, if given, gets every drawn frame as an
+    (h, w, 3) uint8 array.
+    """
+
+    def __init__(self, layout: Any, agent: Any = None, fps: float = 8.0, zoom: float = 1.0,
+                 show_values: bool = True, frame_sink: Callable[[Any], None] | None = None,
+                 frames_per_round: int = 4, hold_at_end: bool = False) -> None:
+        from pacman.view.renderer import Renderer
+
+        if not 0.1 <= zoom <= 8:
+            raise ValueError(f"zoom must be between 0.1 and 8, got {zoom}")
+        self.layout = layout
+        self.agent = agent
+        self.fps = fps
+        self.show_values = show_values
+        self.frame_sink = frame_sink
+        self.frames_per_round = frames_per_round
+        self.hold_at_end = hold_at_end
+        cell = max(8, round(32 * zoom))
+        self._renderers = {False: Renderer(layout, cell=cell, panel=False),
+                           True: Renderer(layout, cell=cell, panel=True)}
+
+    def run(self, play: Callable[[Any], GameResult]) -> GameResult | None:
+        import pygame
+
+        pygame.display.init()
+        pygame.font.init()
+        try:
+            return self._loop(pygame, play)
+        finally:
+            pygame.display.quit()
+
+    def _loop(self, pygame: Any, play: Callable[[Any], GameResult]) -> GameResult | None:
+        renderer = self._renderers[self.show_values]
+        window = pygame.display.set_mode(renderer.size, pygame.RESIZABLE)
+        pygame.display.set_caption(f"pacman-ai - {self.layout.name}")
+        clock = pygame.time.Clock()
+
+        outcome: dict[str, Any] = {}
+
+        def start_game() -> tuple[_Bridge, threading.Thread]:
+            bridge = _Bridge(self.agent)
+
+            def work() -> None:
+                try:
+                    outcome["result"] = play(bridge)
+                except (QuitGame, _Restart):
+                    pass
+                except BaseException as exc:  # shown in the window's place: on stderr, after it closes
+                    outcome["error"] = exc
+
+            thread = threading.Thread(target=work, name="pacman-game", daemon=True)
+            thread.start()
+            return bridge, thread
+
+        bridge, thread = start_game()
+        previous: _Round | None = None
+        current: _Round | None = None
+        facing = Action.EAST
+        progress = 1.0  # of the animation from previous to current
+        paused = False
+        step = False
+        tick = 0
+        move = 0
+        result: GameResult | None = None
+        ended_at = 0
+        quit_requested = False
+        while True:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    quit_requested = True
+                elif event.type == pygame.VIDEORESIZE:
+                    window = pygame.display.set_mode(event.size, pygame.RESIZABLE)
+                elif event.type == pygame.KEYDOWN:
+                    name = pygame.key.name(event.key)
+                    if name in ("q", "escape"):
+                        quit_requested = True
+                    elif name == "space":
+                        paused = not paused
+                    elif name in ("right", "n") and paused:
+                        step = True
+                    elif name in ("+", "=", "[+]"):
+                        self.fps = min(self.fps * 1.5, 120.0)
+                    elif name in ("-", "[-]"):
+                        self.fps = max(self.fps / 1.5, 0.5)
+                    elif name == "v":
+                        self.show_values = not self.show_values
+                        renderer = self._renderers[self.show_values]
+                        window = pygame.display.set_mode(renderer.size, pygame.RESIZABLE)
+                    elif name == "r":
+                        bridge.stop = _Restart
+                        thread.join(timeout=5)
+                        bridge, thread = start_game()
+                        previous = current = None
+                        result, move, progress, facing = None, 0, 1.0, Action.EAST
+                    if getattr(self.agent, "wants_keys", False) and name in _KEY_ACTIONS:
+                        self.agent.press(_KEY_ACTIONS[name])
+            if quit_requested:
+                bridge.stop = QuitGame
+                thread.join(timeout=1)
+                return result
+
+            if progress >= 1.0 and result is None and (not paused or step):
+                try:
+                    next_round = bridge.rounds.get_nowait()
+                except queue.Empty:
+                    next_round = None
+                if next_round is not None:
+                    step = False
+                    if next_round.result is not None:
+                        result = next_round.result
+                        ended_at = tick
+                    else:
+                        previous, current = current, next_round
+                        if next_round.pacman_action is not None:
+                            move += 1
+                            if next_round.pacman_action is not Action.STOP:
+                                facing = next_round.pacman_action
+                            progress = 0.0 if previous is not None else 1.0
+            elif progress < 1.0:
+                progress = min(1.0, progress + 1.0 / self.frames_per_round)
+
+            if current is not None:
+                banner = None
+                if result is not None:
+                    banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
+                info = current.info
+                surface = pygame.Surface(renderer.size)
+                renderer.draw(
+                    surface, current.state, previous=previous.state if previous is not None and progress < 1 else None,
+                    fraction=progress, pacman_direction=facing, tick=tick, move=move,
+                    values=getattr(info, "action_values", None) if self.show_values else None,
+                    chosen=getattr(info, "action", None),
+                    info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds},
+                    banner=banner,
+                )
+                if window.get_size() != surface.get_size():
+                    window.blit(pygame.transform.smoothscale(surface, window.get_size()), (0, 0))
+                else:
+                    window.blit(surface, (0, 0))
+                pygame.display.flip()
+                if self.frame_sink is not None:
+                    self.frame_sink(pygame.surfarray.array3d(surface).swapaxes(0, 1))
+            tick += 1
+            frame_rate = self.fps * self.frames_per_round
+            if result is not None and not self.hold_at_end and tick - ended_at > frame_rate:
+                thread.join(timeout=5)
+                return result
+            clock.tick(frame_rate)
