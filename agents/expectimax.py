@@ -144,6 +144,7 @@ class _SearchAgent:
         self._searcher: Searcher | None = None
         self._searcher_key: tuple | None = None
         self.last_search: SearchInfo | None = None
+        self.explain = False
 
     # -- the game's hooks --------------------------------------------------------------
 
@@ -154,8 +155,12 @@ class _SearchAgent:
         self.last_search = None
 
     def get_action(self, state: GameState) -> Action:
-        """The first best action for Pacman in `state`."""
-        return self._decide(state, all_values=False).action
+        """The first best action for Pacman in `state`.
+
+        With ``explain = True`` (views set it) every action's exact value is kept in
+        `last_search`; otherwise only the best one's may be exact.
+        """
+        return self._decide(state, all_values=self.explain).action
 
     def action_values(self, state: GameState) -> dict[Action, float]:
         """The exact search value of every legal Pacman action in `state`."""

@@ -107,6 +107,8 @@ class FrameRecorder:
         self.frames_per_round = frames_per_round
         self.fps = fps
         self.agent = agent
+        if hasattr(agent, "explain"):
+            agent.explain = True  # the values panel shows every action's value
         self.writer = open_frame_writer(target, fps * frames_per_round)
         self._previous: GameState | None = None
         self._pacman_action: Action | None = None

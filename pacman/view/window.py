@@ -95,6 +95,8 @@ class _Bridge:
     def __init__(self, agent: Any) -> None:
         self.rounds: queue.Queue[_Round] = queue.Queue(maxsize=2)
         self.agent = agent
+        if hasattr(agent, "explain"):
+            agent.explain = True  # the values panel shows every action's value
         self.stop: type[Exception] | None = None
         self._pacman_action: Action | None = None
 

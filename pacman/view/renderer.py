@@ -1,0 +1,221 @@
+"""Drawing a game state with pygame: the maze as connected wall tubes, food, pulsing capsules,
+a chomping Pacman, ghosts with eyes, a status bar, and the agent's values.
+
+A `Renderer` draws onto any `pygame.Surface` and needs no window; `frame()` gives
+an RGB numpy array (render mode "rgb_array"). The static maze is drawn once per
+renderer and blitted under every frame.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pacman.actions import Action
+from pacman.resources import palette
+from pacman.state import GameState
+
+__all__ = ["Renderer", "cell_center"]
+
+_STATUS_HEIGHT = 30
+_PANEL_WIDTH = 210
+
+
+def _pygame() -> Any:
+    try:
+        import pygame
+    except ImportError:
+        raise ImportError('the pygame view needs pygame: pip install pygame-ce') from None
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame
+
+
+class Renderer:
+    """Draws states of one layout at `cell` pixels per cell; `panel` adds the values panel on the right."""
+
+    def __init__(self, layout: Any, cell: int = 32, panel: bool = False) -> None:
+        self.pg = _pygame()
+        self.layout = layout
+        self.cell = cell
+        self.panel = panel
+        self.colours = palette()
+        self.board_size = (layout.width * cell, layout.height * cell)
+        self.size = (self.board_size[0] + (_PANEL_WIDTH if panel else 0), self.board_size[1] + _STATUS_HEIGHT)
+        self.font = self.pg.font.Font(None, max(18, _STATUS_HEIGHT - 6))
+        self.small_font = self.pg.font.Font(None, 22)
+        self.banner_font = self.pg.font.Font(None, max(28, cell * 2))
+        self._maze = self._draw_maze()
+
+    # -- geometry ----------------------------------------------------------------------
+
+    def center(self, position: tuple[float, float]) -> tuple[float, float]:
+        """Pixel centre of a board position (half-way positions included)."""
+        x, y = position
+        return ((x + 0.5) * self.cell, (self.layout.height - 1 - y + 0.5) * self.cell)
+
+    # -- the static maze ---------------------------------------------------------------
+
+    def _draw_maze(self) -> Any:
+        pg, c, colours = self.pg, self.cell, self.colours
+        surface = pg.Surface(self.board_size)
+        surface.fill(colours["background"])
+        walls = self.layout.walls
+        outer = max(4, int(c * 0.5))
+        inner = max(2, outer - max(3, c // 8))
+        for width, colour in ((outer, colours["wall"]), (inner, colours["wall_fill"])):
+            for (x, y) in walls:
+                cx, cy = self.center((x, y))
+                for dx, dy in ((1, 0), (0, 1)):
+                    if (x + dx, y + dy) in walls:
+                        nx, ny = self.center((x + dx, y + dy))
+                        pg.draw.line(surface, colour, (cx, cy), (nx, ny), width)
+                pg.draw.circle(surface, colour, (cx, cy), width / 2)
+        return surface
+
+    # -- a frame -----------------------------------------------------------------------
+
+    def frame(self, state: GameState, **options: Any) -> Any:
+        """The drawing of `state` as an (height, width, 3) uint8 array; options as for `draw`."""
+        surface = self.pg.Surface(self.size)
+        self.draw(surface, state, **options)
+        return self.pg.surfarray.array3d(surface).swapaxes(0, 1).copy()
+
+    def draw(self, surface: Any, state: GameState, *, previous: GameState | None = None, fraction: float = 1.0,
+             pacman_direction: Action | None = None, tick: int = 0, move: int = 0,
+             values: dict[Action, float] | None = None, chosen: Action | None = None,
+             info: dict[str, Any] | None = None, banner: str | None = None) -> None:
+        """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panel."""
+        pg, c, colours = self.pg, self.cell, self.colours
+        surface.fill(colours["background"])
+        surface.blit(self._maze, (0, 0))
+        for position in state.food:
+            pg.draw.circle(surface, colours["food"], self.center(position), max(2, c * 0.1))
+        pulse = 0.22 + 0.07 * math.sin(tick * 0.35)
+        for position in state.capsules:
+            pg.draw.circle(surface, colours["capsule"], self.center(position), max(3, c * pulse))
+
+        def glide(old: tuple[float, float] | None, new: tuple[float, float]) -> tuple[float, float]:
+            if old is None or fraction >= 1.0 or abs(old[0] - new[0]) + abs(old[1] - new[1]) > 1.0:
+                return new
+            return (old[0] + (new[0] - old[0]) * fraction, old[1] + (new[1] - old[1]) * fraction)
+
+        old_ghosts = previous.ghost_positions if previous is not None else (None,) * state.num_ghosts
+        for index, (position, old, direction, timer) in enumerate(
+            zip(state.ghost_positions, old_ghosts, state.ghost_directions, state.scared_timers)
+        ):
+            self._draw_ghost(surface, glide(old, position), index, direction, timer, tick)
+        pacman = glide(previous.pacman_position if previous is not None else None, state.pacman_position)
+        if values:
+            self._draw_arrows(surface, state, values, chosen)
+        self._draw_pacman(surface, pacman, pacman_direction or Action.EAST, tick)
+        self._draw_status(surface, state, move)
+        if banner:
+            self._draw_banner(surface, banner, state)
+        if self.panel:
+            self._draw_panel(surface, values, chosen, info)
+
+    def _draw_pacman(self, surface: Any, position: tuple[float, float], facing: Action, tick: int) -> None:
+        pg, c = self.pg, self.cell
+        cx, cy = self.center(position)
+        radius = c * 0.42
+        pg.draw.circle(surface, self.colours["pacman"], (cx, cy), radius)
+        opening = math.radians(4 + 36 * abs(math.sin(tick * 0.45)))
+        heading = {Action.EAST: 0.0, Action.NORTH: math.pi / 2, Action.WEST: math.pi,
+                   Action.SOUTH: -math.pi / 2}.get(facing, 0.0)
+        reach = radius * 1.15
+        points = [(cx, cy)]
+        for angle in (heading - opening, heading, heading + opening):
+            points.append((cx + reach * math.cos(angle), cy - reach * math.sin(angle)))
+        pg.draw.polygon(surface, self.colours["background"], points)
+
+    def _draw_ghost(self, surface: Any, position: tuple[float, float], index: int, direction: Action,
+                    timer: int, tick: int) -> None:
+        pg, c, colours = self.pg, self.cell, self.colours
+        cx, cy = self.center(position)
+        if timer:
+            body = colours["scared_flash"] if timer <= 5 and tick % 2 else colours["scared"]
+        else:
+            body = colours["ghosts"][index % len(colours["ghosts"])]
+        r = c * 0.42
+        top = cy - r * 0.15
+        pg.draw.circle(surface, body, (cx, top), r)
+        pg.draw.rect(surface, body, pg.Rect(cx - r, top, 2 * r, r * 1.05))
+        feet = 4
+        for i in range(feet):  # a wavy skirt: small bumps along the bottom edge
+            fx = cx - r + (i + 0.5) * (2 * r / feet)
+            pg.draw.circle(surface, body, (fx, top + r * 1.05), r / feet)
+        dx, dy = direction.vector
+        if timer:
+            for side in (-1, 1):
+                pg.draw.circle(surface, colours["ghost_eyes"], (cx + side * r * 0.35, top - r * 0.1), max(1, r * 0.12))
+            pg.draw.line(surface, colours["ghost_eyes"], (cx - r * 0.5, top + r * 0.45),
+                         (cx + r * 0.5, top + r * 0.45), max(1, int(c / 16)))
+            return
+        for side in (-1, 1):
+            ex, ey = cx + side * r * 0.38, top - r * 0.1
+            pg.draw.circle(surface, colours["ghost_eyes"], (ex, ey), r * 0.28)
+            pg.draw.circle(surface, colours["ghost_pupils"], (ex + dx * r * 0.12, ey - dy * r * 0.12), r * 0.13)
+
+    def _draw_arrows(self, surface: Any, state: GameState, values: dict[Action, float], chosen: Action | None) -> None:
+        pg, c = self.pg, self.cell
+        cx, cy = self.center(state.pacman_position)
+        ranked = sorted(values, key=lambda a: values[a], reverse=True)
+        for action in values:
+            dx, dy = action.vector
+            if (dx, dy) == (0, 0):
+                continue
+            best = action is chosen
+            colour = self.colours["win"] if best else (120, 120, 140)
+            length = c * (0.95 if best else 0.75 - 0.1 * ranked.index(action))
+            tip = (cx + dx * length, cy - dy * length)
+            pg.draw.line(surface, colour, (cx + dx * c * 0.45, cy - dy * c * 0.45), tip, 3 if best else 2)
+            back = (-dx, dy)
+            side = (dy, dx)
+            head = [tip, (tip[0] + back[0] * 7 + side[0] * 5, tip[1] + back[1] * 7 + side[1] * 5),
+                    (tip[0] + back[0] * 7 - side[0] * 5, tip[1] + back[1] * 7 - side[1] * 5)]
+            pg.draw.polygon(surface, colour, head)
+
+    def _draw_status(self, surface: Any, state: GameState, move: int) -> None:
+        colours = self.colours
+        top = self.board_size[1]
+        self.pg.draw.rect(surface, colours["background"], self.pg.Rect(0, top, self.size[0], _STATUS_HEIGHT))
+        text = f"Score {state.score}    Move {move}    Food {state.food_count}"
+        surface.blit(self.font.render(text, True, colours["text"]), (8, top + 5))
+
+    def _draw_banner(self, surface: Any, banner: str, state: GameState) -> None:
+        pg = self.pg
+        colour = self.colours["win"] if state.is_win() else self.colours["lose"] if state.is_lose() else self.colours["text"]
+        label = self.banner_font.render(banner, True, colour)
+        band = pg.Surface((self.board_size[0], label.get_height() + 20), pg.SRCALPHA)
+        band.fill((0, 0, 0, 190))
+        y = (self.board_size[1] - band.get_height()) // 2
+        surface.blit(band, (0, y))
+        surface.blit(label, ((self.board_size[0] - label.get_width()) // 2, y + 10))
+
+    def _draw_panel(self, surface: Any, values: dict[Action, float] | None, chosen: Action | None,
+                    info: dict[str, Any] | None) -> None:
+        pg, colours = self.pg, self.colours
+        left = self.board_size[0]
+        pg.draw.rect(surface, (16, 16, 28), pg.Rect(left, 0, _PANEL_WIDTH, self.size[1]))
+        y = 10
+        surface.blit(self.font.render("What Pacman thinks", True, colours["text"]), (left + 10, y))
+        y += 34
+        for action, value in (values or {}).items():
+            best = action is chosen
+            if best:
+                pg.draw.rect(surface, colours["pacman"], pg.Rect(left + 6, y - 4, _PANEL_WIDTH - 12, 26), 2)
+            colour = colours["pacman"] if best else colours["text"]
+            surface.blit(self.small_font.render(f"{action.value:<6} {value:>10.1f}", True, colour), (left + 12, y))
+            y += 30
+        if info:
+            y += 10
+            for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}",
+                         f"time   {info.get('ms', 0):.1f} ms"):
+                surface.blit(self.small_font.render(line, True, colours["text"]), (left + 12, y))
+                y += 24
+
+
+def cell_center(renderer: Renderer, position: tuple[float, float]) -> tuple[float, float]:
+    """Pixel centre of a board position in `renderer`'s frames."""
+    return renderer.center(position)

@@ -1,0 +1,107 @@
+"""The pygame window and the recorder, headless (SDL's dummy video driver)."""
+
+import threading
+import time
+
+import pygame
+import pytest
+
+from agents import ExpectimaxAgent, make_ghosts
+from pacman import Action, GameState, load_layout, run_game
+from pacman.view.record import FrameRecorder, RecordingError, open_frame_writer
+from pacman.view.window import KeyboardAgent, WindowDisplay
+
+
+def play_small(max_moves=12, seed=3):
+    layout = load_layout("small")
+    agent = ExpectimaxAgent(depth=1)
+    ghosts = make_ghosts("random", 2)
+
+    def play(display):
+        return run_game(layout, agent, ghosts, seed=seed, max_moves=max_moves, display=display)
+
+    return layout, agent, play
+
+
+def test_window_plays_a_game_to_the_end_and_closes():
+    layout, agent, play = play_small()
+    frames = []
+    window = WindowDisplay(layout, agent=agent, fps=60, frame_sink=frames.append)
+    result = window.run(play)
+    assert result is not None and result.moves == 12 and result.cut_off
+    assert result.score == play(None).score  # the window does not change the game
+    assert frames and frames[0].shape[2] == 3 and frames[0].shape[1] >= 200
+
+
+def test_closing_the_window_ends_the_game_cleanly():
+    layout, agent, play = play_small(max_moves=100_000)
+
+    def close_soon():
+        time.sleep(0.5)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    threading.Thread(target=close_soon, daemon=True).start()
+    started = time.monotonic()
+    result = WindowDisplay(layout, agent=agent, fps=20, hold_at_end=True).run(play)
+    assert result is None and time.monotonic() - started < 10
+    assert not any(t.name == "pacman-game" and t.is_alive() for t in threading.enumerate())
+
+
+def test_q_quits_and_space_pauses():
+    layout, agent, play = play_small(max_moves=100_000)
+    frames = []
+
+    def keys():
+        time.sleep(0.3)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))
+        time.sleep(0.4)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q))
+
+    threading.Thread(target=keys, daemon=True).start()
+    result = WindowDisplay(layout, agent=agent, fps=30, frame_sink=frames.append).run(play)
+    assert result is None
+    # paused for the last 0.4 s: the status bar (score, move) no longer changes
+    board_height = layout.height * 32
+    assert (frames[-1][board_height:] == frames[-8][board_height:]).all()
+    assert not (frames[-1][board_height:] == frames[0][board_height:]).all()
+
+
+def test_keyboard_agent_follows_the_last_key_while_legal():
+    state = GameState.initial(load_layout("small"))
+    agent = KeyboardAgent()
+    assert agent.get_action(state) == Action.STOP
+    agent.press(Action.NORTH)  # a wall above Pacman
+    assert agent.get_action(state) == Action.STOP
+    agent.press(Action.WEST)
+    assert agent.get_action(state) == Action.WEST
+    assert agent.get_action(state) == Action.WEST  # keeps going
+
+
+def test_recording_a_game_writes_a_gif_frame_by_frame(tmp_path):
+    from pacman.view.gif import read_gif_frames
+
+    layout, agent, play = play_small(max_moves=40)
+    target = tmp_path / "game.gif"
+    recorder = FrameRecorder(layout, target, fps=8, agent=agent)
+    result = play(recorder)
+    frames = read_gif_frames(target)
+    assert result.moves == 40
+    assert len(frames) == recorder.frames >= 1 + 40 * 2
+    height, width, _ = frames[0].shape
+    assert width >= 200 and (height, width) == recorder.renderer.frame(GameState.initial(layout)).shape[:2]
+
+
+def test_recording_to_a_folder_of_pngs(tmp_path):
+    layout, agent, play = play_small(max_moves=3)
+    folder = tmp_path / "frames"
+    play(FrameRecorder(layout, folder, fps=8, agent=agent, frames_per_round=1))
+    names = sorted(p.name for p in folder.iterdir())
+    assert names[0] == "frame_00001.png" and len(names) >= 4
+    assert pygame.image.load(str(folder / names[0])).get_width() >= 200
+
+
+def test_bad_recording_targets_are_refused(tmp_path):
+    with pytest.raises(RecordingError, match="record to a .gif"):
+        open_frame_writer(tmp_path / "x.avi", 8)
+    with pytest.raises(RecordingError, match="does not exist"):
+        open_frame_writer(tmp_path / "missing" / "x.gif", 8)
