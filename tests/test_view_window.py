@@ -1,5 +1,6 @@
 """The pygame window and the recorder, headless (SDL's dummy video driver)."""
 
+import json
 import threading
 import time
 
@@ -105,3 +106,28 @@ def test_bad_recording_targets_are_refused(tmp_path):
         open_frame_writer(tmp_path / "x.avi", 8)
     with pytest.raises(RecordingError, match="does not exist"):
         open_frame_writer(tmp_path / "missing" / "x.gif", 8)
+
+
+@pytest.mark.slow
+def test_recording_a_1500_move_game_keeps_memory_flat(tmp_path):
+    import resource
+    import subprocess
+    import sys
+
+    room = ["%" * 20] + ["%" + " " * 18 + "%"] * 8 + ["%" + " " * 16 + "%.%", "%" * 20]
+    room[1] = "%P" + " " * 17 + "%"
+    room[-3] = "%" + " " * 17 + "%%"
+    layout = tmp_path / "room.lay"  # the one food is walled off: the game runs all 1500 moves
+    layout.write_text("\n".join(room) + "\n")
+    target = tmp_path / "long.gif"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = subprocess.run(
+        [sys.executable, "-m", "pacman", "play", "--layout", str(layout), "--pacman", "random", "--seed", "1",
+         "--max-moves", "1500", "--display", "none", "--record", str(target), "--zoom", "0.5", "--json"],
+        capture_output=True, text=True, timeout=900,
+    )
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["moves"] == 1500
+    assert target.stat().st_size > 0
+    assert max(peak_kb, before) < 400 * 1024  # kilobytes on Linux
