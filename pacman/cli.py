@@ -299,10 +299,11 @@ def _replay(args: argparse.Namespace) -> int:
         return result
 
     if choice == "pygame":
-        from pacman.view.window import WindowDisplay, real_display
+        from pacman.view.window import ReplayWindow, real_display, replay_rounds
 
-        WindowDisplay(replay.layout, fps=args.fps, zoom=args.zoom, show_values=False,
-                      hold_at_end=real_display()).run(show)
+        banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
+        ReplayWindow(replay.layout, replay_rounds(replay.states()), fps=args.fps, zoom=args.zoom,
+                     banner=banner, hold_at_end=real_display()).run()
     elif choice == "text":
         show(_text_display(args))
     if args.json:

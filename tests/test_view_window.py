@@ -131,3 +131,22 @@ def test_recording_a_1500_move_game_keeps_memory_flat(tmp_path):
     assert json.loads(proc.stdout)["moves"] == 1500
     assert target.stat().st_size > 0
     assert max(peak_kb, before) < 400 * 1024  # kilobytes on Linux
+
+
+def test_replay_window_steps_back_and_forth(tmp_path):
+    from pacman.replay import load_replay, save_replay
+    from pacman.view.window import ReplayWindow, replay_rounds
+
+    layout, agent, play = play_small(max_moves=10)
+    result = play(None)
+    save_replay(tmp_path / "g.json", layout, result, {"pacman": "expectimax"})
+    replay = load_replay(tmp_path / "g.json")
+    rounds = replay_rounds(replay.states())
+    assert len(rounds) == 11 and rounds[-1][0].score == result.score
+    window = ReplayWindow(layout, rounds, fps=60, hold_at_end=False)
+    # pause at once, three forward, one back, to the end, back to the start: round 0
+    assert window.run(keys=["space", "right", "right", "right", "left", "end", "home", "q"]) == 0
+    window = ReplayWindow(layout, rounds, fps=60, hold_at_end=False)
+    assert window.run(keys=["space", "right", "right", "right", "left", "q"]) == 2
+    window = ReplayWindow(layout, rounds, fps=120, hold_at_end=False)
+    assert window.run() == 10  # plays through to the last round on its own

@@ -23,7 +23,7 @@ from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
 
-__all__ = ["WindowDisplay", "KeyboardAgent", "display_available", "real_display", "QuitGame"]
+__all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame"]
 
 _KEY_ACTIONS = {
     "up": Action.NORTH, "w": Action.NORTH,
@@ -281,3 +281,107 @@ class WindowDisplay:
                 thread.join(timeout=5)
                 return result
             clock.tick(frame_rate)
+
+
+def replay_rounds(steps: Any) -> list[tuple[GameState, Action]]:
+    """Group a replay's (state, agent, action) steps into rounds: (state after the round, Pacman's action)."""
+    rounds: list[tuple[GameState, Action]] = []
+    facing = Action.EAST
+    for state, agent, action in steps:
+        if agent is None:
+            rounds.append((state, facing))
+            continue
+        if agent == 0 and action is not Action.STOP:
+            facing = action
+        if agent == state.num_agents - 1 or state.is_terminal():
+            rounds.append((state, facing))
+    return rounds
+
+
+class ReplayWindow:
+    """A saved game in a window, at any speed, stepping back and forth.
+
+    Keys: space play/pause, right and left arrows one round forward and back
+    (pausing), Home and End the first and last round, + and - speed, q or Esc quit.
+    """
+
+    def __init__(self, layout: Any, rounds: list[tuple[GameState, Action]], fps: float = 8.0,
+                 zoom: float = 1.0, banner: str | None = None, hold_at_end: bool = True) -> None:
+        from pacman.view.renderer import Renderer
+
+        self.rounds = rounds
+        self.fps = fps
+        self.banner = banner
+        self.hold_at_end = hold_at_end
+        self.renderer = Renderer(layout, cell=max(8, round(32 * zoom)))
+        self.position = 0
+        self.frames_drawn = 0
+
+    def run(self, keys: list[str] | None = None) -> int:
+        """Show the replay until closed (or, without `hold_at_end`, until its end); returns the last round shown.
+
+        `keys`, for tests, are key names fed in one per frame before the real events.
+        """
+        import pygame
+
+        pygame.display.init()
+        pygame.font.init()
+        try:
+            window = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
+            pygame.display.set_caption("pacman-ai replay")
+            clock = pygame.time.Clock()
+            playing, progress, tick = True, 1.0, 0
+            scripted = list(keys or [])
+            last = len(self.rounds) - 1
+            while True:
+                names = [scripted.pop(0)] if scripted else []
+                for event in pygame.event.get():
+                    if event.type == pygame.QUIT:
+                        return self.position
+                    if event.type == pygame.VIDEORESIZE:
+                        window = pygame.display.set_mode(event.size, pygame.RESIZABLE)
+                    elif event.type == pygame.KEYDOWN:
+                        names.append(pygame.key.name(event.key))
+                for name in names:
+                    if name in ("q", "escape"):
+                        return self.position
+                    if name == "space":
+                        playing = not playing
+                    elif name == "right":
+                        playing, progress = False, 1.0
+                        self.position = min(last, self.position + 1)
+                    elif name == "left":
+                        playing, progress = False, 1.0
+                        self.position = max(0, self.position - 1)
+                    elif name == "home":
+                        playing, progress, self.position = False, 1.0, 0
+                    elif name == "end":
+                        playing, progress, self.position = False, 1.0, last
+                    elif name in ("+", "=", "[+]"):
+                        self.fps = min(self.fps * 1.5, 120.0)
+                    elif name in ("-", "[-]"):
+                        self.fps = max(self.fps / 1.5, 0.5)
+                if playing:
+                    if progress >= 1.0 and self.position < last:
+                        self.position += 1
+                        progress = 0.0
+                    elif progress < 1.0:
+                        progress = min(1.0, progress + 0.25)
+                state, facing = self.rounds[self.position]
+                previous = self.rounds[self.position - 1][0] if self.position > 0 and progress < 1.0 else None
+                surface = pygame.Surface(self.renderer.size)
+                self.renderer.draw(surface, state, previous=previous, fraction=progress, pacman_direction=facing,
+                                   tick=tick, move=self.position,
+                                   banner=self.banner if self.position == last else None)
+                if window.get_size() != surface.get_size():
+                    window.blit(pygame.transform.smoothscale(surface, window.get_size()), (0, 0))
+                else:
+                    window.blit(surface, (0, 0))
+                pygame.display.flip()
+                self.frames_drawn += 1
+                tick += 1
+                if not self.hold_at_end and not scripted and self.position == last and progress >= 1.0:
+                    return self.position
+                clock.tick(self.fps * 4)
+        finally:
+            pygame.display.quit()
