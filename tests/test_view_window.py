@@ -150,3 +150,21 @@ def test_replay_window_steps_back_and_forth(tmp_path):
     assert window.run(keys=["space", "right", "right", "right", "left", "q"]) == 2
     window = ReplayWindow(layout, rounds, fps=120, hold_at_end=False)
     assert window.run() == 10  # plays through to the last round on its own
+
+
+def test_r_restarts_the_game_with_the_same_seed():
+    layout, agent, play = play_small(max_moves=30)
+    starts = []
+
+    def counting_play(display):
+        starts.append(1)
+        return play(display)
+
+    def restart_soon():
+        time.sleep(0.4)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r))
+
+    threading.Thread(target=restart_soon, daemon=True).start()
+    result = WindowDisplay(layout, agent=agent, fps=10).run(counting_play)
+    assert len(starts) == 2  # the game was started again
+    assert result is not None and result.score == play(None).score and result.moves == 30
