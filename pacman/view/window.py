@@ -268,11 +268,7 @@ class WindowDisplay:
                     info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds},
                     banner=banner,
                 )
-                if window.get_size() != surface.get_size():
-                    window.blit(pygame.transform.smoothscale(surface, window.get_size()), (0, 0))
-                else:
-                    window.blit(surface, (0, 0))
-                pygame.display.flip()
+                _present(pygame, window, surface)
                 if self.frame_sink is not None:
                     self.frame_sink(pygame.surfarray.array3d(surface).swapaxes(0, 1))
             tick += 1
@@ -281,6 +277,15 @@ class WindowDisplay:
                 thread.join(timeout=5)
                 return result
             clock.tick(frame_rate)
+
+
+def _present(pygame: Any, window: Any, surface: Any) -> None:
+    """Show a drawn frame, scaled to the window if the user resized it."""
+    if window.get_size() != surface.get_size():
+        window.blit(pygame.transform.smoothscale(surface, window.get_size()), (0, 0))
+    else:
+        window.blit(surface, (0, 0))
+    pygame.display.flip()
 
 
 def replay_rounds(steps: Any) -> list[tuple[GameState, Action]]:
@@ -373,11 +378,7 @@ class ReplayWindow:
                 self.renderer.draw(surface, state, previous=previous, fraction=progress, pacman_direction=facing,
                                    tick=tick, move=self.position,
                                    banner=self.banner if self.position == last else None)
-                if window.get_size() != surface.get_size():
-                    window.blit(pygame.transform.smoothscale(surface, window.get_size()), (0, 0))
-                else:
-                    window.blit(surface, (0, 0))
-                pygame.display.flip()
+                _present(pygame, window, surface)
                 self.frames_drawn += 1
                 tick += 1
                 if not self.hold_at_end and not scripted and self.position == last and progress >= 1.0:
