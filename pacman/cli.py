@@ -241,7 +241,7 @@ def _play(args: argparse.Namespace) -> int:
             if result is None:  # the window was closed: stop here
                 if recorder is not None:
                     recorder.abort()
-                    print(f"pacman-ai: recording discarded: the window was closed before the game ended",
+                    print("pacman-ai: recording discarded: the window was closed before the game ended",
                           file=sys.stderr)
                 break
         else:
