@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, replay, layouts, tree, bench.
+"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch.
 
 Usage errors (a bad flag, layout, agent spec) print one line and exit with status 2.
 """
@@ -154,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--positions", type=_positive_int, default=20, metavar="N",
                        help="positions each search figure is the median over (default: 20)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    from pacman.batch_cli import add_batch_parser
+
+    add_batch_parser(commands)
     return parser
 
 
@@ -162,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         handler = {"play": _play, "replay": _replay, "layouts": _layouts, "tree": _tree,
-                   "bench": _bench}[args.command]
+                   "bench": _bench, "batch": _batch}[args.command]
         return handler(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
@@ -374,6 +378,12 @@ def _tree(args: argparse.Namespace) -> int:
     result = solve_tree(load_tree(args.file), depth=args.depth)
     print(json.dumps(tree_report(result)) if args.json else format_tree_result(result))
     return 0
+
+
+def _batch(args: argparse.Namespace) -> int:
+    from pacman.batch_cli import run_batch_command
+
+    return run_batch_command(args)
 
 
 def _bench(args: argparse.Namespace) -> int:

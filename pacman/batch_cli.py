@@ -1,0 +1,199 @@
+"""`pacman-ai batch`: its flags, its progress display and its report.
+
+Kept apart from `pacman.cli` so that the command line module only registers the
+subcommand; nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import time
+from typing import Any, TextIO
+
+__all__ = ["add_batch_parser", "run_batch_command", "Progress"]
+
+
+def _non_negative_int_list(text: str) -> list[int]:
+    from pacman.cli import _non_negative_int
+
+    return [_non_negative_int(item) for item in text.split(",")]
+
+
+def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `batch` subcommand to the subparsers of the `pacman-ai` parser."""
+    from pacman.cli import _non_negative_int, _positive_float, _positive_int
+
+    batch = commands.add_parser(
+        "batch", help="play many games headless, in parallel; JSONL results and a summary",
+        description="Play N games per configuration without a display, in parallel, seeded, streaming one JSON "
+                    "line per game; comma lists in --layout, --pacman, --agent-args, --ghosts and --num-ghosts "
+                    "sweep every combination. Summary table on stdout.")
+    batch.add_argument("--layout", default="medium", metavar="NAME[,NAME...]",
+                       help="layouts (names or .lay paths), comma-separated to sweep (default: medium)")
+    batch.add_argument("--pacman", default="expectimax", metavar="NAME[,NAME...]",
+                       help="Pacman agents as in play, comma-separated to sweep (default: expectimax)")
+    batch.add_argument("--agent-args", default=None, metavar="K=V[,V...],...",
+                       help="agent arguments as in play; several values of a key sweep them: depth=1,2,3")
+    batch.add_argument("--ghosts", default="random", metavar="KIND[,KIND]",
+                       help="ghost kinds, random and/or directional (default: random)")
+    batch.add_argument("--num-ghosts", type=_non_negative_int_list, default=None, metavar="N[,N...]",
+                       help="keep the layout's first N ghosts; comma-separated to sweep (default: all)")
+    batch.add_argument("--games", type=_positive_int, default=100, metavar="N",
+                       help="games per configuration (default: 100)")
+    batch.add_argument("--seed", type=_non_negative_int, default=0,
+                       help="batch seed; game i's seed is derived from it and i (default: 0)")
+    batch.add_argument("--max-moves", type=_positive_int, default=None, metavar="N",
+                       help="cut a game off after N Pacman moves (default: no limit)")
+    batch.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
+                       help="an agent that thinks longer than this on one move ends its game as timed out")
+    batch.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
+                       help="worker processes (default: the number of cores); with --dask local, Dask workers")
+    batch.add_argument("--dask", default=None, metavar="ADDRESS",
+                       help="run the games on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
+                            "LocalCluster on this machine (needs the dask extra)")
+    batch.add_argument("--out", default=None, metavar="FILE.jsonl",
+                       help="append one JSON line per game to FILE as each game ends")
+    batch.add_argument("--resume", action="store_true",
+                       help="continue --out: play only the games it does not have (its flags must match)")
+    batch.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    batch.add_argument("--summary", default=None, metavar="FILE.json", help="write the summary as JSON")
+    batch.add_argument("--plot", default=None, metavar="FILE.png",
+                       help="draw win rate (with its 95%% interval) and mean score per configuration "
+                            "(.png, .svg or .pdf; needs the plot extra)")
+    batch.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
+    batch.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    return batch
+
+
+class Progress:
+    """Games done, win rate so far and ETA on `stream`: a bar redrawn in place on a terminal, else a line now and then."""
+
+    def __init__(self, total: int, done: int = 0, wins: int = 0, stream: TextIO | None = None,
+                 every: float = 10.0) -> None:
+        self.total, self.done, self.wins = total, done, wins
+        self.stream = sys.stderr if stream is None else stream
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = 0.1 if self.terminal else every
+        self._start_done = done
+        self._started = time.monotonic()
+        self._shown = 0.0
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        self.wins += bool(record.get("won"))
+        now = time.monotonic()
+        if now - self._shown >= self.every or self.done == self.total:
+            self._shown = now
+            self._show(now)
+
+    def _show(self, now: float) -> None:
+        played = self.done - self._start_done
+        elapsed = now - self._started
+        rate = played / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else None
+        win = f"{100 * self.wins / self.done:.1f}%" if self.done else "-"
+        eta_text = "-" if eta is None else _duration(eta)
+        if self.terminal:
+            width = 24
+            filled = int(width * self.done / self.total) if self.total else width
+            bar = "#" * filled + "." * (width - filled)
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
+                              f"ETA {eta_text} ")
+        else:
+            self.stream.write(f"batch: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
+                              f"ETA {eta_text}\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line on a terminal."""
+        if self.terminal and self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``3:07``, ``1:02:09``."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def run_batch_command(args: argparse.Namespace) -> int:
+    """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
+    from pacman.batch import check_writable, dask_executor, read_results, run_batch
+    from pacman.cli import EXIT_INTERRUPTED, UsageError
+    from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
+
+    prog = "pacman-ai batch"
+    if args.resume and not args.out:
+        raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
+    if args.resume and args.force:
+        raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
+    if args.dask and args.dask != "local" and args.jobs is not None:
+        raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    if args.plot and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
+        raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
+    for flag, path in (("--summary", args.summary), ("--plot", args.plot)):
+        if path:
+            check_writable(path, flag)
+    if args.plot:
+        from pacman.plot import require_matplotlib
+
+        require_matplotlib()
+    configs = expand_sweep(
+        split_list(args.layout, "--layout"), split_list(args.pacman, "--pacman"),
+        parse_agent_args_sweep(args.agent_args), split_list(args.ghosts, "--ghosts"),
+        args.num_ghosts or [None], max_moves=args.max_moves, move_time_limit=args.move_time_limit)
+    total = args.games * len(configs)
+    done = wins = 0
+    if args.resume and args.out and os.path.exists(args.out):
+        previous = read_results(args.out)
+        done = min(len(previous), total)
+        wins = sum(1 for r in previous[:done] if r.get("won"))
+    progress = None if args.quiet else Progress(total, done, wins)
+    with contextlib.ExitStack() as stack:
+        executor, jobs = None, args.jobs
+        if args.dask:
+            executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
+        result = run_batch(configs, args.games, args.seed, jobs=jobs, executor=executor, out=args.out,
+                           resume=args.resume, overwrite=args.force, on_game=progress)
+        if args.dask:
+            result.executor = description
+    if progress is not None:
+        progress.close()
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_table(summary))
+        state = "interrupted: " if result.interrupted else ""
+        speed = f", {summary['games_per_second']:.1f} games/s" if summary["games_per_second"] else ""
+        print(f"{state}{summary['games']} of {summary['games_planned']} games (seed {args.seed}), "
+              f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
+              + (f"; {summary['retried']} replayed after a worker died" if summary["retried"] else ""))
+    if result.interrupted:
+        if args.out:
+            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
+                  file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.summary:
+        from pacman.batch import write_atomically
+
+        def dump(path: str) -> None:
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(summary, handle, indent=2)
+                handle.write("\n")
+
+        write_atomically(args.summary, dump)
+    if args.plot:
+        from pacman.plot import plot_summary
+
+        plot_summary(summary, args.plot)
+    return 0
