@@ -55,6 +55,7 @@ __all__ = [
     "dask_executor",
     "default_jobs",
     "check_writable",
+    "check_out",
     "write_atomically",
 ]
 
@@ -359,6 +360,16 @@ def check_writable(path: str | os.PathLike[str], flag: str) -> None:
         raise BatchError(f"{flag} {path}: not writable")
 
 
+def check_out(path: str | os.PathLike[str], *, resume: bool, overwrite: bool) -> bool:
+    """Check a results file can be written, and is not an earlier run's to be clobbered; True if it has games."""
+    path = os.fspath(path)
+    check_writable(path, "--out")
+    exists = os.path.exists(path) and os.path.getsize(path) > 0
+    if exists and not (resume or overwrite):
+        raise BatchError(f"--out {path}: file exists; --resume continues it, --force overwrites it")
+    return exists
+
+
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary_path)`, then move the file onto `path`: readers see the whole file or none."""
     path = os.fspath(path)
@@ -513,10 +524,7 @@ def run_batch(
     results_file = None
     if out is not None:
         out = os.fspath(out)
-        check_writable(out, "--out")
-        exists = os.path.exists(out) and os.path.getsize(out) > 0
-        if exists and not (resume or overwrite):
-            raise BatchError(f"--out {out}: file exists; --resume continues it, --force overwrites it")
+        exists = check_out(out, resume=resume, overwrite=overwrite)
         if exists and resume:
             for record in _resumed(out, jobs_by_key, expected, games, seed):
                 key = (jobs_by_key[_config_key(record)], record["index"])

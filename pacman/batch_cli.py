@@ -127,7 +127,7 @@ def _duration(seconds: float) -> str:
 
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
-    from pacman.batch import check_writable, dask_executor, read_results, run_batch
+    from pacman.batch import check_out, check_writable, dask_executor, read_results, run_batch
     from pacman.cli import EXIT_INTERRUPTED, UsageError
     from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
@@ -140,6 +140,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
         raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
     if args.plot and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
+    if args.out:
+        check_out(args.out, resume=args.resume, overwrite=args.force)
     for flag, path in (("--summary", args.summary), ("--plot", args.plot)):
         if path:
             check_writable(path, flag)
