@@ -158,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     from pacman.batch_cli import add_batch_parser
 
     add_batch_parser(commands)
+
+    from pacman.grading.command import add_grade_parser
+
+    add_grade_parser(commands)
     return parser
 
 
@@ -166,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         handler = {"play": _play, "replay": _replay, "layouts": _layouts, "tree": _tree,
-                   "bench": _bench, "batch": _batch}[args.command]
+                   "bench": _bench, "batch": _batch, "grade": _grade}[args.command]
         return handler(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
@@ -384,6 +388,12 @@ def _batch(args: argparse.Namespace) -> int:
     from pacman.batch_cli import run_batch_command
 
     return run_batch_command(args)
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from pacman.grading.command import run_grade_command
+
+    return run_grade_command(args)
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -1,0 +1,551 @@
+"""Assignments: a directory with ``assignment.toml`` and its test files, read and checked up front.
+
+Everything an assignment refers to (trees, layouts, the starter) is read and
+validated when the assignment is loaded, before any submission runs, so that a
+submission cannot change what it is graded against and an instructor's mistake
+is reported before grading starts. Every error is an `AssignmentError` naming the
+file and the TOML key (``questions[1].tests[0].depth``) or JSON path at fault.
+
+The format is documented for instructors in ``docs/grading.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+from agents.search import CHANCE, MAX, TERMINAL
+from agents.trees import TreeNode, parse_tree
+from pacman.actions import Action
+from pacman.errors import PacmanError
+from pacman.layout import Layout, load_layout
+from pacman.resources import resource_dir
+from pacman.state import GameState
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "AssignmentError",
+    "Threshold",
+    "TreeTest",
+    "Position",
+    "PositionsTest",
+    "GamesTest",
+    "AssignmentTest",
+    "Question",
+    "Assignment",
+    "load_assignment",
+    "shipped_assignments",
+    "EVALUATION_CHOICES",
+    "MEASURES",
+]
+
+#: What a positions or games test may name as the evaluation ("submission": the submission's better_evaluation).
+EVALUATION_CHOICES = ("score", "better", "submission")
+#: What a games threshold may measure.
+MEASURES = ("wins", "average_score", "timeouts")
+_VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+_SCORINGS = ("partial", "all")
+
+
+class AssignmentError(PacmanError):
+    """An assignment that cannot be used; the message names the file and the key or JSON path."""
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """One bar of a games test: earns `points` when the measure is at least (or at most) the bound."""
+
+    measure: str
+    """"wins", "average_score" or "timeouts"."""
+    bound: float
+    """The bound the measure is compared with."""
+    at_most: bool
+    """True: the measure must be <= bound; False: >= bound."""
+    points: float
+    """Points earned when the bar is met."""
+
+    def describe(self) -> str:
+        """E.g. ``wins >= 3``."""
+        bound = int(self.bound) if float(self.bound).is_integer() else self.bound
+        return f"{self.measure} {'<=' if self.at_most else '>='} {bound}"
+
+    def is_met(self, value: float) -> bool:
+        """Whether `value` of the measure clears this bar."""
+        return value <= self.bound if self.at_most else value >= self.bound
+
+
+@dataclass(frozen=True)
+class TreeTest:
+    """An explicit tree searched `depth` plies deep, with `ghosts` chance layers per ply."""
+
+    name: str
+    points: float
+    file: str
+    """The tree's path relative to the assignment directory."""
+    data: Any
+    """The tree's decoded JSON, sent to the submission's process as is."""
+    tree: TreeNode
+    ghosts: int
+    depth: int
+    time_limit: float
+    action: tuple[str, ...] | None = None
+    """Pinned correct root actions (None: the reference search decides)."""
+    expansions: int | None = None
+    """Pinned number of expanded nodes (None: the reference search decides)."""
+    kind: str = "tree"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A layout and the moves (every agent's, in turn order) that lead to the position searched."""
+
+    layout: Layout
+    prefix: tuple[Action, ...]
+    state: GameState
+    action: tuple[Action, ...] | None = None
+    expansions: int | None = None
+
+    @property
+    def label(self) -> str:
+        """E.g. ``small after West North East`` or ``small at the start``."""
+        moves = " ".join(a.value for a in self.prefix)
+        return f"{self.layout.name} after {moves}" if moves else f"{self.layout.name} at the start"
+
+
+@dataclass(frozen=True)
+class PositionsTest:
+    """Positions searched `depth` plies deep with the first `ghosts` ghosts as uniform chance layers."""
+
+    name: str
+    points: float
+    positions: tuple[Position, ...]
+    ghosts: int
+    depth: int
+    evaluation: str
+    time_limit: float
+    kind: str = "positions"
+
+
+@dataclass(frozen=True)
+class GamesTest:
+    """Whole games, scored by thresholds on wins, average score and timeouts."""
+
+    name: str
+    points: float
+    layout: Layout
+    ghost_kind: str
+    num_ghosts: int
+    seeds: tuple[int, ...]
+    agent: str
+    """"submission": the submission's ExpectimaxAgent; "reference": the project's."""
+    depth: int
+    evaluation: str
+    max_moves: int
+    move_time_limit: float
+    game_time_limit: float
+    thresholds: tuple[Threshold, ...]
+    kind: str = "games"
+
+
+AssignmentTest = Union[TreeTest, PositionsTest, GamesTest]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A graded question: its tests and how their points make its score."""
+
+    id: str
+    title: str
+    points: float
+    scoring: str
+    """"partial": points in proportion to the test points earned; "all": every test must pass."""
+    visibility: str
+    """Gradescope visibility of the question's result."""
+    tests: tuple[AssignmentTest, ...]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """A loaded, validated assignment."""
+
+    id: str
+    title: str
+    directory: Path
+    questions: tuple[Question, ...]
+    submission_file: str
+    """The file name students submit (Gradescope looks for it)."""
+    starter: str | None
+    """The starter file's text, if the assignment has one."""
+    memory_mb: int
+    """The memory cap of the submission's process."""
+
+    @property
+    def max_score(self) -> float:
+        """The sum of the questions' points."""
+        return sum(q.points for q in self.questions)
+
+    def question(self, question_id: str) -> Question:
+        """The question with this id; AssignmentError naming the ids there are."""
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        ids = ", ".join(q.id for q in self.questions)
+        raise AssignmentError(f"assignment {self.id!r} has no question {question_id!r} (it has: {ids})")
+
+
+def shipped_assignments() -> list[str]:
+    """The ids of the assignments shipped with the package."""
+    return sorted(p.parent.name for p in _shipped_dir().glob("*/assignment.toml"))
+
+
+def _shipped_dir() -> Path:
+    return Path(__file__).resolve().parent / "assignments"
+
+
+def load_assignment(id_or_path: str | Path) -> Assignment:
+    """Load a shipped assignment by id (``"expectimax"``) or an assignment directory by path."""
+    text = str(id_or_path)
+    shipped = _shipped_dir() / text
+    if "/" not in text and (shipped / "assignment.toml").is_file():
+        directory = shipped
+    else:
+        directory = Path(text).expanduser()
+        if directory.is_file() and directory.name == "assignment.toml":
+            directory = directory.parent
+        if not (directory / "assignment.toml").is_file():
+            names = ", ".join(shipped_assignments()) or "none"
+            raise AssignmentError(f"{text}: not a shipped assignment ({names}) nor a directory "
+                                  f"holding an assignment.toml")
+    return _Reader(directory).read()
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+class _Reader:
+    """Reads one assignment directory; every error names the file and the key."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.file = directory / "assignment.toml"
+
+    def error(self, key: str, message: str) -> AssignmentError:
+        where = f"{self.file}: {key}: " if key else f"{self.file}: "
+        return AssignmentError(where + message)
+
+    def read(self) -> Assignment:
+        try:
+            data = tomllib.loads(self.file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise self.error("", f"cannot read: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise self.error("", f"not UTF-8 text (byte {exc.start})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise self.error("", f"invalid TOML: {exc}") from None
+        self.known(data, "", {"assignment", "questions"})
+        head = self.table(data, "assignment", required=True)
+        self.known(head, "assignment", {"id", "title", "submission_file", "starter", "memory_mb"})
+        assignment_id = self.string(head, "assignment", "id", default=self.directory.name)
+        title = self.string(head, "assignment", "title", default=assignment_id)
+        submission_file = self.string(head, "assignment", "submission_file", default="submission.py")
+        if "/" in submission_file or not submission_file.endswith(".py"):
+            raise self.error("assignment.submission_file", f"expected a file name ending in .py, got {submission_file!r}")
+        starter = None
+        if "starter" in head:
+            starter = self.read_file(self.string(head, "assignment", "starter"), "assignment.starter")
+        memory_mb = int(self.number(head, "assignment", "memory_mb", default=1024, minimum=128, whole=True))
+        raw_questions = data.get("questions")
+        if not isinstance(raw_questions, list) or not raw_questions:
+            raise self.error("questions", "expected at least one [[questions]] table")
+        questions = []
+        seen: set[str] = set()
+        for i, raw in enumerate(raw_questions):
+            question = self.question(raw, f"questions[{i}]")
+            if question.id in seen:
+                raise self.error(f"questions[{i}].id", f"question id {question.id!r} is used twice")
+            seen.add(question.id)
+            questions.append(question)
+        return Assignment(assignment_id, title, self.directory, tuple(questions), submission_file, starter, memory_mb)
+
+    def question(self, raw: Any, key: str) -> Question:
+        if not isinstance(raw, dict):
+            raise self.error(key, "expected a table")
+        self.known(raw, key, {"id", "title", "points", "scoring", "visibility", "tests"})
+        question_id = self.string(raw, key, "id")
+        if not question_id.replace("-", "").replace("_", "").isalnum():
+            raise self.error(f"{key}.id", f"expected letters, digits, - and _, got {question_id!r}")
+        title = self.string(raw, key, "title", default=question_id)
+        points = self.number(raw, key, "points", minimum=0)
+        scoring = self.choice(raw, key, "scoring", _SCORINGS, default="partial")
+        visibility = self.choice(raw, key, "visibility", _VISIBILITIES, default="visible")
+        raw_tests = raw.get("tests")
+        if not isinstance(raw_tests, list) or not raw_tests:
+            raise self.error(f"{key}.tests", "expected at least one [[questions.tests]] table")
+        tests = []
+        names: set[str] = set()
+        for j, raw_test in enumerate(raw_tests):
+            test = self.test(raw_test, f"{key}.tests[{j}]")
+            if test.name in names:
+                raise self.error(f"{key}.tests[{j}].name", f"test name {test.name!r} is used twice in this question")
+            names.add(test.name)
+            tests.append(test)
+        if sum(t.points for t in tests) <= 0:
+            raise self.error(f"{key}.tests", "the tests are worth 0 points together; give at least one points > 0")
+        return Question(question_id, title, points, scoring, visibility, tuple(tests))
+
+    def test(self, raw: Any, key: str) -> AssignmentTest:
+        if not isinstance(raw, dict):
+            raise self.error(key, "expected a table")
+        kind = self.choice(raw, key, "kind", ("tree", "positions", "games"))
+        return {"tree": self.tree_test, "positions": self.positions_test, "games": self.games_test}[kind](raw, key)
+
+    # -- the three kinds -----------------------------------------------------------------
+
+    def tree_test(self, raw: dict, key: str) -> TreeTest:
+        self.known(raw, key, {"kind", "name", "points", "tree", "ghosts", "depth", "time_limit", "action",
+                              "expansions"})
+        file = self.string(raw, key, "tree")
+        name = self.string(raw, key, "name", default=Path(file).stem)
+        points = self.number(raw, key, "points", default=1, minimum=0)
+        ghosts = int(self.number(raw, key, "ghosts", minimum=1, whole=True))
+        depth = int(self.number(raw, key, "depth", minimum=1, whole=True))
+        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01)
+        text = self.read_file(file, f"{key}.tree")
+        source = str(self.directory / file)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise AssignmentError(f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise AssignmentError(f"{source}: tree is too deep") from None
+        tree = parse_tree(data, source)
+        check_layered(tree, ghosts, depth)
+        actions = self.actions(raw, key, [c.label for c in tree.children])
+        expansions = self.expansions(raw, key)
+        return TreeTest(name, points, file, data, tree, ghosts, depth, time_limit, actions, expansions)
+
+    def positions_test(self, raw: dict, key: str) -> PositionsTest:
+        self.known(raw, key, {"kind", "name", "points", "positions", "ghosts", "depth", "evaluation", "time_limit"})
+        name = self.string(raw, key, "name", default=f"positions-{key}")
+        points = self.number(raw, key, "points", default=1, minimum=0)
+        ghosts = int(self.number(raw, key, "ghosts", minimum=0, whole=True))
+        depth = int(self.number(raw, key, "depth", minimum=1, whole=True))
+        evaluation = self.choice(raw, key, "evaluation", ("score", "better"), default="score")
+        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01)
+        raw_positions = raw.get("positions")
+        if not isinstance(raw_positions, list) or not raw_positions:
+            raise self.error(f"{key}.positions", "expected a list of { layout = ..., prefix = ... } tables")
+        positions = tuple(self.position(p, f"{key}.positions[{i}]", ghosts) for i, p in enumerate(raw_positions))
+        return PositionsTest(name, points, positions, ghosts, depth, evaluation, time_limit)
+
+    def position(self, raw: Any, key: str, ghosts: int) -> Position:
+        if not isinstance(raw, dict):
+            raise self.error(key, "expected a table { layout = ..., prefix = ... }")
+        self.known(raw, key, {"layout", "prefix", "action", "expansions"})
+        layout = self.layout(raw, key)
+        if ghosts > layout.num_ghosts:
+            raise self.error(f"{key}.layout", f"layout {layout.name!r} has {layout.num_ghosts} ghosts, "
+                                              f"the test asks for {ghosts}")
+        prefix_raw = raw.get("prefix", "")
+        if isinstance(prefix_raw, str):
+            words = prefix_raw.split()
+        elif isinstance(prefix_raw, list) and all(isinstance(w, str) for w in prefix_raw):
+            words = list(prefix_raw)
+        else:
+            raise self.error(f"{key}.prefix", "expected a string of actions like \"West North East\" or a list")
+        state = GameState.initial(layout, num_ghosts=ghosts)
+        agents = ghosts + 1
+        prefix = []
+        for turn, word in enumerate(words):
+            try:
+                action = Action(word)
+            except ValueError:
+                raise self.error(f"{key}.prefix", f"move {turn + 1}: {word!r} is not an action "
+                                                  f"(North, South, East, West, Stop)") from None
+            if state.is_terminal():
+                raise self.error(f"{key}.prefix", f"move {turn + 1} ({word}): the game is already over")
+            try:
+                state = state.successor(turn % agents, action)
+            except PacmanError as exc:
+                raise self.error(f"{key}.prefix", f"move {turn + 1}: {exc}") from None
+            prefix.append(action)
+        if len(words) % agents:
+            raise self.error(f"{key}.prefix", f"{len(words)} moves do not end on Pacman's turn: give whole "
+                                              f"rounds of {agents} moves (Pacman, then each ghost)")
+        if state.is_terminal():
+            raise self.error(f"{key}.prefix", "the game is over after these moves: nothing to search")
+        action = self.actions(raw, key, [a.value for a in state.legal_actions(0)])
+        pinned = tuple(Action(a) for a in action) if action is not None else None
+        return Position(layout, tuple(prefix), state, pinned, self.expansions(raw, key))
+
+    def games_test(self, raw: dict, key: str) -> GamesTest:
+        self.known(raw, key, {"kind", "name", "layout", "ghosts", "num_ghosts", "seed", "seeds", "games", "agent",
+                              "depth", "evaluation", "max_moves", "move_time_limit", "game_time_limit",
+                              "thresholds"})
+        name = self.string(raw, key, "name", default=f"games-{key}")
+        layout = self.layout(raw, key)
+        ghost_kind = self.choice(raw, key, "ghosts", ("random", "directional"), default="random")
+        num_ghosts = int(self.number(raw, key, "num_ghosts", default=layout.num_ghosts, minimum=0, whole=True))
+        if num_ghosts > layout.num_ghosts:
+            raise self.error(f"{key}.num_ghosts", f"layout {layout.name!r} has {layout.num_ghosts} ghosts")
+        if "seeds" in raw:
+            if "seed" in raw or "games" in raw:
+                raise self.error(f"{key}.seeds", "give either seeds = [...] or seed and games, not both")
+            seeds = raw["seeds"]
+            if not isinstance(seeds, list) or not seeds or not all(
+                    isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
+                raise self.error(f"{key}.seeds", "expected a non-empty list of whole numbers >= 0")
+            seeds = tuple(seeds)
+        else:
+            first = int(self.number(raw, key, "seed", default=0, minimum=0, whole=True))
+            count = int(self.number(raw, key, "games", minimum=1, whole=True))
+            seeds = tuple(range(first, first + count))
+        agent = self.choice(raw, key, "agent", ("submission", "reference"), default="submission")
+        depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True))
+        evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")
+        max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True))
+        move_limit = self.number(raw, key, "move_time_limit", default=2.0, minimum=0.01)
+        game_limit = self.number(raw, key, "game_time_limit", default=60.0, minimum=0.01)
+        raw_thresholds = raw.get("thresholds")
+        if not isinstance(raw_thresholds, list) or not raw_thresholds:
+            raise self.error(f"{key}.thresholds", "expected a list of { measure = ..., at_least = ..., points = ... }")
+        thresholds = tuple(self.threshold(t, f"{key}.thresholds[{i}]") for i, t in enumerate(raw_thresholds))
+        points = sum(t.points for t in thresholds)
+        return GamesTest(name, points, layout, ghost_kind, num_ghosts, seeds, agent, depth, evaluation, max_moves,
+                         move_limit, game_limit, thresholds)
+
+    def threshold(self, raw: Any, key: str) -> Threshold:
+        if not isinstance(raw, dict):
+            raise self.error(key, "expected a table { measure = ..., at_least = ..., points = ... }")
+        self.known(raw, key, {"measure", "at_least", "at_most", "points"})
+        measure = self.choice(raw, key, "measure", MEASURES)
+        if ("at_least" in raw) == ("at_most" in raw):
+            raise self.error(key, "give exactly one of at_least and at_most")
+        at_most = "at_most" in raw
+        bound = self.number(raw, key, "at_most" if at_most else "at_least")
+        points = self.number(raw, key, "points", default=1, minimum=0)
+        return Threshold(measure, bound, at_most, points)
+
+    # -- values ------------------------------------------------------------------------------
+
+    def known(self, raw: dict, key: str, allowed: set[str]) -> None:
+        for name in raw:
+            if name not in allowed:
+                where = f"{key}.{name}" if key else name
+                raise self.error(where, f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+    def table(self, raw: dict, name: str, required: bool = False) -> dict:
+        value = raw.get(name)
+        if value is None and not required:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error(name, f"expected a [{name}] table")
+        return value
+
+    def string(self, raw: dict, key: str, name: str, default: str | None = None) -> str:
+        if name not in raw:
+            if default is None:
+                raise self.error(f"{key}.{name}", "missing")
+            return default
+        value = raw[name]
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(f"{key}.{name}", f"expected a non-empty string, got {value!r}")
+        return value
+
+    def number(self, raw: dict, key: str, name: str, default: float | None = None, minimum: float | None = None,
+               whole: bool = False) -> float:
+        if name not in raw:
+            if default is None:
+                raise self.error(f"{key}.{name}", "missing")
+            return default
+        value = raw[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or (whole and value != int(value)):
+            expected = "a whole number" if whole else "a number"
+            raise self.error(f"{key}.{name}", f"expected {expected}, got {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.error(f"{key}.{name}", f"expected a value >= {minimum:g}, got {value!r}")
+        return value
+
+    def choice(self, raw: dict, key: str, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
+        value = self.string(raw, key, name, default=default)
+        if value not in choices:
+            raise self.error(f"{key}.{name}", f"expected one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    def actions(self, raw: dict, key: str, legal: list[str]) -> tuple[str, ...] | None:
+        if "action" not in raw:
+            return None
+        value = raw["action"]
+        actions = [value] if isinstance(value, str) else value
+        if not isinstance(actions, list) or not actions or not all(isinstance(a, str) for a in actions):
+            raise self.error(f"{key}.action", "expected an action or a list of the correct actions")
+        for action in actions:
+            if action not in legal:
+                raise self.error(f"{key}.action", f"{action!r} is not a root action (they are: {', '.join(legal)})")
+        return tuple(actions)
+
+    def expansions(self, raw: dict, key: str) -> int | None:
+        if "expansions" not in raw:
+            return None
+        return int(self.number(raw, key, "expansions", minimum=1, whole=True))
+
+    def layout(self, raw: dict, key: str) -> Layout:
+        name = self.string(raw, key, "layout")
+        local = self.directory / name
+        try:
+            return load_layout(local if local.is_file() else name)
+        except PacmanError as exc:
+            raise self.error(f"{key}.layout", str(exc)) from None
+
+    def read_file(self, relative: str, key: str) -> str:
+        path = (self.directory / relative)
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise self.error(key, f"cannot read {relative!r} in {self.directory}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise self.error(key, f"{relative!r} is not UTF-8 text (byte {exc.start})") from None
+
+
+def check_layered(tree: TreeNode, ghosts: int, depth: int) -> None:
+    """Check that `tree` plays like Pacman with `ghosts` ghosts, searched `depth` plies deep.
+
+    Levels go max, chance x `ghosts`, max, ...; leaves may sit at any level. Chance
+    nodes must be uniform (ghosts move at random), and every inner node where the
+    depth limit cuts needs a ``"value"``. Raises `AssignmentError` naming the JSON path.
+    """
+    layers = ghosts + 1
+    cut = depth * layers
+    if tree.kind != MAX:
+        raise AssignmentError(f"{tree.source}: $: the root must be a max node (Pacman's move), got "
+                              f"{'a leaf' if tree.kind == TERMINAL else 'a ' + tree.kind + ' node'}")
+    stack = [(tree, 0)]
+    while stack:
+        node, level = stack.pop()
+        if node.kind == TERMINAL:
+            continue
+        expected = MAX if level % layers == 0 else CHANCE
+        if node.kind != expected:
+            who = "Pacman (max)" if expected == MAX else f"ghost {level % layers} (chance)"
+            raise AssignmentError(
+                f"{node.source}: {node.path}: level {level} is {who}'s with {ghosts} ghost"
+                f"{'s' if ghosts != 1 else ''} (levels go max, then {ghosts} chance, then max, ...), "
+                f"got a {node.kind} node")
+        if node.kind == CHANCE and len(set(node.probabilities)) > 1:
+            raise AssignmentError(f"{node.source}: {node.path}: ghosts move uniformly at random, "
+                                  f"so chance nodes must have equal probabilities (omit \"p\")")
+        if level >= cut:
+            if node.value is None:
+                raise AssignmentError(f"{node.source}: {node.path}: the depth limit ({depth} plies = {cut} levels) "
+                                      f"cuts the tree here; give this node a \"value\"")
+            continue
+        stack.extend((child, level + 1) for child in reversed(node.children))

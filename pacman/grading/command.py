@@ -1,0 +1,134 @@
+"""`pacman-ai grade`: its flags and what it prints and writes.
+
+Kept apart from `pacman.cli`, which only registers the subcommand. Nothing here
+imports pygame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_grade_parser", "run_grade_command"]
+
+DEFAULT_ASSIGNMENT = "expectimax"
+
+
+def add_grade_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `grade` subcommand to the subparsers of the `pacman-ai` parser."""
+    grade = commands.add_parser(
+        "grade", help="autograde a submission on an assignment (sandboxed), or print its starter",
+        description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', or a directory with "
+                    "an assignment.toml). Each test runs in a separate process with time and memory limits. "
+                    "The report goes to stdout; --json and --gradescope write result files.")
+    grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
+                       help="shipped assignment id or assignment directory")
+    grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py", help="the student's file")
+    grade.add_argument("--question", action="append", default=None, metavar="ID",
+                       help="grade only this question (repeat for several)")
+    grade.add_argument("--json", default=None, metavar="OUT", help="write the full results as JSON to OUT ('-': stdout)")
+    grade.add_argument("--gradescope", default=None, metavar="OUT",
+                       help="write Gradescope's results.json to OUT")
+    grade.add_argument("--verbose", action="store_true",
+                       help="explain passing tests too, and show what the submission printed")
+    grade.add_argument("--starter", action="store_true",
+                       help="print the assignment's starter file (e.g. > multi_agents.py) and exit")
+    grade.add_argument("--gradescope-package", default=None, metavar="DIR",
+                       help="write Gradescope's setup.sh and run_autograder for ASSIGNMENT (default: "
+                            f"{DEFAULT_ASSIGNMENT}) into DIR and exit")
+    grade.add_argument("--requirement", default=None, metavar="SPEC",
+                       help="with --gradescope-package: what setup.sh pip-installs (default: this version of "
+                            "pacman-ai; a git URL or a wheel path also works)")
+    return grade
+
+
+def _usage(message: str) -> Exception:
+    from pacman.cli import UsageError
+
+    return UsageError(f"pacman-ai grade: {message} (see pacman-ai grade --help)")
+
+
+def run_grade_command(args: argparse.Namespace) -> int:
+    """Run `pacman-ai grade` with parsed arguments; returns the exit status."""
+    from pacman.grading.assignment import load_assignment
+
+    if args.gradescope_package is not None:
+        return _package(args)
+    if args.assignment is None:
+        raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
+    assignment = load_assignment(args.assignment)
+    if args.starter:
+        if assignment.starter is None:
+            raise _usage(f"assignment {assignment.id!r} has no starter file")
+        sys.stdout.write(assignment.starter)
+        return 0
+    if args.submission is None:
+        raise _usage("give SUBMISSION.py, the file to grade (or --starter for the starter file)")
+    for flag, target in (("--json", args.json), ("--gradescope", args.gradescope)):
+        if target and target != "-":
+            folder = os.path.dirname(os.path.abspath(target))
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+                raise _usage(f"{flag} {target}: folder {folder} does not exist or is not writable")
+    if args.gradescope == "-":
+        raise _usage("--gradescope needs a file name (Gradescope reads /autograder/results/results.json)")
+    if args.question:
+        for question in args.question:
+            assignment.question(question)  # an unknown id is an error before anything runs
+    return _grade(args, assignment)
+
+
+def _grade(args: argparse.Namespace, assignment: Any) -> int:
+    from pacman.grading.grader import SubmissionError, grade
+    from pacman.grading.report import format_report, gradescope_results, write_json
+
+    def progress(question: str, test: Any) -> None:
+        if args.verbose:
+            print(f"  {question} / {test.name}: {'pass' if test.passed else 'FAIL'}", file=sys.stderr, flush=True)
+
+    try:
+        report = grade(assignment, args.submission, questions=args.question, progress=progress)
+    except SubmissionError as exc:
+        if args.gradescope:  # Gradescope still needs a whole results file that says why
+            write_json(args.gradescope, {"score": 0.0, "output": f"Not graded: {exc}", "tests": [],
+                                         "stdout_visibility": "hidden", "execution_time": 0.0})
+        raise
+    if args.gradescope:
+        write_json(args.gradescope, gradescope_results(report))
+    if args.json == "-":
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        if args.json:
+            write_json(args.json, report.to_dict())
+        print(format_report(report, verbose=args.verbose))
+    return 0
+
+
+def _package(args: argparse.Namespace) -> int:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from pacman.grading.assignment import load_assignment
+    from pacman.grading.report import write_gradescope_package
+
+    if args.submission is not None or args.starter or args.json or args.gradescope:
+        raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
+    name = args.assignment or DEFAULT_ASSIGNMENT
+    assignment = load_assignment(name)
+    requirement = args.requirement
+    if requirement is None:
+        try:
+            requirement = f"pacman-ai=={version('pacman-ai')}"
+        except PackageNotFoundError:
+            requirement = "pacman-ai"
+    shipped = assignment.directory.parent.name == "assignments" and name == assignment.id
+    written = write_gradescope_package(args.gradescope_package, assignment.id, assignment.submission_file,
+                                       requirement=requirement,
+                                       assignment_files=None if shipped else Path(assignment.directory))
+    for path in written:
+        print(path)
+    print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
+          f"students submit {assignment.submission_file}.", file=sys.stderr)
+    return 0

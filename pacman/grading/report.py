@@ -1,0 +1,156 @@
+"""Reports of a grading run: the terminal text, ``--json``, Gradescope's results.json, and its autograder files.
+
+Result files are written atomically (a temporary file, then a rename), so a
+reader never sees half a file, and they are written only by the grading process,
+after every submission process has ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pacman.grading.grader import GradeReport
+
+__all__ = ["format_report", "gradescope_results", "write_json", "write_gradescope_package"]
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def format_report(report: GradeReport, verbose: bool = False) -> str:
+    """The readable report: per question, each test's verdict, points and why; the total."""
+    lines = [f"Grading {report.submission} on assignment {report.assignment!r}", ""]
+    for question in report.questions:
+        lines.append(f"Question {question.id}: {question.title}  "
+                     f"{_points(question.score)}/{_points(question.max_score)}"
+                     + ("  (all tests must pass)" if question.scoring == "all" else ""))
+        for test in question.tests:
+            verdict = "PASS" if test.passed else "FAIL"
+            lines.append(f"  {verdict} {test.name} ({test.kind})  {_points(test.score)}/{_points(test.max_score)}")
+            shown = test.messages if (verbose or not test.passed) else test.messages[:0]
+            for message in shown:
+                lines.append(f"       {message}")
+        lines.append("")
+    lines.append(f"Total: {_points(report.score)}/{_points(report.max_score)}  "
+                 f"(graded in {report.seconds:.1f} s)")
+    if verbose and report.output:
+        lines.append("")
+        lines.append("What the submission printed (never part of the grade):")
+        lines.extend(report.output)
+    return "\n".join(lines)
+
+
+def gradescope_results(report: GradeReport) -> dict[str, Any]:
+    """Gradescope's results.json: one entry per question, its output the tests' verdicts and reasons."""
+    tests = []
+    for number, question in enumerate(report.questions, start=1):
+        output = []
+        for test in question.tests:
+            output.append(f"{'PASS' if test.passed else 'FAIL'} {test.name} ({test.kind}): "
+                          f"{_points(test.score)}/{_points(test.max_score)}")
+            output.extend(f"    {m}" for m in test.messages)
+        tests.append({
+            "name": f"{question.id}: {question.title}",
+            "number": str(number),
+            "score": question.score,
+            "max_score": question.max_score,
+            "status": "passed" if question.score >= question.max_score else "failed",
+            "output": "\n".join(output),
+            "visibility": question.visibility,
+        })
+    return {
+        "score": report.score,
+        "execution_time": round(report.seconds, 3),
+        "output": f"Total: {_points(report.score)}/{_points(report.max_score)}",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> None:
+    """Write `data` as JSON to `path` atomically."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{target.name}.",
+                                         suffix=".tmp", delete=False)
+    try:
+        with handle:
+            json.dump(data, handle, indent=2)
+            handle.write("\n")
+        os.replace(handle.name, target)
+    except BaseException:
+        try:
+            os.unlink(handle.name)
+        except OSError:
+            pass
+        raise
+
+
+_SETUP = """#!/usr/bin/env bash
+# Gradescope autograder setup: installs Python and pacman-ai. Written by `pacman-ai grade --gradescope-package`.
+set -euo pipefail
+apt-get update
+apt-get install -y python3 python3-pip python3-venv
+python3 -m venv /autograder/venv
+/autograder/venv/bin/pip install --upgrade pip
+/autograder/venv/bin/pip install {requirement}
+"""
+
+_RUN = """#!/usr/bin/env bash
+# Gradescope autograder run: grades the submission and writes results.json.
+# Written by `pacman-ai grade --gradescope-package`.
+set -uo pipefail
+mkdir -p /autograder/results
+submission=/autograder/submission/{submission_file}
+if [ ! -f "$submission" ]; then
+  # Accept a single .py file under another name.
+  found=$(find /autograder/submission -maxdepth 2 -name '*.py' | head -n 1)
+  submission=${{found:-$submission}}
+fi
+/autograder/venv/bin/pacman-ai grade {assignment} "$submission" \\
+    --gradescope /autograder/results/results.json
+status=$?
+if [ ! -s /autograder/results/results.json ]; then
+  # The grader itself could not run (e.g. no submission): tell the student why, score 0.
+  printf '{{"score": 0, "output": "The autograder could not grade this submission (exit status %s); '\\
+'was %s submitted?", "stdout_visibility": "visible", "tests": []}}\\n' "$status" {submission_file_q} \\
+    > /autograder/results/results.json
+fi
+"""
+
+
+def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
+                             requirement: str = "pacman-ai", assignment_files: Path | None = None) -> list[Path]:
+    """Write Gradescope's ``setup.sh`` and ``run_autograder`` into `directory`; returns the paths written.
+
+    `assignment` is the shipped id, or (with `assignment_files`, a directory) the
+    assignment is copied into the package and graded from /autograder/source.
+    """
+    import shutil
+
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    target = assignment
+    if assignment_files is not None:
+        copy = folder / "assignment"
+        if copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(assignment_files, copy)
+        written.append(copy)
+        target = "/autograder/source/assignment"
+    setup = folder / "setup.sh"
+    setup.write_text(_SETUP.format(requirement=shlex.quote(requirement)), encoding="utf-8")
+    run = folder / "run_autograder"
+    run.write_text(_RUN.format(assignment=shlex.quote(target), submission_file=submission_file,
+                               submission_file_q=shlex.quote(submission_file)), encoding="utf-8")
+    for path in (setup, run):
+        path.chmod(0o755)
+        written.append(path)
+    return written

@@ -1,0 +1,307 @@
+"""Running a submission in a child process with limits, so that nothing it does stops the grader.
+
+The child (`pacman.grading.worker`) runs in its own session and temporary
+directory, with a memory cap (RLIMIT_AS), a CPU-time cap (RLIMIT_CPU) and a cap
+on the bytes it may write to files (RLIMIT_FSIZE). The parent holds the wall
+clock: every item has its own time limit, and a child that overruns it is killed
+with its whole process group. A child that dies (a crash, ``os._exit``, a signal,
+the memory cap) fails the item it was running; the parent starts a fresh child for
+the items after it. A submission that fails to import fails every item at once.
+
+Results come back over a private pipe as JSON lines carrying a random nonce that
+is never printed; the child's stdout and stderr go to files that are shown
+(truncated) in verbose reports and never parsed. The parent only records
+observations (actions, expanded nodes, game results); it computes what they are
+worth itself. See ``docs/grading.md`` for what this does not protect against.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ItemOutcome", "SandboxRun", "run_items", "IMPORT_TIME_LIMIT"]
+
+#: Seconds a submission may take to import (module-level code included).
+IMPORT_TIME_LIMIT = 10.0
+#: Bytes of messages a child may send before it is stopped (expansion logs included).
+_MESSAGE_LIMIT = 64 << 20
+#: Characters of captured output kept for the report (head and tail).
+_OUTPUT_KEPT = 2000
+#: Seconds allowed between items (reporting one, starting the next).
+_BETWEEN_ITEMS = 5.0
+
+
+@dataclass
+class ItemOutcome:
+    """What happened to one item in the submission's process."""
+
+    ok: bool
+    """The item ran to the end; `data` holds what the child observed."""
+    data: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    """Why the item failed: the submission's exception, a time-out, the process dying."""
+    seconds: float = 0.0
+
+
+@dataclass
+class SandboxRun:
+    """Every item's outcome, in order, plus what the submission printed."""
+
+    outcomes: list[ItemOutcome]
+    output: str
+    """The submission's stdout and stderr, truncated; for humans only."""
+    processes: int
+    """Child processes started (one, plus one after each that died or was killed)."""
+    seconds: float
+
+
+def _package_roots() -> list[str]:
+    import agents
+    import pacman
+
+    roots = []
+    for package in (pacman, agents):
+        root = str(Path(package.__file__).resolve().parent.parent)
+        if root not in roots:
+            roots.append(root)
+    return roots
+
+
+def _child_env(home: str) -> dict[str, str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "TMPDIR": home,
+           "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    return env
+
+
+def _exit_reason(code: int | None, memory_mb: int) -> str:
+    if code is None:
+        return "the submission's process did not end"
+    if code < 0:
+        number = -code
+        if number == signal.SIGXCPU:
+            return "the submission's process used up its CPU time limit and was stopped"
+        if number == signal.SIGSEGV:
+            return "the submission's process crashed (segmentation fault: unbounded recursion?)"
+        if number == signal.SIGKILL:
+            return (f"the submission's process was killed (SIGKILL; out of memory? the cap is {memory_mb} MB)")
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the submission's process was stopped by {name}"
+    return f"the submission's process exited with status {code} (os._exit, or exit at shutdown)"
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.kill()
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def _clip(text: str) -> str:
+    if len(text) <= 2 * _OUTPUT_KEPT:
+        return text
+    return f"{text[:_OUTPUT_KEPT]}\n... ({len(text) - 2 * _OUTPUT_KEPT} characters left out) ...\n{text[-_OUTPUT_KEPT:]}"
+
+
+def run_items(
+    source: str,
+    path: str,
+    items: list[dict[str, Any]],
+    time_limits: list[float],
+    memory_mb: int = 1024,
+) -> SandboxRun:
+    """Run `items` against the submission (`source`, read from `path`) in child processes.
+
+    `time_limits[i]` is the wall-clock limit of item i in seconds. Always returns
+    one outcome per item, whatever the submission does.
+    """
+    started = time.perf_counter()
+    outcomes: list[ItemOutcome | None] = [None] * len(items)
+    output_parts: list[str] = []
+    processes = 0
+    first = 0
+    roots = _package_roots()
+    with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
+        while first < len(items):
+            processes += 1
+            home = tempfile.mkdtemp(prefix="run-", dir=scratch)
+            capture_path = os.path.join(scratch, f"output-{processes}.txt")
+            status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
+                                capture_path)
+            try:
+                with open(capture_path, "rb") as handle:
+                    text = handle.read(4 * _OUTPUT_KEPT + 4096).decode("utf-8", "replace")
+                if text:
+                    output_parts.append(text)
+            except OSError:
+                pass
+            if status.fatal is not None:  # the submission cannot be imported: nothing else can run
+                for i in range(first, len(items)):
+                    if outcomes[i] is None:
+                        outcomes[i] = ItemOutcome(False, error=status.fatal)
+                break
+            if status.current is not None:
+                outcomes[status.current] = ItemOutcome(False, error=status.reason, seconds=status.current_seconds)
+            progressed = first
+            while progressed < len(items) and outcomes[progressed] is not None:
+                progressed += 1
+            if progressed == first:  # died between items without starting one: count it against the next
+                outcomes[first] = ItemOutcome(False, error=status.reason)
+                progressed += 1
+            first = progressed
+    final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
+    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started)
+
+
+@dataclass
+class _ChildStatus:
+    fatal: str | None = None
+    current: int | None = None
+    current_seconds: float = 0.0
+    reason: str = ""
+
+
+def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
+               outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
+               capture_path: str) -> _ChildStatus:
+    nonce = secrets.token_hex(16)
+    read_fd, write_fd = os.pipe()
+    todo = list(range(first, len(items)))
+    cpu = sum(time_limits[i] for i in todo) + IMPORT_TIME_LIMIT + 5
+    job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
+           "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo]}
+    bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
+                 "from pacman.grading.worker import main; main()")
+    status = _ChildStatus()
+    with open(capture_path, "wb") as capture:
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-c", bootstrap], stdin=subprocess.PIPE, stdout=capture, stderr=capture,
+            cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True,
+        )
+    os.close(write_fd)
+    try:
+        try:
+            process.stdin.write((json.dumps(job) + "\n").encode())
+            process.stdin.close()
+        except BrokenPipeError:
+            pass
+        _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status)
+    finally:
+        os.close(read_fd)
+        if process.poll() is None:
+            _kill(process)
+        # The session may have left processes behind (a submission that forked): end them too.
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return status
+
+
+def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_limits: list[float],
+                   outcomes: list[ItemOutcome | None], memory_mb: int, status: _ChildStatus) -> None:
+    selector = selectors.DefaultSelector()
+    selector.register(read_fd, selectors.EVENT_READ)
+    buffer = b""
+    received = 0
+    ready = False
+    item_started = time.perf_counter()
+    deadline = time.monotonic() + IMPORT_TIME_LIMIT
+    limit_text = f"importing the submission took longer than {IMPORT_TIME_LIMIT:g} s"
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                _kill(process)
+                if not ready:
+                    status.fatal = limit_text
+                else:
+                    status.reason = limit_text
+                    if status.current is not None:
+                        status.current_seconds = time.perf_counter() - item_started
+                return
+            if not selector.select(timeout=min(left, 1.0)):
+                continue
+            chunk = os.read(read_fd, 1 << 16)
+            if not chunk:  # the child closed the pipe: it has ended
+                break
+            received += len(chunk)
+            if received > _MESSAGE_LIMIT:
+                _kill(process)
+                status.reason = f"the submission's process sent more than {_MESSAGE_LIMIT >> 20} MB of results"
+                return
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                message = _decode(line, nonce)
+                if message is None:
+                    continue  # not ours: a submission writing to the pipe without the nonce
+                event = message.get("event")
+                if event == "import_error":
+                    status.fatal = f"the submission could not be imported: {message.get('error')}"
+                    return
+                if event == "ready":
+                    ready = True
+                    deadline = time.monotonic() + _BETWEEN_ITEMS
+                elif event == "start" and _valid_item(message.get("item"), outcomes):
+                    status.current = message["item"]
+                    item_started = time.perf_counter()
+                    deadline = time.monotonic() + time_limits[status.current]
+                    limit_text = f"took longer than the {time_limits[status.current]:g} s time limit"
+                elif event == "result" and message.get("item") == status.current and status.current is not None:
+                    outcomes[status.current] = ItemOutcome(
+                        bool(message.get("ok")), data=message.get("data") or {}, error=message.get("error"),
+                        seconds=float(message.get("seconds", 0.0)))
+                    status.current = None
+                    deadline = time.monotonic() + _BETWEEN_ITEMS
+                    limit_text = "the submission's process hung between two tests"
+                elif event == "done":
+                    return
+    finally:
+        selector.close()
+    try:
+        code = process.wait(timeout=max(0.5, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        _kill(process)
+        code = process.returncode
+    reason = _exit_reason(code, memory_mb)
+    if not ready:
+        status.fatal = f"the submission's process ended while importing the submission: {reason}"
+    else:
+        status.reason = reason
+        if status.current is not None:
+            status.current_seconds = time.perf_counter() - item_started
+
+
+def _valid_item(index: Any, outcomes: list[ItemOutcome | None]) -> bool:
+    return isinstance(index, int) and 0 <= index < len(outcomes) and outcomes[index] is None
+
+
+def _decode(line: bytes, nonce: str) -> dict | None:
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(message, dict) or not secrets.compare_digest(str(message.get("nonce", "")), nonce):
+        return None
+    return message

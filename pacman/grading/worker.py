@@ -1,0 +1,243 @@
+"""The submission's side of grading: a child process that runs one submission on a list of items.
+
+Started by `pacman.grading.sandbox` only. It reads one JSON job from stdin (the
+submission's source, the items, the limits, a random nonce and the number of a
+pipe), sets its own resource limits, imports the submission and runs the items
+one by one, reporting each on the pipe as a JSON line carrying the nonce. It
+reports observations only (actions, expanded nodes, game results); the parent
+decides what they are worth. Whatever the submission prints goes to files the
+parent never parses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+import time
+import traceback
+import types
+from typing import Any, Callable
+
+__all__ = ["main"]
+
+_OUTPUT_LIMIT = 8 << 20  # bytes a submission may write to any file (its stdout included)
+
+
+class _Channel:
+    """The pipe to the parent: one JSON object a line, each with the run's nonce."""
+
+    def __init__(self, fd: int, nonce: str) -> None:
+        self._fd = fd
+        self._nonce = nonce
+
+    def send(self, event: str, **fields: Any) -> None:
+        fields.update(event=event, nonce=self._nonce)
+        data = (json.dumps(fields, default=repr) + "\n").encode()
+        while data:
+            written = os.write(self._fd, data)
+            data = data[written:]
+
+
+def _limit(kind: int, value: int) -> None:
+    try:
+        soft, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value if hard == resource.RLIM_INFINITY else hard))
+    except (ValueError, OSError):  # not allowed here: the parent's wall clock still applies
+        pass
+
+
+def _describe(exc: BaseException, submission_path: str) -> str:
+    """One line for the exception plus the submission's own frames (the grader's are left out)."""
+    if isinstance(exc, MemoryError):
+        return "ran out of memory (MemoryError)"
+    if isinstance(exc, RecursionError):
+        return f"RecursionError: {exc}"
+    if isinstance(exc, SystemExit):
+        return f"called exit() / raised SystemExit({exc.code!r})"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == submission_path]
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f" (at line {last.lineno} in {last.name}: {(last.line or '').strip()[:80]})"
+    text = str(exc)
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return f"{type(exc).__name__}: {text}{where}"
+
+
+def _load(source: str, path: str) -> types.ModuleType:
+    module = types.ModuleType("submission")
+    module.__file__ = path
+    sys.modules["submission"] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+def _action_text(action: Any) -> tuple[str, str]:
+    """(text, type name) of what get_action returned, for the parent to compare."""
+    from pacman.actions import Action
+
+    if isinstance(action, Action):
+        return action.value, "Action"
+    if isinstance(action, str):
+        return action, "str"
+    return repr(action)[:100], type(action).__name__
+
+
+def _make_agent(module: types.ModuleType, depth: int, evaluation: Callable) -> Any:
+    cls = getattr(module, "ExpectimaxAgent", None)
+    if cls is None:
+        raise AttributeError("the submission defines no ExpectimaxAgent")
+    return cls(depth=depth, evaluation=evaluation)
+
+
+def _run_tree(module: types.ModuleType, item: dict) -> dict:
+    from agents.trees import parse_tree
+    from pacman.grading.states import ExpansionLog, TreeState, tree_evaluation, tree_node_ids
+
+    root = parse_tree(item["tree"], item.get("source", "<tree>"))
+    log = ExpansionLog()
+    state = TreeState(root, item["ghosts"], log, tree_node_ids(root))
+    agent = _make_agent(module, item["depth"], tree_evaluation)
+    action = agent.get_action(state)
+    text, kind = _action_text(action)
+    return {"action": text, "action_type": kind, "expanded": list(log.expanded), "terminal": log.terminal,
+            "calls": log.calls}
+
+
+def _run_position(module: types.ModuleType, item: dict) -> dict:
+    from agents.evaluation import EVALUATIONS
+    from pacman.actions import Action
+    from pacman.grading.states import CountingState, ExpansionLog, unwrapping
+    from pacman.layout import parse_layout
+    from pacman.state import GameState
+
+    layout = parse_layout(item["layout"], name=item["layout_name"])
+    state = GameState.initial(layout, num_ghosts=item["ghosts"])
+    for turn, word in enumerate(item["prefix"]):
+        state = state.successor(turn % state.num_agents, Action(word))
+    log = ExpansionLog()
+    agent = _make_agent(module, item["depth"], unwrapping(EVALUATIONS[item["evaluation"]]))
+    action = agent.get_action(CountingState(state, log))
+    text, kind = _action_text(action)
+    return {"action": text, "action_type": kind, "expanded": list(log.expanded),
+            "terminal": log.terminal, "calls": log.calls}
+
+
+class _GameClock:
+    """A display that ends a game (by raising) once it has run longer than its time limit."""
+
+    class Expired(Exception):
+        pass
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.started = time.perf_counter()
+        self.moves = 0
+        self.score = 0
+
+    def start(self, state: Any) -> None:
+        self.started = time.perf_counter()
+
+    def update(self, state: Any, agent: int, action: Any) -> None:
+        self.score = state.score
+        if agent == 0:
+            self.moves += 1
+        if time.perf_counter() - self.started > self.limit:
+            raise _GameClock.Expired
+
+    def finish(self, state: Any, result: Any) -> None:
+        pass
+
+
+def _run_game(module: types.ModuleType, item: dict) -> dict:
+    from agents.evaluation import EVALUATIONS
+    from agents.expectimax import ExpectimaxAgent
+    from agents.ghosts import make_ghosts
+    from pacman.game import run_game
+    from pacman.layout import parse_layout
+
+    layout = parse_layout(item["layout"], name=item["layout_name"])
+    if item["evaluation"] == "submission":
+        evaluation = getattr(module, "better_evaluation", None)
+        if evaluation is None:
+            raise AttributeError("the submission defines no better_evaluation")
+    else:
+        evaluation = EVALUATIONS[item["evaluation"]]
+    if item["agent"] == "submission":
+        agent = _make_agent(module, item["depth"], evaluation)
+    else:
+        agent = ExpectimaxAgent(depth=item["depth"], evaluation=evaluation)
+    clock = _GameClock(item["game_time_limit"])
+    try:
+        result = run_game(layout, agent, make_ghosts(item["ghost_kind"], item["num_ghosts"]), seed=item["seed"],
+                          max_moves=item["max_moves"], display=clock, move_time_limit=item["move_time_limit"])
+    except _GameClock.Expired:
+        return {"outcome": "timed-out", "score": clock.score, "moves": clock.moves, "won": False,
+                "error": f"the game took longer than its {item['game_time_limit']:g} s limit"}
+    data = result.to_dict()
+    return {"outcome": data["outcome"], "score": data["score"], "moves": data["moves"], "won": data["won"],
+            "error": data["error"], "ms_per_move_max": round(data["ms_per_move_max"], 3)}
+
+
+_RUNNERS = {"tree": _run_tree, "position": _run_position, "game": _run_game}
+
+
+def main() -> None:
+    """Run the job given on stdin; every outcome goes to the parent over the pipe."""
+    job = json.loads(sys.stdin.readline())
+    channel = _Channel(job["fd"], job["nonce"])
+    sys.stdin.close()
+    sys.stdin = open(os.devnull)
+    # Import what the items need before the memory cap, so the cap is the submission's to use.
+    import agents.evaluation  # noqa: F401
+    import agents.expectimax  # noqa: F401
+    import agents.ghosts  # noqa: F401
+    import agents.trees  # noqa: F401
+    import pacman.game  # noqa: F401
+    import pacman.grading.states  # noqa: F401
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long output: writes fail, the process lives
+    _limit(resource.RLIMIT_AS, job["memory_mb"] << 20)
+    _limit(resource.RLIMIT_CPU, int(job["cpu_seconds"]) + 1)
+    _limit(resource.RLIMIT_FSIZE, _OUTPUT_LIMIT)
+    _limit(resource.RLIMIT_CORE, 0)
+    path = job["path"]
+    try:
+        module = _load(job["source"], path)
+    except BaseException as exc:  # anything at import, SystemExit included, fails every item
+        channel.send("import_error", error=_describe(exc, path))
+        sys.stdout.flush()
+        os._exit(0)
+    channel.send("ready")
+    for index, item in job["items"]:
+        channel.send("start", item=index)
+        started = time.perf_counter()
+        try:
+            data = _RUNNERS[item["kind"]](module, item)
+        except BaseException as exc:  # the submission's failure is this item's, not the grader's
+            channel.send("result", item=index, ok=False, error=_describe(exc, path),
+                         seconds=time.perf_counter() - started)
+            if isinstance(exc, MemoryError):
+                break  # the process may be in a poor state; the parent starts a fresh one
+            continue
+        channel.send("result", item=index, ok=True, data=data, seconds=time.perf_counter() - started)
+        if item["kind"] == "game" and data["outcome"] == "timed-out":
+            break  # a move may still be running on its thread: let the parent start a fresh process
+    else:
+        channel.send("done")
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
