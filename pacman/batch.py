@@ -204,6 +204,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     its game; the layout is cached per worker process.
     """
     from agents import make_ghosts, make_pacman_agent
+    from pacman.distances import DistanceTable
     from pacman.game import run_game
 
     config = job.config
@@ -218,6 +219,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
         return _failed_record(job, f"could not start the game: {type(exc).__name__}: {exc}",
                               seconds=time.perf_counter() - started)
     seconds = time.perf_counter() - started
+    DistanceTable.of(layout).clear_cache()
     record = _base_record(job)
     record.update(
         outcome=result.outcome, won=result.won, lost=result.lost, score=result.score, moves=result.moves,

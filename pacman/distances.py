@@ -105,6 +105,15 @@ class DistanceTable:
         closest = matrix[rivals[0]] if len(rivals) == 1 else matrix[rivals].min(axis=0)
         return int(np.count_nonzero(matrix[cell] < closest))
 
+    def clear_cache(self) -> None:
+        """Forget the nearest-food distances found so far.
+
+        They pay off within a game (the same food masks recur all through a
+        search), hardly across games; a batch worker calls this between games so
+        that its memory stays flat instead of filling the cache to its bound.
+        """
+        self._nearest.clear()
+
     def nearest(self, position: tuple[float, float], mask: int) -> int:
         """Maze distance from `position` to the nearest cell whose bit is set in `mask` (0 if none)."""
         if not mask:
