@@ -152,6 +152,8 @@ class GamesTest:
     move_time_limit: float
     game_time_limit: float
     thresholds: tuple[Threshold, ...]
+    require_wins: int = 0
+    """Fewer wins than this and no threshold counts (so that "no timeouts" alone earns nothing)."""
     kind: str = "games"
 
 
@@ -389,7 +391,7 @@ class _Reader:
     def games_test(self, raw: dict, key: str) -> GamesTest:
         self.known(raw, key, {"kind", "name", "layout", "ghosts", "num_ghosts", "seed", "seeds", "games", "agent",
                               "depth", "evaluation", "max_moves", "move_time_limit", "game_time_limit",
-                              "thresholds"})
+                              "thresholds", "require_wins"})
         name = self.string(raw, key, "name", default=f"games-{key}")
         layout = self.layout(raw, key)
         ghost_kind = self.choice(raw, key, "ghosts", ("random", "directional"), default="random")
@@ -419,8 +421,11 @@ class _Reader:
             raise self.error(f"{key}.thresholds", "expected a list of { measure = ..., at_least = ..., points = ... }")
         thresholds = tuple(self.threshold(t, f"{key}.thresholds[{i}]") for i, t in enumerate(raw_thresholds))
         points = sum(t.points for t in thresholds)
+        require_wins = int(self.number(raw, key, "require_wins", default=0, minimum=0, whole=True))
+        if require_wins > len(seeds):
+            raise self.error(f"{key}.require_wins", f"{require_wins} wins required of only {len(seeds)} games")
         return GamesTest(name, points, layout, ghost_kind, num_ghosts, seeds, agent, depth, evaluation, max_moves,
-                         move_limit, game_limit, thresholds)
+                         move_limit, game_limit, thresholds, require_wins)
 
     def threshold(self, raw: Any, key: str) -> Threshold:
         if not isinstance(raw, dict):

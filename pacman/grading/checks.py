@@ -288,20 +288,19 @@ class _GamesCheck(Check):
         crashes = []
         for seed, outcome in zip(test.seeds, outcomes):
             if outcome.ok:
-                game = dict(outcome.data)
-                if game.get("outcome") == "crashed":
-                    crashes.append(f"seed {seed}: {game.get('error')}")
+                game = _replay(test, seed, outcome.data)
             elif outcome.error and "time limit" in outcome.error:
-                game = {"outcome": "timed-out", "score": 0, "won": False, "moves": 0, "error": outcome.error}
+                game = {"outcome": "timed-out", "score": 0, "moves": 0, "error": outcome.error}
             else:
-                game = {"outcome": "crashed", "score": 0, "won": False, "moves": 0, "error": outcome.error}
-                crashes.append(f"seed {seed}: {outcome.error}")
+                game = {"outcome": "crashed", "score": 0, "moves": 0, "error": outcome.error}
+            if game["outcome"] == "crashed":
+                crashes.append(f"seed {seed}: {game.get('error')}")
             game["seed"] = seed
             games.append(game)
         result.items = games
         where = (f"{len(games)} games on {test.layout.name} with {test.num_ghosts} {test.ghost_kind} "
                  f"ghost{'s' if test.num_ghosts != 1 else ''}")
-        wins = sum(1 for g in games if g.get("outcome") == "won")
+        wins = sum(1 for g in games if g["outcome"] == "won")
         timeouts = sum(1 for g in games if g.get("outcome") == "timed-out")
         average = statistics.fmean(float(g.get("score") or 0) for g in games)
         measures = {"wins": wins, "average_score": average, "timeouts": timeouts}
@@ -309,6 +308,10 @@ class _GamesCheck(Check):
         if crashes:
             result.messages.append(f"{summary}; {len(crashes)} game(s) crashed, so no threshold counts: "
                                    + "; ".join(crashes[:_SHOWN]))
+            return result
+        if wins < test.require_wins:
+            result.messages.append(f"{summary}; no threshold counts with fewer than {test.require_wins} "
+                                   f"win{'s' if test.require_wins != 1 else ''}")
             return result
         result.messages.append(summary)
         for g in games:
@@ -326,3 +329,50 @@ class _GamesCheck(Check):
         result.score = earned
         result.passed = math.isclose(earned, test.points)
         return result
+
+
+def _replay(test: GamesTest, seed: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Replay a reported game: Pacman's reported actions, the ghosts' moves drawn here from the seed.
+
+    The score and outcome are the replay's, so a report cannot claim a better game
+    than the actions played; a report that does not replay counts as a crash.
+    """
+    from agents.ghosts import make_ghosts
+    from pacman.actions import Action
+    from pacman.errors import PacmanError
+    from pacman.game import agent_streams
+    from pacman.state import GameState
+
+    state = GameState.initial(test.layout, num_ghosts=test.num_ghosts)
+    ghosts = make_ghosts(test.ghost_kind, test.num_ghosts)
+    streams = agent_streams(seed, state.num_agents)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        return {"outcome": "crashed", "score": 0, "moves": 0, "error": "the game's report has no actions"}
+    moves = 0
+    for turn, word in enumerate(actions):
+        agent = turn % state.num_agents
+        if state.is_terminal() or (agent == 0 and moves >= test.max_moves):
+            return {"outcome": "crashed", "score": state.score, "moves": moves,
+                    "error": "the game's report goes on after the game ended"}
+        try:
+            action = Action(word)
+            if agent and action != ghosts[agent - 1].get_action(state, streams[agent]):
+                raise PacmanError(f"ghost {agent} did not move as its seeded stream says")
+            state = state.successor(agent, action)
+        except (ValueError, PacmanError) as exc:
+            return {"outcome": "crashed", "score": state.score, "moves": moves,
+                    "error": f"the game's report does not replay at move {turn + 1}: {exc}"}
+        moves += agent == 0
+    reported = data.get("outcome")
+    if state.is_terminal():
+        outcome = "won" if state.is_win() else "lost"
+    elif reported in ("timed-out", "crashed"):
+        outcome = reported
+    elif moves >= test.max_moves:
+        outcome = "cut-off"
+    else:
+        return {"outcome": "crashed", "score": state.score, "moves": moves,
+                "error": "the game's report ends before the game does"}
+    return {"outcome": outcome, "score": state.score, "moves": moves, "error": data.get("error"),
+            "ms_per_move_max": data.get("ms_per_move_max")}

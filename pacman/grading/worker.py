@@ -138,16 +138,13 @@ class _GameClock:
     def __init__(self, limit: float) -> None:
         self.limit = limit
         self.started = time.perf_counter()
-        self.moves = 0
-        self.score = 0
+        self.actions: list[str] = []
 
     def start(self, state: Any) -> None:
         self.started = time.perf_counter()
 
     def update(self, state: Any, agent: int, action: Any) -> None:
-        self.score = state.score
-        if agent == 0:
-            self.moves += 1
+        self.actions.append(action.value)
         if time.perf_counter() - self.started > self.limit:
             raise _GameClock.Expired
 
@@ -178,11 +175,11 @@ def _run_game(module: types.ModuleType, item: dict) -> dict:
         result = run_game(layout, agent, make_ghosts(item["ghost_kind"], item["num_ghosts"]), seed=item["seed"],
                           max_moves=item["max_moves"], display=clock, move_time_limit=item["move_time_limit"])
     except _GameClock.Expired:
-        return {"outcome": "timed-out", "score": clock.score, "moves": clock.moves, "won": False,
+        return {"outcome": "timed-out", "actions": clock.actions,
                 "error": f"the game took longer than its {item['game_time_limit']:g} s limit"}
-    data = result.to_dict()
-    return {"outcome": data["outcome"], "score": data["score"], "moves": data["moves"], "won": data["won"],
-            "error": data["error"], "ms_per_move_max": round(data["ms_per_move_max"], 3)}
+    # The parent replays the actions itself: it takes neither the score nor the outcome from here.
+    return {"outcome": result.outcome, "actions": clock.actions, "error": result.error,
+            "ms_per_move_max": round(1000 * max(result.move_times, default=0.0), 3)}
 
 
 _RUNNERS = {"tree": _run_tree, "position": _run_position, "game": _run_game}

@@ -1,0 +1,7 @@
+"""Hostile: fails at import."""
+
+import this_module_does_not_exist  # noqa: F401
+
+
+class ExpectimaxAgent:
+    pass
