@@ -1,4 +1,4 @@
-"""Hostile: allocates memory without end."""
+"""Hostile: asks for far more memory than the cap allows, at once."""
 
 
 class ExpectimaxAgent:
@@ -6,12 +6,8 @@ class ExpectimaxAgent:
         self.depth = depth
 
     def get_action(self, state):
-        hoard = []
-        while True:
-            hoard.append(bytearray(1 << 24))
+        return len(bytearray(8 << 30))
 
 
 def better_evaluation(state):
-    hoard = []
-    while True:
-        hoard.append(bytearray(1 << 24))
+    return len(bytearray(8 << 30))

@@ -1,0 +1,423 @@
+"""Autograding: assignments, the state wrappers, the checks, the sandbox, reports and the CLI.
+
+Submissions used here live in tests/submissions/: a correct one (reference.py),
+known-wrong ones (each loses the points of the question that tests its mistake)
+and hostile ones (each must be contained).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agents.trees import parse_tree
+from pacman import Action, GameState, TerminalStateError, load_layout
+from pacman.cli import main
+from pacman.grading import AssignmentError, format_report, grade, gradescope_results, load_assignment
+from pacman.grading.checks import prepare
+from pacman.grading.sandbox import ItemOutcome
+from pacman.grading.states import CountingState, ExpansionLog, TreeState, state_key, tree_evaluation
+
+SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
+SHIPPED = load_assignment("expectimax")
+TREE_DIR = SHIPPED.directory / "trees"
+
+
+def submission(name: str) -> str:
+    return str(SUBMISSIONS / f"{name}.py")
+
+
+def scores(report) -> dict[str, float]:
+    return {q.id: q.score for q in report.questions}
+
+
+# -- a small assignment for fast sandbox tests --------------------------------------------
+
+
+MINI_TOML = """
+[assignment]
+id = "mini"
+submission_file = "multi_agents.py"
+
+[[questions]]
+id = "tree"
+points = 2
+
+[[questions.tests]]
+kind = "tree"
+name = "one-ghost"
+tree = "one.json"
+ghosts = 1
+depth = 1
+time_limit = 1.5
+
+[[questions]]
+id = "position"
+points = 3
+
+[[questions.tests]]
+kind = "positions"
+name = "test-layout"
+ghosts = 1
+depth = 2
+time_limit = 1.5
+positions = [{ layout = "test" }]
+
+[[questions]]
+id = "games"
+points = 2
+
+[[questions.tests]]
+kind = "games"
+name = "test-layout-games"
+layout = "test"
+seeds = [0, 1]
+agent = "reference"
+evaluation = "submission"
+max_moves = 60
+move_time_limit = 0.5
+game_time_limit = 3
+require_wins = 1
+thresholds = [
+    { measure = "wins", at_least = 1, points = 1 },
+    { measure = "timeouts", at_most = 0, points = 1 },
+]
+"""
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mini")
+    (folder / "assignment.toml").write_text(MINI_TOML)
+    (folder / "one.json").write_text((TREE_DIR / "one-ghost-depth1.json").read_text())
+    return load_assignment(folder)
+
+
+def write_assignment(folder: Path, toml: str, files: dict[str, str] | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "assignment.toml").write_text(textwrap.dedent(toml))
+    for name, text in (files or {}).items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+# -- assignments ---------------------------------------------------------------------------
+
+
+def test_shipped_assignment_has_the_three_questions():
+    assert [q.id for q in SHIPPED.questions] == ["trees", "pacman", "evaluation"]
+    assert SHIPPED.max_score == 23
+    assert SHIPPED.submission_file == "multi_agents.py"
+    kinds = {q.id: {t.kind for t in q.tests} for q in SHIPPED.questions}
+    assert kinds == {"trees": {"tree"}, "pacman": {"positions"}, "evaluation": {"games"}}
+    ghosts = {t.ghosts for t in SHIPPED.question("trees").tests}
+    assert 1 in ghosts and max(ghosts) >= 2
+
+
+def test_unknown_assignment_names_the_shipped_ones():
+    with pytest.raises(AssignmentError, match="nope: not a shipped assignment \\(expectimax\\)"):
+        load_assignment("nope")
+
+
+@pytest.mark.parametrize("toml, files, message", [
+    ("[assignment]\nid='x'\nbogus=1\n[[questions]]\nid='q'\npoints=1\n", {}, r"assignment\.bogus: unknown key"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n", {}, r"questions\[0\]\.tests: expected at least one"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='t.json'\nghosts=1\n",
+     {"t.json": "5"}, r"questions\[0\]\.tests\[0\]\.depth: missing"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='maze'\n", {},
+     r"questions\[0\]\.tests\[0\]\.kind: expected one of tree, positions, games, got 'maze'"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\nscoring='most'\n[[questions.tests]]\nkind='tree'\n", {},
+     r"questions\[0\]\.scoring: expected one of partial, all"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='t.json'\nghosts=1\n"
+     "depth=1\n", {"t.json": '{"max": [{"max": [1, 2]}]}'}, r"t\.json: \$\.max\[0\]: level 1 is ghost 1 \(chance\)'s"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='t.json'\nghosts=1\n"
+     "depth=1\n", {"t.json": '{"max": [{"chance": [1, 2], "p": [0.25, 0.75]}]}'},
+     r"\$\.max\[0\]: ghosts move uniformly at random"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='t.json'\nghosts=1\n"
+     "depth=1\n", {"t.json": '{"max": [{"chance": [{"max": [{"chance": [1]}]}]}]}'},
+     r"\$\.max\[0\]\.chance\[0\]: the depth limit \(1 plies = 2 levels\) cuts the tree here; give this node a"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='t.json'\nghosts=1\n"
+     "depth=1\n", {"t.json": '{"chance": [1]}'}, r"\$: the root must be a max node"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='tree'\ntree='missing.json'\n"
+     "ghosts=1\ndepth=1\n", {}, r"questions\[0\]\.tests\[0\]\.tree: cannot read 'missing\.json'"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='positions'\nghosts=1\ndepth=1\n"
+     "positions=[{layout='test', prefix='North'}]\n", {},
+     r"positions\[0\]\.prefix: move 1: illegal action"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='positions'\nghosts=1\ndepth=1\n"
+     "positions=[{layout='test', prefix='East'}]\n", {}, r"1 moves do not end on Pacman's turn"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='positions'\nghosts=2\ndepth=1\n"
+     "positions=[{layout='test'}]\n", {}, r"layout 'test' has 1 ghosts, the test asks for 2"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='games'\nlayout='test'\ngames=2\n"
+     "thresholds=[{measure='wins', at_least=1, at_most=2}]\n", {}, r"thresholds\[0\]: give exactly one of"),
+    ("[assignment]\n[[questions]]\nid='q'\npoints=1\n[[questions.tests]]\nkind='games'\nlayout='nowhere'\n"
+     "games=2\nthresholds=[{measure='wins', at_least=1}]\n", {}, r"tests\[0\]\.layout: nowhere: unknown layout"),
+    ("[assignment\n", {}, r"assignment\.toml: invalid TOML"),
+])
+def test_bad_assignments_name_the_file_and_key(tmp_path, toml, files, message):
+    folder = write_assignment(tmp_path / "a", toml, files)
+    with pytest.raises(AssignmentError, match=message) as info:
+        load_assignment(folder)
+    assert str(folder) in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_pinned_answers_override_the_reference(tmp_path, mini):
+    folder = write_assignment(tmp_path / "pinned", """
+        [assignment]
+        [[questions]]
+        id = "q"
+        points = 1
+        [[questions.tests]]
+        kind = "tree"
+        tree = "t.json"
+        ghosts = 1
+        depth = 1
+        action = ["West"]
+        expansions = 4
+        """, {"t.json": (TREE_DIR / "one-ghost-depth1.json").read_text()})
+    check = prepare(load_assignment(folder).questions[0].tests[0])
+    assert check.correct == ["West"]
+    right = ItemOutcome(True, {"action": "West", "action_type": "str", "expanded": [0, 1, 2, 3], "terminal": []})
+    assert check.judge([right]).passed
+    wrong = ItemOutcome(True, {"action": "Stop", "action_type": "str", "expanded": [0, 1, 2, 3], "terminal": []})
+    assert not check.judge([wrong]).passed
+
+
+# -- the state wrappers ----------------------------------------------------------------------
+
+
+def test_tree_state_offers_the_game_state_api_and_logs_expansions():
+    root = parse_tree({"max": [{"action": "a", "chance": [3, {"max": [{"chance": [1]}], "value": 7}]}, 9]})
+    log = ExpansionLog()
+    state = TreeState(root, 1, log)
+    assert state.num_agents == 2
+    assert state.legal_actions(0) == ("a", "1")
+    assert not state.is_terminal()
+    chance = state.successor(0, "a")
+    assert chance.legal_actions(1) == ("0", "1")
+    leaf = chance.successor(1, "0")
+    assert leaf.is_terminal() and leaf.is_win() and not leaf.is_lose() and leaf.score == 3
+    assert leaf.legal_actions(0) == ()
+    assert tree_evaluation(chance.successor(1, "1")) == 7.0
+    with pytest.raises(TerminalStateError):
+        leaf.successor(0, "x")
+    assert list(log.expanded) == [0, 1, 2]  # root, the chance node, then the leaf (preorder numbers)
+    assert log.terminal == [2]
+    with pytest.raises(ValueError, match="it is ghost 1's turn, not agent 0's"):
+        chance.successor(0, "0")
+    with pytest.raises(ValueError, match="above the depth limit and has no value"):
+        tree_evaluation(state)
+
+
+def test_counting_state_is_the_game_state_it_wraps():
+    state = GameState.initial(load_layout("test"))
+    log = ExpansionLog()
+    wrapped = CountingState(state, log)
+    assert wrapped == state and hash(wrapped) == hash(state)
+    assert wrapped.legal_actions(0) == state.legal_actions(0)
+    assert wrapped.score == state.score and wrapped.num_agents == 2
+    child = wrapped.successor(0, Action.EAST)
+    assert child == state.successor(0, Action.EAST) and type(child) is CountingState
+    wrapped.successors(0)
+    assert log.expanded == {state_key(state, 0): 2} and log.calls == 2
+    with pytest.raises(AttributeError):
+        wrapped.score = 5
+
+
+# -- checks, judged in-process -----------------------------------------------------------------
+
+
+def test_tree_check_explains_missing_and_extra_expansions():
+    test = next(t for t in SHIPPED.question("trees").tests if t.name == "one-ghost-depth2")
+    check = prepare(test)
+    assert check.correct == ["East"] and len(check.expected) == 15
+    pruned = ItemOutcome(True, {"action": "East", "action_type": "str", "expanded": check.expected[:-1],
+                                "terminal": []})
+    verdict = check.judge([pruned])
+    assert not verdict.passed and verdict.score == 0
+    assert "did not expand 1 node(s)" in verdict.messages[0]
+    assert check.paths[check.expected[-1]] in verdict.messages[0]
+    deeper = ItemOutcome(True, {"action": "East", "action_type": "str", "expanded": check.expected + [99],
+                                "terminal": [99]})
+    assert "terminal state" in check.judge([deeper]).messages[0]
+    crashed = ItemOutcome(False, error="ZeroDivisionError: division by zero")
+    assert check.judge([crashed]).messages == ["trees/one-ghost-depth2.json (depth 2, 1 ghost): "
+                                               "ZeroDivisionError: division by zero"]
+
+
+def test_games_reports_are_replayed_not_believed(mini):
+    check = prepare(mini.question("games").tests[0])
+    forged = ItemOutcome(True, {"outcome": "won", "actions": ["West", "North"], "error": None})
+    verdict = check.judge([forged, forged])
+    assert verdict.score == 0
+    assert "does not replay" in verdict.messages[0] or "ends before the game does" in verdict.messages[0]
+
+
+# -- grading through the sandbox -----------------------------------------------------------------
+
+
+def test_reference_solution_scores_full_marks():
+    report = grade(SHIPPED, submission("reference"))
+    assert scores(report) == {"trees": 7, "pacman": 10, "evaluation": 6}
+    assert report.score == report.max_score == 23
+    assert report.seconds < 60
+
+
+def test_starter_scores_zero(tmp_path):
+    starter = tmp_path / "multi_agents.py"
+    starter.write_text(SHIPPED.starter)
+    report = grade(SHIPPED, starter)
+    assert scores(report) == {"trees": 0, "pacman": 0, "evaluation": 0}
+    assert "NotImplementedError: ExpectimaxAgent.get_action" in report.questions[0].tests[0].messages[0]
+    assert "NotImplementedError: better_evaluation" in report.questions[2].tests[0].messages[0]
+
+
+@pytest.mark.parametrize("name, expected, failing, reason", [
+    ("minimax", {"trees": 4, "pacman": 8}, "one-ghost-depth1", "returned 'West' (worth 8), expected 'Stop' (worth 11)"),
+    ("depth_per_agent", {"trees": 0, "pacman": 0}, "one-ghost-depth1", "depth counted in plies"),
+    ("pruning", {"trees": 0, "pacman": 2}, "two-ghosts-depth1", "did not expand 3 node(s)"),
+    ("no_terminal", {"trees": 5, "pacman": 8}, "terminal-leaves", "returned 'North' (worth -205)"),
+])
+def test_wrong_variants_lose_the_points_of_what_they_got_wrong(name, expected, failing, reason):
+    report = grade(SHIPPED, submission(name), questions=["trees", "pacman"])
+    assert scores(report) == expected
+    messages = {t.name: " ".join(t.messages) for t in report.questions[0].tests if not t.passed}
+    assert reason in messages[failing]
+
+
+def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(Path(submission("reference")).read_text().replace(
+        "    def get_action(self, state):\n",
+        "    def get_action(self, state):\n"
+        "        print('{\"score\": 999}'); open('results.json', 'w').write('{\"score\": 999}')\n", 1))
+    report = grade(mini, noisy)
+    assert report.score == report.max_score == 7
+    assert any('{"score": 999}' in text for text in report.output)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("import_crash", "could not be imported: ModuleNotFoundError: No module named 'this_module_does_not_exist'"),
+    ("import_exit", "ended while importing the submission: the submission's process exited with status 0"),
+    ("exits", "the submission's process exited with status"),
+    ("loop", "took longer than the 1.5 s time limit"),
+    ("memory", "ran out of memory"),
+    ("forge", "returned 'East'"),
+])
+def test_hostile_submissions_are_contained(mini, tmp_path, name, message):
+    out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
+    code = main(["grade", str(mini.directory), submission(name), "--json", str(out), "--gradescope", str(gradescope)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["score"] == 0 and data["max_score"] == 7
+    assert [q["score"] for q in data["questions"]] == [0, 0, 0]
+    assert message in data["questions"][0]["tests"][0]["messages"][0]
+    results = json.loads(gradescope.read_text())
+    assert results["score"] == 0 and [t["max_score"] for t in results["tests"]] == [2, 3, 2]
+
+
+# -- reports and the command line -------------------------------------------------------------
+
+
+def test_json_and_gradescope_files(tmp_path, capsys):
+    out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
+    code = main(["grade", "expectimax", submission("minimax"), "--question", "trees", "--json", str(out),
+                 "--gradescope", str(gradescope)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "Question trees: Expectimax on explicit game trees  4/7" in printed
+    assert "FAIL one-ghost-depth1 (tree)  0/1" in printed and "Total: 4/7" in printed
+    data = json.loads(out.read_text())
+    assert (data["score"], data["max_score"]) == (4, 7)
+    question = data["questions"][0]
+    assert (question["id"], question["score"], question["max_score"]) == ("trees", 4, 7)
+    assert [t["passed"] for t in question["tests"]] == [False, False, False, True, True, True, True]
+    results = json.loads(gradescope.read_text())
+    assert set(results) >= {"score", "execution_time", "stdout_visibility", "tests"}
+    assert results["score"] == 4 and results["stdout_visibility"] == "hidden"
+    (test,) = results["tests"]
+    assert set(test) >= {"name", "score", "max_score", "output", "visibility"}
+    assert (test["score"], test["max_score"], test["visibility"]) == (4, 7, "visible")
+    assert "FAIL one-ghost-depth1" in test["output"]
+
+
+def test_starter_command_writes_a_file_for_the_student(capsys):
+    assert main(["grade", "expectimax", "--starter"]) == 0
+    text = capsys.readouterr().out
+    compile(text, "multi_agents.py", "exec")
+    assert "class ExpectimaxAgent" in text and "def better_evaluation" in text
+
+
+def test_gradescope_package(tmp_path, capsys):
+    assert main(["grade", "--gradescope-package", str(tmp_path / "pkg"), "--requirement", "pacman-ai==0.1.0"]) == 0
+    setup, run = tmp_path / "pkg" / "setup.sh", tmp_path / "pkg" / "run_autograder"
+    assert os.access(setup, os.X_OK) and os.access(run, os.X_OK)
+    assert "pip install pacman-ai==0.1.0" in setup.read_text()
+    text = run.read_text()
+    assert "pacman-ai grade expectimax \"$submission\"" in text
+    assert "/autograder/submission/multi_agents.py" in text
+    assert "--gradescope /autograder/results/results.json" in text
+    subprocess.run(["bash", "-n", str(run)], check=True)
+    subprocess.run(["bash", "-n", str(setup)], check=True)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["grade"], "give ASSIGNMENT"),
+    (["grade", "expectimax"], "give SUBMISSION.py"),
+    (["grade", "nope", "x.py"], "nope: not a shipped assignment"),
+    (["grade", "expectimax", "missing.py"], "missing.py: cannot read the submission"),
+    (["grade", "expectimax", "x.py", "--question", "q9"], "has no question 'q9' (it has: trees, pacman, evaluation)"),
+    (["grade", "expectimax", "x.py", "--json", "/no/such/dir/out.json"], "--json /no/such/dir/out.json: folder"),
+])
+def test_grade_usage_errors_are_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_unreadable_submission_still_gets_a_gradescope_file(tmp_path, capsys):
+    results = tmp_path / "results.json"
+    assert main(["grade", "expectimax", str(tmp_path / "none.py"), "--gradescope", str(results)]) == 2
+    data = json.loads(results.read_text())
+    assert data["score"] == 0 and "cannot read the submission" in data["output"]
+
+
+def test_grading_never_imports_pygame(mini):
+    code = ("import sys; from pacman.grading import grade, load_assignment; "
+            f"r = grade(load_assignment({str(mini.directory)!r}), {submission('reference')!r}, questions=['tree']); "
+            "assert r.score == 2, r.score; assert 'pygame' not in sys.modules; print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_format_report_explains_failures_only_unless_verbose():
+    report = grade(SHIPPED, submission("minimax"), questions=["trees"])
+    short, long = format_report(report), format_report(report, verbose=True)
+    assert "returned 'West'" in short and "as expected" not in short
+    assert "as expected" in long
+    assert gradescope_results(report)["tests"][0]["status"] == "failed"
+
+
+# -- slow: the shipped assignment against every hostile submission ------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["loop", "exits", "import_crash", "import_exit", "memory", "memory_creep", "forge",
+                                  "recursion"])
+def test_hostile_submissions_on_the_shipped_assignment(tmp_path, name):
+    out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
+    code = main(["grade", "expectimax", submission(name), "--json", str(out), "--gradescope", str(gradescope)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["score"] == 0 and data["max_score"] == 23
+    assert data["execution_time"] < 150
+    assert all(len(q["tests"]) == len(SHIPPED.question(q["id"]).tests) for q in data["questions"])
+    results = json.loads(gradescope.read_text())
+    assert results["score"] == 0 and len(results["tests"]) == 3
