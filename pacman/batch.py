@@ -534,8 +534,10 @@ def run_batch(
                     finished.add(key)
                     result.records.append(record)
         results_file = _ResultsFile(out, truncate=not resume)
-    todo = [GameJob(number, config, index, seed) for number, config in enumerate(configs)
-            for index in range(games) if (number, index) not in finished]
+    # Game by game across the configurations: a sweep that is stopped early has about as many games of each,
+    # and the rate (the ETA) reflects the mix of slow and fast configurations from the start.
+    todo = [GameJob(number, config, index, seed) for index in range(games)
+            for number, config in enumerate(configs) if (number, index) not in finished]
 
     def emit(record: dict[str, Any]) -> None:
         if results_file is not None:
