@@ -21,7 +21,7 @@ from pacman import Action, GameState, TerminalStateError, load_layout
 from pacman.cli import main
 from pacman.grading import AssignmentError, format_report, grade, gradescope_results, load_assignment
 from pacman.grading.checks import prepare
-from pacman.grading.sandbox import ItemOutcome
+from pacman.grading.sandbox import ItemOutcome, SandboxError
 from pacman.grading.states import CountingState, ExpansionLog, TreeState, state_key, tree_evaluation
 
 SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
@@ -310,6 +310,7 @@ def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
     ("loop", "took longer than the 1.5 s time limit"),
     ("memory", "ran out of memory"),
     ("forge", "returned 'East'"),
+    ("kill_grader", "the submission's process was killed (SIGKILL"),
 ])
 def test_hostile_submissions_are_contained(mini, tmp_path, name, message):
     out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
@@ -410,7 +411,7 @@ def test_format_report_explains_failures_only_unless_verbose():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["loop", "exits", "import_crash", "import_exit", "memory", "memory_creep", "forge",
-                                  "recursion"])
+                                  "recursion", "kill_grader"])
 def test_hostile_submissions_on_the_shipped_assignment(tmp_path, name):
     out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
     code = main(["grade", "expectimax", submission(name), "--json", str(out), "--gradescope", str(gradescope)])
@@ -421,3 +422,26 @@ def test_hostile_submissions_on_the_shipped_assignment(tmp_path, name):
     assert all(len(q["tests"]) == len(SHIPPED.question(q["id"]).tests) for q in data["questions"])
     results = json.loads(gradescope.read_text())
     assert results["score"] == 0 and len(results["tests"]) == 3
+
+
+def test_run_autograder_grades_a_packaged_assignment(tmp_path, mini, capsys):
+    package = tmp_path / "pkg"
+    assert main(["grade", str(mini.directory), "--gradescope-package", str(package)]) == 0
+    assert (package / "assignment" / "assignment.toml").is_file()
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    (root / "submission" / "multi_agents.py").write_text(Path(submission("reference")).read_text())
+    # Run the script as Gradescope would, with /autograder moved here and this Python's pacman-ai, as this user.
+    script = (package / "run_autograder").read_text()
+    script = script.replace("/autograder/venv/bin/", str(Path(sys.executable).parent) + "/")
+    script = script.replace("/autograder/source/assignment", str(package / "assignment"))
+    script = script.replace("/autograder", str(root)).replace(" --sandbox-user nobody", "")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 7 and [t["score"] for t in results["tests"]] == [2, 3, 2]
+
+
+def test_sandbox_user_that_cannot_run_python_is_refused(tmp_path):
+    with pytest.raises(SandboxError, match="sandbox user 'no-such-user-here' does not exist"):
+        grade(SHIPPED, submission("reference"), sandbox_user="no-such-user-here")

@@ -35,6 +35,9 @@ def add_grade_parser(commands: Any) -> argparse.ArgumentParser:
                        help="write Gradescope's results.json to OUT")
     grade.add_argument("--verbose", action="store_true",
                        help="explain passing tests too, and show what the submission printed")
+    grade.add_argument("--sandbox-user", default=None, metavar="USER",
+                       help="run the submission as USER (e.g. nobody; needs root, as on Gradescope), so that it "
+                            "cannot touch the grader's files or processes")
     grade.add_argument("--starter", action="store_true",
                        help="print the assignment's starter file (e.g. > multi_agents.py) and exit")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
@@ -90,7 +93,8 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
             print(f"  {question} / {test.name}: {'pass' if test.passed else 'FAIL'}", file=sys.stderr, flush=True)
 
     try:
-        report = grade(assignment, args.submission, questions=args.question, progress=progress)
+        report = grade(assignment, args.submission, questions=args.question, progress=progress,
+                       sandbox_user=args.sandbox_user)
     except SubmissionError as exc:
         if args.gradescope:  # Gradescope still needs a whole results file that says why
             write_json(args.gradescope, {"score": 0.0, "output": f"Not graded: {exc}", "tests": [],

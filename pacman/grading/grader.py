@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from pacman.grading.assignment import Assignment, AssignmentError, Question
 from pacman.grading.checks import TestResult, prepare
-from pacman.grading.sandbox import run_items
+from pacman.grading.sandbox import check_sandbox_user, run_items
 
 __all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError"]
 
@@ -101,14 +101,18 @@ def grade(
     submission: str | Path,
     questions: list[str] | None = None,
     progress: Callable[[str, TestResult], None] | None = None,
+    sandbox_user: str | None = None,
 ) -> GradeReport:
     """Grade `submission` on `assignment` (only the `questions` ids given, if any).
 
-    Every test runs in its own sandboxed process; the expected answers of all
-    tests are computed before the submission runs at all.
+    Every test runs in its own sandboxed process (as `sandbox_user`, if given:
+    needs root); the expected answers of all tests are computed before the
+    submission runs at all.
     """
     started = time.perf_counter()
     source = read_submission(submission)
+    if sandbox_user is not None:
+        check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
     chosen = [assignment.question(q) for q in questions] if questions else list(assignment.questions)
     checks = [(question, [prepare(test) for test in question.tests]) for question in chosen]
@@ -117,7 +121,8 @@ def grade(
     for question, question_checks in checks:
         verdicts = []
         for check in question_checks:
-            run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb)
+            run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
+                            user=sandbox_user)
             verdict = check.judge(run.outcomes)
             verdicts.append(verdict)
             if run.output.strip():

@@ -99,7 +99,9 @@ apt-get update
 apt-get install -y python3 python3-pip python3-venv
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install {requirement}
+/autograder/venv/bin/pip install @REQUIREMENT@
+# Submissions run as the user nobody, who must be able to read Python and the installed project.
+chmod -R a+rX /autograder/venv
 """
 
 _RUN = """#!/usr/bin/env bash
@@ -107,20 +109,24 @@ _RUN = """#!/usr/bin/env bash
 # Written by `pacman-ai grade --gradescope-package`.
 set -uo pipefail
 mkdir -p /autograder/results
-submission=/autograder/submission/{submission_file}
+submission=/autograder/submission/@SUBMISSION@
 if [ ! -f "$submission" ]; then
-  # Accept a single .py file under another name.
+  # A single .py file under another name is accepted too.
   found=$(find /autograder/submission -maxdepth 2 -name '*.py' | head -n 1)
-  submission=${{found:-$submission}}
+  submission=${found:-$submission}
 fi
-/autograder/venv/bin/pacman-ai grade {assignment} "$submission" \\
+cd /tmp
+/autograder/venv/bin/pacman-ai grade @ASSIGNMENT@ "$submission" --sandbox-user nobody \\
     --gradescope /autograder/results/results.json
 status=$?
 if [ ! -s /autograder/results/results.json ]; then
-  # The grader itself could not run (e.g. no submission): tell the student why, score 0.
-  printf '{{"score": 0, "output": "The autograder could not grade this submission (exit status %s); '\\
-'was %s submitted?", "stdout_visibility": "visible", "tests": []}}\\n' "$status" {submission_file_q} \\
-    > /autograder/results/results.json
+  # The grader could not run at all: still give Gradescope a whole results file that says so.
+  /autograder/venv/bin/python - "$status" <<'END'
+import json, sys
+message = f"The autograder could not run (exit status {sys.argv[1]}); please tell your instructor."
+with open("/autograder/results/results.json", "w") as handle:
+    json.dump({"score": 0, "output": message, "tests": [], "stdout_visibility": "visible"}, handle)
+END
 fi
 """
 
@@ -146,10 +152,10 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
         written.append(copy)
         target = "/autograder/source/assignment"
     setup = folder / "setup.sh"
-    setup.write_text(_SETUP.format(requirement=shlex.quote(requirement)), encoding="utf-8")
+    setup.write_text(_SETUP.replace("@REQUIREMENT@", shlex.quote(requirement)), encoding="utf-8")
     run = folder / "run_autograder"
-    run.write_text(_RUN.format(assignment=shlex.quote(target), submission_file=submission_file,
-                               submission_file_q=shlex.quote(submission_file)), encoding="utf-8")
+    run.write_text(_RUN.replace("@ASSIGNMENT@", shlex.quote(target)).replace("@SUBMISSION@", submission_file),
+                   encoding="utf-8")
     for path in (setup, run):
         path.chmod(0o755)
         written.append(path)

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ItemOutcome", "SandboxRun", "run_items", "IMPORT_TIME_LIMIT"]
+from pacman.errors import PacmanError
+
+__all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT"]
 
 #: Seconds a submission may take to import (module-level code included).
 IMPORT_TIME_LIMIT = 10.0
@@ -40,6 +42,41 @@ _MESSAGE_LIMIT = 64 << 20
 _OUTPUT_KEPT = 2000
 #: Seconds allowed between items (reporting one, starting the next).
 _BETWEEN_ITEMS = 5.0
+
+
+#: Processes the sandbox user may run at once (RLIMIT_NPROC), with --sandbox-user only.
+_SANDBOX_PROCESSES = 64
+
+
+class SandboxError(PacmanError):
+    """The sandbox cannot be set up as asked (e.g. a --sandbox-user that cannot run Python)."""
+
+
+def _user_ids(user: str) -> tuple[int, int]:
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        raise SandboxError(f"sandbox user {user!r} does not exist") from None
+    if os.geteuid() != 0:
+        raise SandboxError(f"sandbox user {user!r}: running submissions as another user needs root")
+    return entry.pw_uid, entry.pw_gid
+
+
+def check_sandbox_user(user: str) -> None:
+    """Check that Python and this project run as `user`; SandboxError saying why not."""
+    uid, gid = _user_ids(user)
+    code = f"import sys; sys.path[:0] = {_package_roots()!r}; import pacman.grading.worker"
+    try:
+        done = subprocess.run([sys.executable, "-I", "-c", code], user=uid, group=gid, extra_groups=[], cwd="/",
+                              env=_child_env("/"), capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SandboxError(f"sandbox user {user!r} cannot run {sys.executable}: {exc}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
+        raise SandboxError(f"sandbox user {user!r} cannot run {sys.executable} with this project "
+                           f"(make it and its packages readable by that user): {last}")
 
 
 @dataclass
@@ -96,7 +133,8 @@ def _exit_reason(code: int | None, memory_mb: int) -> str:
         if number == signal.SIGSEGV:
             return "the submission's process crashed (segmentation fault: unbounded recursion?)"
         if number == signal.SIGKILL:
-            return (f"the submission's process was killed (SIGKILL; out of memory? the cap is {memory_mb} MB)")
+            return (f"the submission's process was killed (SIGKILL: by itself, or out of memory; "
+                    f"the cap is {memory_mb} MB)")
         try:
             name = signal.Signals(number).name
         except ValueError:
@@ -129,12 +167,16 @@ def run_items(
     items: list[dict[str, Any]],
     time_limits: list[float],
     memory_mb: int = 1024,
+    user: str | None = None,
 ) -> SandboxRun:
     """Run `items` against the submission (`source`, read from `path`) in child processes.
 
-    `time_limits[i]` is the wall-clock limit of item i in seconds. Always returns
-    one outcome per item, whatever the submission does.
+    `time_limits[i]` is the wall-clock limit of item i in seconds. With `user`
+    (needs root) the submission runs as that user, who then cannot write the
+    grader's files or signal the grader, and may run at most 64 processes. Always
+    returns one outcome per item, whatever the submission does.
     """
+    ids = _user_ids(user) if user is not None else None
     started = time.perf_counter()
     outcomes: list[ItemOutcome | None] = [None] * len(items)
     output_parts: list[str] = []
@@ -142,12 +184,16 @@ def run_items(
     first = 0
     roots = _package_roots()
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
+        if ids is not None:
+            os.chmod(scratch, 0o711)  # the sandbox user may enter its own folder, not list the others
         while first < len(items):
             processes += 1
             home = tempfile.mkdtemp(prefix="run-", dir=scratch)
+            if ids is not None:
+                os.chown(home, *ids)
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
             status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                capture_path)
+                                capture_path, ids)
             try:
                 with open(capture_path, "rb") as handle:
                     text = handle.read(4 * _OUTPUT_KEPT + 4096).decode("utf-8", "replace")
@@ -183,20 +229,24 @@ class _ChildStatus:
 
 def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
-               capture_path: str) -> _ChildStatus:
+               capture_path: str, ids: tuple[int, int] | None) -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
     cpu = sum(time_limits[i] for i in todo) + IMPORT_TIME_LIMIT + 5
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
-           "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo]}
+           "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
+           "processes": _SANDBOX_PROCESSES if ids is not None else None}
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "from pacman.grading.worker import main; main()")
     status = _ChildStatus()
+    as_user: dict[str, Any] = {}
+    if ids is not None:
+        as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
     with open(capture_path, "wb") as capture:
         process = subprocess.Popen(
             [sys.executable, "-I", "-c", bootstrap], stdin=subprocess.PIPE, stdout=capture, stderr=capture,
-            cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True,
+            cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True, **as_user,
         )
     os.close(write_fd)
     try:
