@@ -162,3 +162,31 @@ def test_unreachable_scheduler_on_the_command_line(capsys, tmp_path):
     assert status == 2 and stdout == "" and len(err.strip().splitlines()) == 1
     assert "cannot reach a Dask scheduler within 5 s" in err
     assert time.monotonic() - started < 30 and not out.exists()
+
+
+def test_progress_bar_redraws_in_place_on_a_terminal():
+    import io
+
+    from pacman.batch_cli import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    progress = Progress(total=4, done=1, wins=1, stream=stream)
+    for won in (True, False, True):
+        progress._shown = 0.0  # as if the redraw interval had passed
+        progress({"won": won})
+    progress.close()
+    text = stream.getvalue()
+    assert text.count("\r[") == 3 and "\n" not in text[:-1] and text.endswith("\n")
+    assert "4/4 games  won 75.0%" in text and "[########################]" in text
+
+
+def test_the_batch_command_never_imports_pygame():
+    code = ("import sys; from pacman.cli import main; "
+            "status = main(['batch', '--layout', 'test', '--games', '2', '--jobs', '1', '--quiet']); "
+            "sys.exit(3 if 'pygame' in sys.modules else status)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
