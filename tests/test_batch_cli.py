@@ -190,3 +190,18 @@ def test_the_batch_command_never_imports_pygame():
             "sys.exit(3 if 'pygame' in sys.modules else status)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_missing_extras_are_named_with_their_install_command(capsys, monkeypatch, tmp_path):
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name == "matplotlib" else real_find_spec(name, *args))
+    out = tmp_path / "g.jsonl"
+    status, stdout, err = run(capsys, "batch", *FAST, "--plot", str(tmp_path / "p.png"), "--out", str(out))
+    assert status == 2 and stdout == "" and "install the plot extra: pip install -e '.[plot]'" in err
+    assert not out.exists()
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    status, stdout, err = run(capsys, "batch", *FAST, "--dask", "local")
+    assert status == 2 and "install the dask extra: pip install -e '.[dask]'" in err
