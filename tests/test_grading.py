@@ -8,6 +8,7 @@ and hostile ones (each must be contained).
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -445,3 +446,24 @@ def test_run_autograder_grades_a_packaged_assignment(tmp_path, mini, capsys):
 def test_sandbox_user_that_cannot_run_python_is_refused(tmp_path):
     with pytest.raises(SandboxError, match="sandbox user 'no-such-user-here' does not exist"):
         grade(SHIPPED, submission("reference"), sandbox_user="no-such-user-here")
+
+
+def docs_example(folder: Path) -> Path:
+    """Write the worked example of docs/grading.md (the blocks after <!-- example: PATH -->) under `folder`."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "grading.md").read_text()
+    blocks = re.findall(r"<!-- example: (\S+) -->\n```\w*\n(.*?)```", text, re.S)
+    assert [path for path, _ in blocks] == ["my-course/trees/ambush.json", "my-course/assignment.toml"]
+    for path, body in blocks:
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(body)
+    return folder / "my-course"
+
+
+def test_the_worked_example_of_the_docs_grades_as_the_docs_say(tmp_path, capsys):
+    course = docs_example(tmp_path)
+    assert main(["tree", str(course / "trees" / "ambush.json")]) == 0
+    assert capsys.readouterr().out == "value: 5\naction: East\n"
+    assignment = load_assignment(course)
+    assert grade(assignment, submission("reference")).score == 4
+    wrong = grade(assignment, submission("minimax"), questions=["ambush"])
+    assert "returned 'Stop' (worth 2.75), expected 'East' (worth 5)" in wrong.questions[0].tests[0].messages[0]
