@@ -629,11 +629,13 @@ def _run_jobs(todo: Sequence[GameJob], emit: Callable[[dict[str, Any]], None], r
             for future in done:
                 job = running.pop(future)
                 try:
-                    emit(future.result())
+                    record = future.result()
                 except cf.BrokenExecutor:
                     dead.append(job)
+                    continue
                 except Exception as exc:  # e.g. a Dask worker lost for good: this game failed, the batch goes on
-                    emit(_failed_record(job, f"the worker failed: {type(exc).__name__}: {exc}"))
+                    record = _failed_record(job, f"the worker failed: {type(exc).__name__}: {exc}")
+                emit(record)
             if dead:
                 # Every game in flight went down with the pool; we cannot tell which one killed it,
                 # so each suspect gets its retry alone in a fresh process.
