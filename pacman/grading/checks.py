@@ -148,7 +148,7 @@ class _TreeCheck(Check):
 
     def _action_problems(self, data: dict) -> list[str]:
         action = data.get("action")
-        if data.get("action_type") != "str" or action not in self.correct:
+        if data.get("action_type") not in ("str", "Action") or action not in self.correct:
             expected = " or ".join(repr(a) for a in self.correct)
             worth = f" (worth {_number(self.values[action])})" if action in self.values else ""
             return [f"returned {action!r}{worth}, expected {expected} (worth {_number(self.best_value)})"]

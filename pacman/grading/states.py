@@ -157,7 +157,7 @@ class TreeState:
         """The agent whose level this is (a tree knows whose turn it is; a GameState does not)."""
         return self._level % (self._ghosts + 1)
 
-    def legal_actions(self, agent: int = 0) -> tuple[str, ...]:
+    def legal_actions(self, agent: int) -> tuple[str, ...]:
         """The labels of this node's children; () at a leaf."""
         node = self._node
         if node.kind == TERMINAL:
