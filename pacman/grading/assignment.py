@@ -23,7 +23,6 @@ from agents.trees import TreeNode, parse_tree
 from pacman.actions import Action
 from pacman.errors import PacmanError
 from pacman.layout import Layout, load_layout
-from pacman.resources import resource_dir
 from pacman.state import GameState
 
 if sys.version_info >= (3, 11):
