@@ -116,7 +116,7 @@ class GameConfig:
     def label(self, fields: Sequence[str] | None = None) -> str:
         """A short human name, e.g. ``small expectimax depth=2 random x2``; only `fields` if given."""
         fields = CONFIG_FIELDS[:-1] if fields is None else fields
-        parts = []
+        parts: list[str] = []
         for name in fields:
             value = getattr(self, name)
             if name == "agent_args":
@@ -613,7 +613,7 @@ def _run_jobs(todo: Sequence[GameJob], emit: Callable[[dict[str, Any]], None], r
     own = executor is None
     workers = jobs or default_jobs()
     workers = min(workers, len(todo)) if own else workers
-    pool = _process_pool(workers) if own else executor
+    pool: cf.Executor = _process_pool(workers) if executor is None else executor
     result.executor = (f"process pool, {workers} worker{'s' if workers != 1 else ''}" if own
                        else result.executor or type(executor).__name__)
     limit = 2 * workers

@@ -152,7 +152,7 @@ def summarize_games(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "win_rate": wins / games if games else None,
         "win_rate_ci95": list(wilson_interval(wins, games)),
         "mean_score": mean_score,
-        "score_sd": _sample_sd(scores, mean_score) if len(scores) > 1 else None,
+        "score_sd": _sample_sd(scores, mean_score) if mean_score is not None and len(scores) > 1 else None,
         "score_ci95": list(interval) if interval else None,
         "mean_moves": math.fsum(r["moves"] for r in scored) / len(scored) if scored else None,
         "ms_per_move_p50": percentile(move_ms, 50),

@@ -5,7 +5,6 @@ id and memory): those depend on the machine, everything else on the seed only.
 """
 
 import concurrent.futures as cf
-import json
 import os
 import statistics
 
