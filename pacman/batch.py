@@ -674,6 +674,25 @@ def _run_alone(job: GameJob) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
+def _sigint_ignored_by_children() -> Iterator[None]:
+    """Start processes that ignore Ctrl-C (an ignored signal stays ignored in a child), as our pool workers do.
+
+    A Ctrl-C at the terminal reaches every process of the group; the parent alone
+    should act on it, closing the cluster in order, rather than every Dask worker
+    dying with a traceback of its own.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to do, nothing to restore
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
 def dask_executor(address: str, *, workers: int | None = None, timeout: float = 5.0) -> Iterator[tuple[cf.Executor, int, str]]:
     """A `concurrent.futures` executor on a Dask cluster, with its number of worker threads and a description.
 
@@ -692,9 +711,10 @@ def dask_executor(address: str, *, workers: int | None = None, timeout: float = 
     with contextlib.ExitStack() as stack:
         if address == "local":
             count = workers or default_jobs()
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, silence_logs=logging.ERROR))
+            with _sigint_ignored_by_children():
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster, timeout=f"{timeout}s"))
             description = f"Dask LocalCluster, {count} worker{'s' if count != 1 else ''}"
         else:
