@@ -693,7 +693,8 @@ def _sigint_ignored_by_children() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def dask_executor(address: str, *, workers: int | None = None, timeout: float = 5.0) -> Iterator[tuple[cf.Executor, int, str]]:
+def dask_executor(address: str, *, workers: int | None = None,
+                  timeout: float = 5.0) -> Iterator[tuple[cf.Executor, int, str]]:
     """A `concurrent.futures` executor on a Dask cluster, with its number of worker threads and a description.
 
     `address` is a scheduler (``tcp://host:8786``), or ``local`` for a

@@ -70,7 +70,10 @@ def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 class Progress:
-    """Games done, win rate so far and ETA on `stream`: a bar redrawn in place on a terminal, else a line now and then."""
+    """Games done, win rate so far and ETA on `stream`.
+
+    A bar redrawn in place when `stream` is a terminal, else a plain line every `every` seconds.
+    """
 
     def __init__(self, total: int, done: int = 0, wins: int = 0, stream: TextIO | None = None,
                  every: float = 10.0) -> None:
@@ -127,7 +130,7 @@ def _duration(seconds: float) -> str:
 
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
-    from pacman.batch import check_out, check_writable, dask_executor, read_results, run_batch
+    from pacman.batch import check_out, check_writable, dask_executor, read_results, run_batch, validate_config
     from pacman.cli import EXIT_INTERRUPTED, UsageError
     from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
@@ -153,6 +156,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
         split_list(args.layout, "--layout"), split_list(args.pacman, "--pacman"),
         parse_agent_args_sweep(args.agent_args), split_list(args.ghosts, "--ghosts"),
         args.num_ghosts or [None], max_moves=args.max_moves, move_time_limit=args.move_time_limit)
+    for config in configs:  # before a cluster is started for nothing
+        validate_config(config)
     total = args.games * len(configs)
     done = wins = 0
     if args.resume and args.out and os.path.exists(args.out):
