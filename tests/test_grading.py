@@ -39,7 +39,9 @@ def scores(report) -> dict[str, float]:
     return {q.id: q.score for q in report.questions}
 
 
-# -- a small assignment for fast sandbox tests --------------------------------------------
+# -- small assignments for fast sandbox tests ---------------------------------------------
+# `mini` has generous time limits (a correct submission passes on a loaded machine); `tight`
+# is the same with short ones, so that hostile submissions that hang cost little time.
 
 
 MINI_TOML = """
@@ -57,7 +59,7 @@ name = "one-ghost"
 tree = "one.json"
 ghosts = 1
 depth = 1
-time_limit = 1.5
+time_limit = {item_limit}
 
 [[questions]]
 id = "position"
@@ -68,8 +70,8 @@ kind = "positions"
 name = "test-layout"
 ghosts = 1
 depth = 2
-time_limit = 1.5
-positions = [{ layout = "test" }]
+time_limit = {item_limit}
+positions = [{{ layout = "test" }}]
 
 [[questions]]
 id = "games"
@@ -83,22 +85,31 @@ seeds = [0, 1]
 agent = "reference"
 evaluation = "submission"
 max_moves = 60
-move_time_limit = 0.5
-game_time_limit = 3
+move_time_limit = {move_limit}
+game_time_limit = {game_limit}
 require_wins = 1
 thresholds = [
-    { measure = "wins", at_least = 1, points = 1 },
-    { measure = "timeouts", at_most = 0, points = 1 },
+    {{ measure = "wins", at_least = 1, points = 1 }},
+    {{ measure = "timeouts", at_most = 0, points = 1 }},
 ]
 """
 
 
-@pytest.fixture(scope="module")
-def mini(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("mini")
-    (folder / "assignment.toml").write_text(MINI_TOML)
+def _mini(folder: Path, item_limit: float, move_limit: float, game_limit: float):
+    (folder / "assignment.toml").write_text(MINI_TOML.format(item_limit=item_limit, move_limit=move_limit,
+                                                             game_limit=game_limit))
     (folder / "one.json").write_text((TREE_DIR / "one-ghost-depth1.json").read_text())
     return load_assignment(folder)
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    return _mini(tmp_path_factory.mktemp("mini"), item_limit=20, move_limit=5, game_limit=30)
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory):
+    return _mini(tmp_path_factory.mktemp("tight"), item_limit=1.5, move_limit=0.5, game_limit=3)
 
 
 def write_assignment(folder: Path, toml: str, files: dict[str, str] | None = None) -> Path:
@@ -301,7 +312,7 @@ def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
         "    def get_action(self, state):\n"
         "        print('{\"score\": 999}'); open('results.json', 'w').write('{\"score\": 999}')\n", 1))
     report = grade(mini, noisy)
-    assert report.score == report.max_score == 7
+    assert report.score == report.max_score == 7, format_report(report)
     assert any('{"score": 999}' in text for text in report.output)
 
 
@@ -314,9 +325,9 @@ def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
     ("forge", "returned 'East'"),
     ("kill_grader", "the submission's process was killed (SIGKILL"),
 ])
-def test_hostile_submissions_are_contained(mini, tmp_path, name, message):
+def test_hostile_submissions_are_contained(tight, tmp_path, name, message):
     out, gradescope = tmp_path / "out.json", tmp_path / "results.json"
-    code = main(["grade", str(mini.directory), submission(name), "--json", str(out), "--gradescope", str(gradescope)])
+    code = main(["grade", str(tight.directory), submission(name), "--json", str(out), "--gradescope", str(gradescope)])
     assert code == 0
     data = json.loads(out.read_text())
     assert data["score"] == 0 and data["max_score"] == 7

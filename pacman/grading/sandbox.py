@@ -258,6 +258,10 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
         _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status)
     finally:
         os.close(read_fd)
+        try:
+            process.wait(timeout=1.0)  # after "done" the child exits by itself: let it
+        except subprocess.TimeoutExpired:
+            pass
         if process.poll() is None:
             _kill(process)
         # The session may have left processes behind (a submission that forked): end them too.

@@ -239,6 +239,7 @@ def main() -> None:
         sys.stdout.flush()
         os._exit(0)
     channel.send("ready")
+    completed = False
     for index, item in job["items"]:
         channel.send("start", item=index)
         started = time.perf_counter()
@@ -254,12 +255,14 @@ def main() -> None:
         if item["kind"] == "game" and data["outcome"] == "timed-out":
             break  # a move may still be running on its thread: let the parent start a fresh process
     else:
-        channel.send("done")
-    try:
+        completed = True
+    try:  # before "done": the grader may end the process as soon as it reads it
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:
         pass
+    if completed:
+        channel.send("done")
     os._exit(0)
 
 
