@@ -126,7 +126,7 @@ def write_assignment(folder: Path, toml: str, files: dict[str, str] | None = Non
 
 def test_shipped_assignment_has_the_three_questions():
     assert [q.id for q in SHIPPED.questions] == ["trees", "pacman", "evaluation"]
-    assert SHIPPED.max_score == 23
+    assert SHIPPED.max_score == 24
     assert SHIPPED.submission_file == "multi_agents.py"
     kinds = {q.id: {t.kind for t in q.tests} for q in SHIPPED.questions}
     assert kinds == {"trees": {"tree"}, "pacman": {"positions"}, "evaluation": {"games"}}
@@ -278,8 +278,8 @@ def test_games_reports_are_replayed_not_believed(mini):
 
 def test_reference_solution_scores_full_marks():
     report = grade(SHIPPED, submission("reference"))
-    assert scores(report) == {"trees": 7, "pacman": 10, "evaluation": 6}
-    assert report.score == report.max_score == 23
+    assert scores(report) == {"trees": 8, "pacman": 10, "evaluation": 6}
+    assert report.score == report.max_score == 24
     assert report.seconds < 60
 
 
@@ -293,10 +293,11 @@ def test_starter_scores_zero(tmp_path):
 
 
 @pytest.mark.parametrize("name, expected, failing, reason", [
-    ("minimax", {"trees": 4, "pacman": 8}, "one-ghost-depth1", "returned 'West' (worth 8), expected 'Stop' (worth 11)"),
+    ("minimax", {"trees": 5, "pacman": 8}, "one-ghost-depth1", "returned 'West' (worth 8), expected 'Stop' (worth 11)"),
     ("depth_per_agent", {"trees": 0, "pacman": 0}, "one-ghost-depth1", "depth counted in plies"),
     ("pruning", {"trees": 0, "pacman": 2}, "two-ghosts-depth1", "did not expand 3 node(s)"),
     ("no_terminal", {"trees": 5, "pacman": 8}, "terminal-leaves", "returned 'North' (worth -205)"),
+    ("infinite_terminal", {"trees": 4, "pacman": 10}, "terminal-values", "returned 'West' (worth 10), expected 'East'"),
 ])
 def test_wrong_variants_lose_the_points_of_what_they_got_wrong(name, expected, failing, reason):
     report = grade(SHIPPED, submission(name), questions=["trees", "pacman"])
@@ -346,19 +347,19 @@ def test_json_and_gradescope_files(tmp_path, capsys):
                  "--gradescope", str(gradescope)])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "Question trees: Expectimax on explicit game trees  4/7" in printed
-    assert "FAIL one-ghost-depth1 (tree)  0/1" in printed and "Total: 4/7" in printed
+    assert "Question trees: Expectimax on explicit game trees  5/8" in printed
+    assert "FAIL one-ghost-depth1 (tree)  0/1" in printed and "Total: 5/8" in printed
     data = json.loads(out.read_text())
-    assert (data["score"], data["max_score"]) == (4, 7)
+    assert (data["score"], data["max_score"]) == (5, 8)
     question = data["questions"][0]
-    assert (question["id"], question["score"], question["max_score"]) == ("trees", 4, 7)
-    assert [t["passed"] for t in question["tests"]] == [False, False, False, True, True, True, True]
+    assert (question["id"], question["score"], question["max_score"]) == ("trees", 5, 8)
+    assert [t["passed"] for t in question["tests"]] == [False, False, False, True, True, True, True, True]
     results = json.loads(gradescope.read_text())
     assert set(results) >= {"score", "execution_time", "stdout_visibility", "tests"}
-    assert results["score"] == 4 and results["stdout_visibility"] == "hidden"
+    assert results["score"] == 5 and results["stdout_visibility"] == "hidden"
     (test,) = results["tests"]
     assert set(test) >= {"name", "score", "max_score", "output", "visibility"}
-    assert (test["score"], test["max_score"], test["visibility"]) == (4, 7, "visible")
+    assert (test["score"], test["max_score"], test["visibility"]) == (5, 8, "visible")
     assert "FAIL one-ghost-depth1" in test["output"]
 
 
