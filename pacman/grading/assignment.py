@@ -42,6 +42,7 @@ __all__ = [
     "Assignment",
     "load_assignment",
     "shipped_assignments",
+    "shipped_directory",
     "EVALUATION_CHOICES",
     "MEASURES",
 ]
@@ -204,17 +205,18 @@ class Assignment:
 
 def shipped_assignments() -> list[str]:
     """The ids of the assignments shipped with the package."""
-    return sorted(p.parent.name for p in _shipped_dir().glob("*/assignment.toml"))
+    return sorted(p.parent.name for p in shipped_directory().glob("*/assignment.toml"))
 
 
-def _shipped_dir() -> Path:
+def shipped_directory() -> Path:
+    """The folder holding the shipped assignments, one directory each."""
     return Path(__file__).resolve().parent / "assignments"
 
 
 def load_assignment(id_or_path: str | Path) -> Assignment:
     """Load a shipped assignment by id (``"expectimax"``) or an assignment directory by path."""
     text = str(id_or_path)
-    shipped = _shipped_dir() / text
+    shipped = shipped_directory() / text
     if "/" not in text and (shipped / "assignment.toml").is_file():
         directory = shipped
     else:

@@ -114,7 +114,7 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
 def _package(args: argparse.Namespace) -> int:
     from importlib.metadata import PackageNotFoundError, version
 
-    from pacman.grading.assignment import load_assignment
+    from pacman.grading.assignment import load_assignment, shipped_directory
     from pacman.grading.report import write_gradescope_package
 
     if args.submission is not None or args.starter or args.json or args.gradescope:
@@ -127,7 +127,7 @@ def _package(args: argparse.Namespace) -> int:
             requirement = f"pacman-ai=={version('pacman-ai')}"
         except PackageNotFoundError:
             requirement = "pacman-ai"
-    shipped = assignment.directory.parent.name == "assignments" and name == assignment.id
+    shipped = assignment.directory.resolve() == (shipped_directory() / assignment.id).resolve()
     written = write_gradescope_package(args.gradescope_package, assignment.id, assignment.submission_file,
                                        requirement=requirement,
                                        assignment_files=None if shipped else Path(assignment.directory))
