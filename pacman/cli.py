@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch.
+"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch, grade.
 
 Usage errors (a bad flag, layout, agent spec) print one line and exit with status 2.
 """
@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="pacman-ai",
-        description="Pacman with expectimax agents: watch games, list layouts, solve game trees, measure speed.",
+        description="Pacman with expectimax agents: watch games, replay them, run headless batches, "
+                    "solve game trees, grade assignments, list layouts, measure speed.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -139,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
     tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
 
-    bench = commands.add_parser("bench", help="measure engine speed (successors per second)",
+    bench = commands.add_parser("bench", help="measure engine and search speed (successors per second, ms per move)",
                                 description="Successors per second of random-walk expansion, fast engine "
                                             "against the reference engine; medians of several runs.")
     bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
