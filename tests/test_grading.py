@@ -338,6 +338,22 @@ def test_hostile_submissions_are_contained(tight, tmp_path, name, message):
     assert results["score"] == 0 and [t["max_score"] for t in results["tests"]] == [2, 3, 2]
 
 
+def test_processes_a_submission_leaves_behind_are_ended_before_results_are_written(tight, tmp_path):
+    import time
+
+    escape = tmp_path / "escape.py"
+    shutil.copy(submission("escape"), escape)
+    out = tmp_path / "out.json"
+    assert main(["grade", str(tight.directory), str(escape), "--json", str(out)]) == 0
+    pids = [int(line) for line in (tmp_path / "escapees.txt").read_text().split()]
+    assert pids  # the submission did leave processes in sessions of their own
+    time.sleep(1.0)  # each would have rewritten out.json 20 times by now
+    assert json.loads(out.read_text())["score"] == 0
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 # -- reports and the command line -------------------------------------------------------------
 
 

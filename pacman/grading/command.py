@@ -86,6 +86,11 @@ def run_grade_command(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace, assignment: Any) -> int:
     from pacman.grading.grader import SubmissionError, grade
+    from pacman.grading.reaper import become_subreaper
+
+    # Processes a submission starts that outlive its stand-in parent come back to the grader,
+    # which ends them before it writes any result (see pacman.grading.reaper).
+    become_subreaper()
     from pacman.grading.report import format_report, gradescope_results, write_json
 
     def progress(question: str, test: Any) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman.errors import PacmanError
+from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT"]
 
@@ -178,6 +179,7 @@ def run_items(
     """
     ids = _user_ids(user) if user is not None else None
     started = time.perf_counter()
+    ours = frozenset(_children_now())
     outcomes: list[ItemOutcome | None] = [None] * len(items)
     output_parts: list[str] = []
     processes = 0
@@ -194,6 +196,8 @@ def run_items(
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
             status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
                                 capture_path, ids)
+            # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade` is).
+            end_children(keep=ours)
             try:
                 with open(capture_path, "rb") as handle:
                     text = handle.read(4 * _OUTPUT_KEPT + 4096).decode("utf-8", "replace")

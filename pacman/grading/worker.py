@@ -21,6 +21,8 @@ import traceback
 import types
 from typing import Any, Callable
 
+from pacman.grading.reaper import become_subreaper, end_children
+
 __all__ = ["main"]
 
 _OUTPUT_LIMIT = 8 << 20  # bytes a submission may write to any file (its stdout included)
@@ -189,9 +191,12 @@ def _stand_between(fd: int) -> None:
     """Fork: the submission runs in the child, so that its parent process is this one, not the grader.
 
     A submission that signals ``os.getppid()`` then hits this stand-in, and the
-    grader carries on. The stand-in waits and ends the way the child ended (the
+    grader carries on. The stand-in is a subreaper: when the child ends, it kills
+    every process the submission left behind, those that left the session
+    included. It then ends the way the child ended (the
     same exit status, or the same signal), which the grader reports.
     """
+    become_subreaper()  # processes the submission starts and orphans come back here, even from another session
     pid = os.fork()
     if pid == 0:
         return
@@ -202,6 +207,7 @@ def _stand_between(fd: int) -> None:
             break
         except InterruptedError:
             continue
+    end_children()
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         signal.signal(number, signal.SIG_DFL)
