@@ -9,6 +9,8 @@ the depth limit. Everything expected is computed before the submission runs.
 
 from __future__ import annotations
 
+import abc
+
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -49,7 +51,7 @@ class TestResult:
                 "seconds": round(self.seconds, 3)}
 
 
-class Check:
+class Check(abc.ABC):
     """One test made ready to run: the items for the submission's process and the expected answers."""
 
     def __init__(self, test: Any) -> None:
@@ -57,8 +59,9 @@ class Check:
         self.items: list[dict[str, Any]] = []
         self.time_limits: list[float] = []
 
+    @abc.abstractmethod
     def judge(self, outcomes: list[ItemOutcome]) -> TestResult:
-        raise NotImplementedError
+        """Score the submission's outcomes (one per item, in order) against the expected answers."""
 
 
 def prepare(test: Any) -> Check:
