@@ -321,7 +321,7 @@ def _replay(args: argparse.Namespace) -> int:
         record = result.to_dict()
         record.update(replay.agents)
         print(json.dumps(record))
-    elif display is None:
+    elif choice != "text":  # the terminal view ends with its own result line
         print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})")
     return 0
 

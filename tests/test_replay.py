@@ -78,6 +78,18 @@ def test_cli_save_then_replay_reports_the_same_result(tmp_path, capsys):
         assert replayed[key] == played[key]
 
 
+def test_cli_replay_without_json_prints_one_result_line(tmp_path, capsys):
+    saved = tmp_path / "g.json"
+    assert main(["play", "--layout", "small", "--seed", "3", "--max-moves", "40", "--save", str(saved), "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert main(["replay", str(saved), "--display", "none"]) == 0
+    assert capsys.readouterr().out == (f"{played['outcome']}: score {played['score']} after {played['moves']} moves "
+                                       f"(seed 3)\n")
+    assert main(["replay", str(saved), "--display", "text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(f"score {played['score']} after" in line for line in lines) == 1  # the view's own line, not twice
+
+
 def test_cli_save_to_a_missing_folder_fails_before_playing(tmp_path, capsys):
     status = main(["play", "--max-moves", "5", "--save", str(tmp_path / "no" / "g.json"), "--display", "none"])
     out, err = capsys.readouterr()
