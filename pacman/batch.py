@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from pacman import files
 from pacman.errors import PacmanError
 
 __all__ = [
@@ -373,19 +374,11 @@ def check_out(path: str | os.PathLike[str], *, resume: bool, overwrite: bool) ->
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Call `write(temporary_path)`, then move the file onto `path`: readers see the whole file or none."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    base, suffix = os.path.splitext(os.path.basename(path))
-    temporary = os.path.join(folder, f".{base}.{os.getpid()}.tmp{suffix}")
+    """`pacman.files.write_atomically`, with a failure to write reported as a BatchError."""
     try:
-        write(temporary)
-        os.replace(temporary, path)
+        files.write_atomically(path, write)
     except OSError as exc:
-        raise BatchError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
+        raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from pacman.actions import Action
 from pacman.errors import PacmanError
+from pacman.files import write_json
 from pacman.game import GameResult
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
@@ -88,23 +88,10 @@ def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult
         "actions": [a.value for a in result.actions],
         "result": result.to_dict(),
     }
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        write_json(path, data, indent=1)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot write replay ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1)
-            out.write("\n")
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:

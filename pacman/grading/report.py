@@ -7,13 +7,12 @@ after every submission process has ended.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from pacman.files import write_json
 from pacman.grading.grader import GradeReport
 
 __all__ = ["format_report", "gradescope_results", "write_json", "write_gradescope_package"]
@@ -71,25 +70,6 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
         "stdout_visibility": "hidden",
         "tests": tests,
     }
-
-
-def write_json(path: str | os.PathLike[str], data: Any) -> None:
-    """Write `data` as JSON to `path` atomically."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{target.name}.",
-                                         suffix=".tmp", delete=False)
-    try:
-        with handle:
-            json.dump(data, handle, indent=2)
-            handle.write("\n")
-        os.replace(handle.name, target)
-    except BaseException:
-        try:
-            os.unlink(handle.name)
-        except OSError:
-            pass
-        raise
 
 
 _SETUP = """#!/usr/bin/env bash
