@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from agents.evaluation import load_object
 from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 from agents.simple import GreedyAgent, RandomAgent
 from pacman.errors import AgentSpecError
 
-__all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args"]
+__all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]
+
+#: The evaluation an agent that takes one gets when none is named.
+DEFAULT_EVALUATION = "better"
 
 #: Pacman agents by name.
 PACMAN_AGENTS: dict[str, Callable[..., Any]] = {
@@ -88,3 +91,48 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
     if not callable(getattr(agent, "get_action", None)):
         raise AgentSpecError(f"Pacman agent {name!r} has no get_action(state) method")
     return agent
+
+
+def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
+    """The arguments agent `name` is really built with: `args` over its constructor's defaults, JSON-ready.
+
+    An ``evaluation`` left at None is the default evaluation (as `make_pacman_agent`
+    builds it), and a ``ghost_model`` left at None is the kind of ghost in play
+    (`ghosts`), so a record says which search it describes. Values that are not
+    JSON (a callable given from Python) are recorded by name.
+
+    >>> effective_agent_args("expectimax", {"depth": 3}, ghosts="random")["evaluation"]
+    'better'
+    """
+    given = dict(args or {})
+    factory = PACMAN_AGENTS.get(name)
+    if factory is None and ":" in name:
+        try:
+            factory = load_object(name, "Pacman agent")
+        except AgentSpecError:
+            factory = None
+    effective: dict[str, Any] = {}
+    if callable(factory):
+        try:
+            parameters = inspect.signature(factory).parameters
+        except (TypeError, ValueError):
+            parameters = {}
+        for key, parameter in parameters.items():
+            if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) \
+                    and parameter.default is not parameter.empty:
+                effective[key] = parameter.default
+    effective.update(given)
+    if "evaluation" in effective and effective["evaluation"] is None:
+        effective["evaluation"] = DEFAULT_EVALUATION
+    if "ghost_model" in effective and effective["ghost_model"] is None and ghosts is not None:
+        effective["ghost_model"] = ghosts
+    return {key: _json_value(value) for key, value in effective.items()}
+
+
+def _json_value(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json_value(item) for item in value]
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    return name if name else type(value).__name__

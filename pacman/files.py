@@ -1,13 +1,19 @@
-"""Writing result files whole or not at all: a temporary file beside the target, then a rename."""
+"""Files the user hands us and files we write.
+
+Inputs are read only when they are regular files of a bounded size (a FIFO or a
+device would block or never end); outputs are written whole or not at all: a
+temporary file beside the target, then a rename.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import stat
 from typing import Any, Callable
 
-__all__ = ["write_atomically", "write_json"]
+__all__ = ["write_atomically", "write_json", "read_input_file"]
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -38,3 +44,51 @@ def write_json(path: str | os.PathLike[str], data: Any, indent: int = 2) -> None
             out.write("\n")
 
     write_atomically(path, dump)
+
+
+def read_input_file(path: str | os.PathLike[str], what: str, max_bytes: int,
+                    error: type[Exception] = ValueError) -> bytes:
+    """The bytes of a regular file the user named, refusing anything that could block or flood.
+
+    A FIFO, a device, a socket or a directory is refused before a byte is read
+    (opening a FIFO for reading would wait for a writer forever), and so is a file
+    larger than `max_bytes`. Errors are `error` (a narrow ValueError subclass of the
+    caller's) with a message that starts with the path and says what was expected,
+    for example ``pipe: is a FIFO, not a regular file (a layout must be a file)``.
+    """
+    shown = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(shown, flags)
+    except OSError as exc:
+        raise error(f"{shown}: cannot read {what} ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{shown}: is {_file_kind(info.st_mode)}, not a regular file (expected {what})")
+        if info.st_size > max_bytes:
+            raise error(f"{shown}: {info.st_size:,} bytes is too large for {what} (limit {max_bytes:,})")
+        chunks = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > max_bytes:  # it grew while we read it
+            raise error(f"{shown}: more than {max_bytes:,} bytes is too large for {what}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise error(f"{shown}: cannot read {what} ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
