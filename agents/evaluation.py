@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pacman.distances import DistanceTable
-from pacman.errors import AgentSpecError
+from pacman.errors import AgentSpecError, describe_failure
 from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "resolve_evaluation", "load_object"]
@@ -97,16 +97,20 @@ def load_object(spec: str, what: str) -> Any:
             module = importlib.util.module_from_spec(loader_spec)
             try:
                 loader_spec.loader.exec_module(module)
-            except Exception as exc:
-                raise AgentSpecError(f"{what} {spec!r}: importing {target} raised {type(exc).__name__}: {exc}") from None
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # SystemExit too: a module that exits at import is a bad spec
+                raise AgentSpecError(f"{what} {spec!r}: importing {target} {describe_failure(exc)}") from None
             sys.modules[module_name] = module
     else:
         try:
             module = importlib.import_module(target)
         except ImportError as exc:
-            raise AgentSpecError(f"{what} {spec!r}: cannot import module {target!r} ({exc})") from None
-        except Exception as exc:
-            raise AgentSpecError(f"{what} {spec!r}: importing {target} raised {type(exc).__name__}: {exc}") from None
+            raise AgentSpecError(f"{what} {spec!r}: cannot import module {target!r} ({' '.join(str(exc).split())})") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise AgentSpecError(f"{what} {spec!r}: importing {target} {describe_failure(exc)}") from None
     try:
         return getattr(module, name)
     except AttributeError:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from agents.evaluation import resolve_evaluation
+from agents.evaluation import EVALUATIONS, resolve_evaluation
 from agents.ghosts import DirectionalGhost, RandomGhost
 from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
@@ -102,6 +102,14 @@ class SearchInfo:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _evaluation_name(evaluation: Callable[[GameState], float]) -> str:
+    """A registered evaluation's name (``better``), else the function's own name."""
+    for name, function in EVALUATIONS.items():
+        if function is evaluation:
+            return name
+    return getattr(evaluation, "__name__", "callable")
+
+
 class _SearchAgent:
     """Shared by the three search agents: arguments, ghost models, the searcher, the root call."""
 
@@ -110,7 +118,7 @@ class _SearchAgent:
     def __init__(
         self,
         depth: int | None = 2,
-        evaluation: str | Callable[[GameState], float] = "better",
+        evaluation: str | Callable[[GameState], float] | None = "better",
         ghost_model: str | Sequence[Any] | None = None,
         time_limit: float | None = None,
         transposition: bool = True,
@@ -134,8 +142,10 @@ class _SearchAgent:
                 f"{name}: ghost_model must be 'random', 'directional', a list of ghost agents or None, got {ghost_model!r}"
             )
         self.depth = depth
+        if evaluation is None:
+            evaluation = "better"
         self.evaluation = resolve_evaluation(evaluation)
-        self.evaluation_name = evaluation if isinstance(evaluation, str) else getattr(evaluation, "__name__", "callable")
+        self.evaluation_name = evaluation if isinstance(evaluation, str) else _evaluation_name(evaluation)
         self.ghost_model = ghost_model
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.transposition = transposition

@@ -5,10 +5,10 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Mapping
 
-from agents.evaluation import load_object
+from agents.evaluation import load_object, resolve_evaluation
 from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 from agents.simple import GreedyAgent, RandomAgent
-from pacman.errors import AgentSpecError
+from pacman.errors import AgentSpecError, describe_failure
 
 __all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]
 
@@ -62,7 +62,16 @@ def _parse_value(value: str) -> Any:
 
 
 def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
-    """Build the Pacman agent registered as `name` with keyword `args`; AgentSpecError names what is wrong."""
+    """Build the Pacman agent registered as `name` with keyword `args`; AgentSpecError names what is wrong.
+
+    An agent whose constructor takes ``evaluation`` always gets a callable: a
+    string (a registered name, ``module:function``, ``path/to/file.py:function``)
+    is resolved first, and when none is named (or it is None) the agent gets
+    `DEFAULT_EVALUATION`, whatever its constructor's own default. A constructor
+    that raises, or calls ``sys.exit()``, is an AgentSpecError naming the agent.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise AgentSpecError(f"Pacman agent {name!r}: expected a registered name, module:Class or path/to/file.py:Class")
     if name in PACMAN_AGENTS:
         factory = PACMAN_AGENTS[name]
     elif ":" in name:
@@ -75,22 +84,42 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
             f"module:Class or path/to/file.py:Class)"
         )
     args = dict(args or {})
-    parameters = inspect.signature(factory).parameters
-    unknown = [key for key in args if key not in parameters]
-    if unknown:
-        accepted = ", ".join(parameters) or "none"
-        raise AgentSpecError(
-            f"Pacman agent {name!r} takes no argument {unknown[0]!r} (accepted: {accepted})"
-        )
+    parameters = _parameters(factory)
+    if parameters is not None and not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        unknown = [key for key in args if key not in parameters or parameters[key].kind is parameters[key].VAR_POSITIONAL]
+        if unknown:
+            accepted = ", ".join(parameters) or "none"
+            raise AgentSpecError(
+                f"Pacman agent {name!r} takes no argument {unknown[0]!r} (accepted: {accepted})"
+            )
+    if parameters is not None and "evaluation" in parameters:
+        spec = args.get("evaluation")
+        args["evaluation"] = resolve_evaluation(DEFAULT_EVALUATION if spec is None else spec)
     try:
         agent = factory(**args)
     except AgentSpecError:
         raise
+    except KeyboardInterrupt:
+        raise
     except (TypeError, ValueError) as exc:
-        raise AgentSpecError(f"Pacman agent {name!r} with {args}: {exc}") from None
+        raise AgentSpecError(f"Pacman agent {name!r} with {_shown(args)}: {' '.join(str(exc).split())}") from None
+    except BaseException as exc:  # SystemExit too: a constructor that exits is a bad agent, not the program's end
+        raise AgentSpecError(f"Pacman agent {name!r}: building it {describe_failure(exc)}") from None
     if not callable(getattr(agent, "get_action", None)):
         raise AgentSpecError(f"Pacman agent {name!r} has no get_action(state) method")
     return agent
+
+
+def _parameters(factory: Any) -> Mapping[str, inspect.Parameter] | None:
+    """The constructor's parameters, or None when Python cannot tell (some built-in callables)."""
+    try:
+        return inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return None
+
+
+def _shown(args: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _json_value(value) for key, value in args.items()}
 
 
 def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
@@ -112,17 +141,13 @@ def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghost
         except AgentSpecError:
             factory = None
     effective: dict[str, Any] = {}
-    if callable(factory):
-        try:
-            parameters = inspect.signature(factory).parameters
-        except (TypeError, ValueError):
-            parameters = {}
-        for key, parameter in parameters.items():
-            if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) \
-                    and parameter.default is not parameter.empty:
-                effective[key] = parameter.default
+    parameters = (_parameters(factory) if callable(factory) else None) or {}
+    for key, parameter in parameters.items():
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) \
+                and parameter.default is not parameter.empty:
+            effective[key] = parameter.default
     effective.update(given)
-    if "evaluation" in effective and effective["evaluation"] is None:
+    if ("evaluation" in parameters or "evaluation" in effective) and effective.get("evaluation") is None:
         effective["evaluation"] = DEFAULT_EVALUATION
     if "ghost_model" in effective and effective["ghost_model"] is None and ghosts is not None:
         effective["ghost_model"] = ghosts

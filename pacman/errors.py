@@ -9,6 +9,7 @@ __all__ = [
     "TerminalStateError",
     "AgentSpecError",
     "TreeError",
+    "describe_failure",
 ]
 
 
@@ -34,3 +35,17 @@ class AgentSpecError(PacmanError):
 
 class TreeError(PacmanError):
     """An explicit game tree that cannot be searched; the message names the JSON path of the bad node."""
+
+
+def describe_failure(exc: BaseException, limit: int = 300) -> str:
+    """What a failing call did, in one line: ``called sys.exit(3)`` or ``raised KeyError: 'x'``.
+
+    Used wherever user code (an agent, an evaluation, a module loaded by path)
+    fails, so the message fits the one line a front end prints.
+    """
+    if isinstance(exc, SystemExit):
+        text = f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    else:
+        detail = " ".join(str(exc).split())
+        text = f"raised {type(exc).__name__}: {detail}" if detail else f"raised {type(exc).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -4,7 +4,19 @@ Randomness is per game and per agent: the game's seed is split with numpy's
 `SeedSequence` into one generator per agent, so the same seed replays the same
 game whatever any agent does with its own stream. An agent that raises, returns
 an illegal action or overruns the per-move time limit ends its game, and the
-`GameResult` says which agent failed and why; the program goes on.
+`GameResult` says which agent failed and why; the program goes on. That holds
+for an agent that calls ``sys.exit()`` (``exit()``, ``quit()``) in ``get_action``
+or ``reset`` too: its game is crashed, with the exit code in the message. Only
+KeyboardInterrupt stops the program, and an AgentSpecError from ``reset`` (an
+agent refusing a game it cannot play, such as a search too large for the
+layout) reaches the caller.
+
+A game that can never end ends at once: agents never leave their start cell's
+region of the maze, so when no dot can be eaten to win (no food, or a dot outside
+Pacman's region) and no ghost in play starts in Pacman's region, the game is cut
+off before the first move (0 moves) with `GameResult.error` saying why, with or
+without `max_moves` (see `endless_reason`). Every other game plays as the rules
+say until it is won, lost, cut off by `max_moves`, or an agent fails.
 """
 
 from __future__ import annotations
@@ -19,11 +31,11 @@ from typing import Any, Callable, Protocol, Sequence
 import numpy as np
 
 from pacman.actions import Action
-from pacman.errors import PacmanError
+from pacman.errors import AgentSpecError, PacmanError, describe_failure
 from pacman.layout import Layout, load_layout
 from pacman.state import GameState
 
-__all__ = ["GameResult", "Display", "run_game", "agent_streams"]
+__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class GameResult:
     moves: int
     """Pacman moves made."""
     cut_off: bool = False
-    """Stopped by `max_moves`, neither won nor lost."""
+    """Stopped by `max_moves`, or at once because it could never end (`error` says why); neither won nor lost."""
     crashed: bool = False
     """An agent raised an exception or returned an illegal action."""
     timed_out: bool = False
@@ -51,7 +63,7 @@ class GameResult:
     failed_agent: int | None = None
     """The agent that crashed or timed out (0 is Pacman)."""
     error: str | None = None
-    """What went wrong, for a crash or a time-out."""
+    """What went wrong, for a crash or a time-out; why, for a game cut off because it could never end."""
     move_times: tuple[float, ...] = field(default=(), repr=False)
     """Seconds Pacman's agent took for each of its moves."""
     actions: tuple[Action, ...] = field(default=(), repr=False)
@@ -176,24 +188,33 @@ def run_game(
     state = GameState.initial(layout, num_ghosts=len(ghost_agents))
     num_agents = state.num_agents
     streams = agent_streams(seed, num_agents)
+    outcome: dict[str, Any] = {}
     reset = getattr(pacman_agent, "reset", None)
     if callable(reset):
-        reset(rng=streams[0], ghost_agents=ghost_agents)
+        try:
+            reset(rng=streams[0], ghost_agents=ghost_agents)
+        except (AgentSpecError, KeyboardInterrupt):
+            raise  # the agent refuses this game (a search too large for it): the caller's error
+        except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
+            outcome = dict(crashed=True, failed_agent=0, error=f"{_agent_name(0)} reset() {describe_failure(exc, 1000)}")
+    if not outcome:
+        reason = endless_reason(state)
+        if reason is not None:
+            outcome = dict(cut_off=True, error=reason)
 
     def decide(agent: int, current: GameState) -> Action:
         if agent == 0:
             return pacman_agent.get_action(current)
         return ghost_agents[agent - 1].get_action(current, streams[agent])
 
-    worker = _Worker() if move_time_limit is not None else None
+    worker = _Worker() if move_time_limit is not None and not outcome else None
     actions: list[Action] = []
     move_times: list[float] = []
     moves = 0
-    outcome: dict[str, Any] = {}
     if display is not None:
         display.start(state)
     try:
-        while not state.is_terminal():
+        while not outcome and not state.is_terminal():
             for agent in range(num_agents):
                 started = time.perf_counter()
                 try:
@@ -205,9 +226,11 @@ def run_game(
                     outcome = dict(timed_out=True, failed_agent=agent, error=(
                         f"{_agent_name(agent)} took longer than the {move_time_limit:g} s move time limit"))
                     break
-                except Exception as exc:  # an agent's bug ends its game, not the program
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
                     outcome = dict(crashed=True, failed_agent=agent, error=(
-                        f"{_agent_name(agent)} raised {type(exc).__name__}: {exc}"))
+                        f"{_agent_name(agent)} {describe_failure(exc, 1000)}"))
                     break
                 elapsed = time.perf_counter() - started
                 try:
@@ -247,6 +270,34 @@ def run_game(
     if display is not None:
         display.finish(state, result)
     return result
+
+
+def endless_reason(state: GameState) -> str | None:
+    """Why a game from `state` can never end (neither be won nor lost), or None if it can end.
+
+    Agents never leave their start cell's region of the maze (`Layout.region`), so
+    the game can be won only if food is left and every dot lies in Pacman's region,
+    and lost only if a ghost in play starts in that region. `run_game` ends a game
+    that can do neither at once, as cut off, with this reason as its `error`.
+    """
+    if state.is_terminal():
+        return None
+    layout = state.layout
+    home = layout.region(state.pacman_position)
+    food = state.food
+    can_win = bool(food) and all(layout.region(cell) == home for cell in food)
+    if can_win:
+        return None
+    starts = layout.ghost_starts[: state.num_ghosts]
+    if any(layout.region(start) == home for start in starts):
+        return None
+    if not food:
+        why = "there is no food"
+    else:
+        outside = sum(layout.region(cell) != home for cell in food)
+        why = f"{outside} of {len(food)} food dot{'s' if len(food) != 1 else ''} cannot be reached by Pacman"
+    ghosts = ("no ghost in play can reach him" if starts else "there are no ghosts in play")
+    return f"the game can never end: {why} and {ghosts}; stopped before the first move"
 
 
 def _agent_name(agent: int) -> str:

@@ -108,12 +108,40 @@ class Layout:
             value = cache[key] = build(self)
         return value
 
+    def region(self, cell: tuple[int, int]) -> int:
+        """The number of the connected open region that holds `cell` (-1 for a wall or outside the grid).
+
+        Agents never leave their start cell's region: walls never change, and an
+        eaten ghost goes back to its own start cell.
+        """
+        return self.derived("regions", _label_regions).get(cell, -1)
+
     def is_wall(self, x: int, y: int) -> bool:
         """True for a wall cell or any cell outside the grid."""
         return not (0 <= x < self.width and 0 <= y < self.height) or (x, y) in self.walls
 
     def __str__(self) -> str:
         return self.text
+
+
+def _label_regions(layout: Layout) -> dict[tuple[int, int], int]:
+    """Every open cell's region number: flood fill over the four neighbours."""
+    labels: dict[tuple[int, int], int] = {}
+    label = -1
+    for x in range(layout.width):
+        for y in range(layout.height):
+            if (x, y) in labels or layout.is_wall(x, y):
+                continue
+            label += 1
+            labels[(x, y)] = label
+            stack = [(x, y)]
+            while stack:
+                cx, cy = stack.pop()
+                for nxt in ((cx, cy + 1), (cx, cy - 1), (cx + 1, cy), (cx - 1, cy)):
+                    if nxt not in labels and not layout.is_wall(*nxt):
+                        labels[nxt] = label
+                        stack.append(nxt)
+    return labels
 
 
 def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> Layout:
