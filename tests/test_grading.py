@@ -386,19 +386,6 @@ def test_starter_command_writes_a_file_for_the_student(capsys):
     assert "class ExpectimaxAgent" in text and "def better_evaluation" in text
 
 
-def test_gradescope_package(tmp_path, capsys):
-    assert main(["grade", "--gradescope-package", str(tmp_path / "pkg"), "--requirement", "pacman-ai==0.1.0"]) == 0
-    setup, run = tmp_path / "pkg" / "setup.sh", tmp_path / "pkg" / "run_autograder"
-    assert os.access(setup, os.X_OK) and os.access(run, os.X_OK)
-    assert "pip install pacman-ai==0.1.0" in setup.read_text()
-    text = run.read_text()
-    assert "pacman-ai grade expectimax \"$submission\"" in text
-    assert "/autograder/submission/multi_agents.py" in text
-    assert "--gradescope /autograder/results/results.json" in text
-    subprocess.run(["bash", "-n", str(run)], check=True)
-    subprocess.run(["bash", "-n", str(setup)], check=True)
-
-
 @pytest.mark.parametrize("argv, message", [
     (["grade"], "give ASSIGNMENT"),
     (["grade", "expectimax"], "give SUBMISSION.py"),

@@ -15,7 +15,8 @@ from pacman.grading.assignment import (
     shipped_assignments,
 )
 from pacman.grading.grader import GradeReport, QuestionResult, SubmissionError, grade
-from pacman.grading.report import format_report, gradescope_results, write_gradescope_package, write_json
+from pacman.grading.gradescope import write_gradescope_package
+from pacman.grading.report import format_report, gradescope_results, write_json
 
 __all__ = [
     "Assignment",

@@ -41,11 +41,12 @@ def add_grade_parser(commands: Any) -> argparse.ArgumentParser:
     grade.add_argument("--starter", action="store_true",
                        help="print the assignment's starter file (e.g. > multi_agents.py) and exit")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
-                       help="write Gradescope's setup.sh and run_autograder for ASSIGNMENT (default: "
-                            f"{DEFAULT_ASSIGNMENT}) into DIR and exit")
+                       help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
+                            f"(default: {DEFAULT_ASSIGNMENT}) into DIR (new, empty or a previous package) and exit")
     grade.add_argument("--requirement", default=None, metavar="SPEC",
-                       help="with --gradescope-package: what setup.sh pip-installs (default: this version of "
-                            "pacman-ai; a git URL or a wheel path also works)")
+                       help="with --gradescope-package: what setup.sh pip-installs instead of the bundled "
+                            "wheels (default: a wheel of this pacman-ai and of its dependencies, in the package, "
+                            "installed without the network; e.g. pacman-ai==0.1.0 or a git URL)")
     return grade
 
 
@@ -117,24 +118,23 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
 
 
 def _package(args: argparse.Namespace) -> int:
-    from importlib.metadata import PackageNotFoundError, version
-
     from pacman.grading.assignment import load_assignment, shipped_directory
-    from pacman.grading.report import write_gradescope_package
+    from pacman.grading.gradescope import check_package_target, write_gradescope_package
 
-    if args.submission is not None or args.starter or args.json or args.gradescope:
+    if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
+            or args.sandbox_user:
         raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
+    if args.requirement is not None and not args.requirement.strip():
+        raise _usage("--requirement: expected what pip should install, got an empty string")
+    check_package_target(args.gradescope_package)  # before the assignment is read: fail fast
     name = args.assignment or DEFAULT_ASSIGNMENT
     assignment = load_assignment(name)
-    requirement = args.requirement
-    if requirement is None:
-        try:
-            requirement = f"pacman-ai=={version('pacman-ai')}"
-        except PackageNotFoundError:
-            requirement = "pacman-ai"
     shipped = assignment.directory.resolve() == (shipped_directory() / assignment.id).resolve()
+    if not args.json:
+        what = args.requirement or "bundled wheels of this pacman-ai and its dependencies"
+        print(f"writing the Gradescope package for {assignment.id!r} ({what}) ...", file=sys.stderr, flush=True)
     written = write_gradescope_package(args.gradescope_package, assignment.id, assignment.submission_file,
-                                       requirement=requirement,
+                                       requirement=args.requirement,
                                        assignment_files=None if shipped else Path(assignment.directory))
     for path in written:
         print(path)

@@ -1,0 +1,448 @@
+"""Gradescope's autograder package: ``setup.sh``, ``run_autograder``, and the wheels they install from.
+
+By default the package carries a wheel of the running pacman-ai (written here
+from its installed files, so that neither a source tree nor build tools nor the
+network are needed) and wheels of its runtime dependencies repacked from the
+installed distributions, so that ``setup.sh`` installs without the package index
+when the autograder's Python matches the one that built the package (and falls
+back to the index when it does not). ``--requirement SPEC`` replaces all that with
+``pip install SPEC``.
+
+The package is written into a temporary folder beside the target and renamed into
+place, so a failure leaves nothing half-written; an existing target is replaced
+only if it is empty or a package written by this module.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import stat
+import sys
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from pacman.errors import PacmanError
+
+__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "MARKER"]
+
+#: The line every script of the package carries; a folder holding it may be replaced.
+MARKER = "Written by `pacman-ai grade --gradescope-package`."
+#: The folder of the package that holds the wheels.
+WHEELS = "wheels"
+_DISTRIBUTION = "pacman-ai"
+#: dist-info files that describe an installation, not a distribution: never put into a wheel.
+_INSTALL_ONLY = {"INSTALLER", "REQUESTED", "direct_url.json", "RECORD"}
+
+
+class PackageError(PacmanError):
+    """The package cannot be written as asked (bad target, nothing to bundle); the message names it."""
+
+
+# -- the scripts ---------------------------------------------------------------------------
+
+_SETUP = """#!/usr/bin/env bash
+# Gradescope autograder setup: installs Python and pacman-ai.
+# @MARKER@
+# AUTOGRADER_ROOT (default /autograder) and PYTHON (default python3) may be set to try it elsewhere.
+set -euo pipefail
+root=${AUTOGRADER_ROOT:-/autograder}
+python=${PYTHON:-python3}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if ! "$python" -c "import ensurepip, venv" 2>/dev/null; then
+  apt-get update
+  apt-get install -y python3 python3-pip python3-venv
+fi
+"$python" -m venv "$root/venv"
+@INSTALL@
+# Submissions run as the user nobody, who must be able to read Python and the installed project.
+chmod -R a+rX "$root/venv"
+"""
+
+_INSTALL_BUNDLED = """wheel="$here/@WHEELS@/@WHEEL@"
+# The bundled wheels first, without the network. The dependency wheels fit @DEPENDENCY_TAGS@ only:
+# on another Python, pip fetches those from the package index instead.
+if ! "$root/venv/bin/pip" install --no-index --find-links "$here/@WHEELS@" "$wheel"; then
+  echo "setup.sh: the bundled dependency wheels do not fit this Python; using the package index" >&2
+  "$root/venv/bin/pip" install --find-links "$here/@WHEELS@" "$wheel"
+fi"""
+
+_INSTALL_REQUIREMENT = """"$root/venv/bin/pip" install @REQUIREMENT@"""
+
+_RUN = """#!/usr/bin/env bash
+# Gradescope autograder run: grades the submission and writes results.json.
+# @MARKER@
+# AUTOGRADER_ROOT (default /autograder) may be set to try it elsewhere; PACMAN_AI_SANDBOX_USER
+# (default nobody; empty: none, for a trial run without root) is the user the submission runs as.
+set -uo pipefail
+root=${AUTOGRADER_ROOT:-/autograder}
+user=${PACMAN_AI_SANDBOX_USER-nobody}
+mkdir -p "$root/results"
+results="$root/results/results.json"
+submission="$root/submission/@SUBMISSION@"
+if [ ! -f "$submission" ]; then
+  # A single .py file under another name is accepted too.
+  found=$(find "$root/submission" -maxdepth 2 -name '*.py' -type f | head -n 1)
+  submission=${found:-$submission}
+fi
+assignment=@ASSIGNMENT@
+case "$assignment" in
+  source/*) assignment="$root/$assignment" ;;
+esac
+cd /tmp
+"$root/venv/bin/pacman-ai" grade "$assignment" "$submission" ${user:+--sandbox-user "$user"} \\
+    --gradescope "$results"
+status=$?
+if [ ! -s "$results" ]; then
+  # The grader could not run at all: still give Gradescope a whole results file that says so.
+  "$root/venv/bin/python" - "$status" "$results" <<'END'
+import json, sys
+message = f"The autograder could not run (exit status {sys.argv[1]}); please tell your instructor."
+with open(sys.argv[2], "w") as handle:
+    json.dump({"score": 0, "output": message, "tests": [], "stdout_visibility": "visible"}, handle)
+END
+fi
+"""
+
+_README = """Gradescope autograder for the pacman-ai assignment {assignment!r}.
+{marker}
+
+Zip the contents of this folder (not the folder itself) and upload the zip as
+the assignment's autograder; students submit {submission}.
+
+setup.sh        creates the virtual environment /autograder/venv and installs pacman-ai
+run_autograder  grades /autograder/submission/{submission} into /autograder/results/results.json
+{contents}
+"""
+
+
+# -- wheels ----------------------------------------------------------------------------------
+
+
+def _record_hash(data: bytes) -> str:
+    digest = hashlib.sha256(data).digest()
+    return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+class _WheelWriter:
+    """A wheel being written: files go in with their RECORD lines; `close` adds RECORD itself."""
+
+    def __init__(self, path: Path, dist_info: str) -> None:
+        self.zip = zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6)
+        self.dist_info = dist_info
+        self.record: list[str] = []
+
+    def add(self, name: str, data: bytes, executable: bool = False) -> None:
+        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = ((0o755 if executable else 0o644) | stat.S_IFREG) << 16
+        self.zip.writestr(info, data)
+        self.record.append(f"{_csv_field(name)},{_record_hash(data)},{len(data)}")
+
+    def close(self) -> None:
+        record = f"{self.dist_info}/RECORD"
+        self.record.append(f"{_csv_field(record)},,")
+        self.add_raw(record, ("\n".join(self.record) + "\n").encode("utf-8"))
+        self.zip.close()
+
+    def add_raw(self, name: str, data: bytes) -> None:
+        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = (0o644 | stat.S_IFREG) << 16
+        self.zip.writestr(info, data)
+
+
+def _csv_field(name: str) -> str:
+    return f'"{name}"' if ("," in name or '"' in name) else name
+
+
+def _normalized(name: str) -> str:
+    """A distribution name as wheel file names spell it: ``pygame-ce`` -> ``pygame_ce``."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _distribution(name: str) -> metadata.Distribution:
+    try:
+        return metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        raise PackageError(f"{name} is not installed in this Python ({sys.executable}), so it cannot be "
+                           f"bundled; install it, or give --requirement SPEC") from None
+
+
+def _is_packaged_file(path: Path) -> bool:
+    return not (path.suffix in (".pyc", ".pyo", ".so", ".pyd") or "__pycache__" in path.parts
+                or any(part.startswith(".") for part in path.parts))
+
+
+def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
+    """Write a pure-Python wheel of the running pacman-ai into `folder`; returns its path.
+
+    Built from the imported `pacman` and `agents` packages (with the layouts and
+    assets, wherever this installation keeps them) and the installed distribution's
+    metadata, so it works from an editable install and from a wheel install alike,
+    without build tools or the network.
+    """
+    import agents
+    import pacman
+    from pacman.resources import resource_dir
+
+    dist = _distribution(_DISTRIBUTION)
+    version = dist.version
+    name = _normalized(_DISTRIBUTION)
+    dist_info = f"{name}-{version}.dist-info"
+    path = Path(folder) / f"{name}-{version}-py3-none-any.whl"
+    files: dict[str, Path] = {}
+    for package in (pacman, agents):
+        root = Path(package.__file__).resolve().parent
+        for file in sorted(root.rglob("*")):
+            relative = file.relative_to(root)
+            if file.is_file() and _is_packaged_file(relative):
+                files[f"{root.name}/{relative.as_posix()}"] = file
+    for data in ("layouts", "assets"):  # outside the package in a source tree, inside it in a wheel
+        source = resource_dir(data)
+        for file in sorted(source.rglob("*")):
+            relative = file.relative_to(source)
+            if file.is_file() and _is_packaged_file(relative):
+                files.setdefault(f"pacman/{data}/{relative.as_posix()}", file)
+    if not any(n.startswith("pacman/layouts/") for n in files):
+        raise PackageError("the running pacman-ai has no layouts folder to bundle; give --requirement SPEC")
+    meta = dist.read_text("METADATA")
+    if not meta:
+        raise PackageError(f"the installed {_DISTRIBUTION} has no METADATA; give --requirement SPEC")
+    writer = _WheelWriter(path, dist_info)
+    try:
+        for arcname, file in files.items():
+            writer.add(arcname, file.read_bytes())
+        writer.add(f"{dist_info}/METADATA", meta.encode("utf-8"))
+        writer.add(f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: pacman-ai grade --gradescope-package\n"
+                                         b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+        entry_points = dist.read_text("entry_points.txt") or "[console_scripts]\npacman-ai = pacman.cli:main\n"
+        writer.add(f"{dist_info}/entry_points.txt", entry_points.encode("utf-8"))
+        for extra in ("top_level.txt",):
+            text = dist.read_text(extra)
+            if text:
+                writer.add(f"{dist_info}/{extra}", text.encode("utf-8"))
+        for item in dist.files or ():
+            parts = Path(str(item)).parts
+            if len(parts) >= 2 and parts[0] == dist_info and parts[1] == "licenses":
+                writer.add(str(item), Path(str(item.locate())).read_bytes())
+    finally:
+        writer.close()
+    return path
+
+
+def _wheel_tag(dist: metadata.Distribution) -> str:
+    """The compressed tag set of an installed distribution, from its WHEEL file (``py3-none-any`` if none)."""
+    text = dist.read_text("WHEEL") or ""
+    tags = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Tag:")]
+    if not tags:
+        return "py3-none-any"
+    split = [tag.split("-") for tag in tags if tag.count("-") == 2]
+    if not split:
+        return "py3-none-any"
+    if all(s[0] == split[0][0] and s[1] == split[0][1] for s in split):
+        platforms = list(dict.fromkeys(s[2] for s in split))
+        return f"{split[0][0]}-{split[0][1]}-{'.'.join(platforms)}"
+    return "-".join(split[0])
+
+
+def _repack(dist: metadata.Distribution, folder: Path) -> Path:
+    """A wheel of an installed distribution, from the files its RECORD lists (scripts excepted)."""
+    name = _normalized(dist.metadata["Name"])
+    path = folder / f"{name}-{dist.version}-{_wheel_tag(dist)}.whl"
+    entries = dist.files
+    if not entries:
+        raise PackageError(f"{dist.metadata['Name']}: its installation lists no files (no RECORD)")
+    dist_info = next((str(e).split("/")[0] for e in entries if str(e).split("/")[0].endswith(".dist-info")), None)
+    if dist_info is None:
+        raise PackageError(f"{dist.metadata['Name']}: its installation has no .dist-info folder")
+    writer = _WheelWriter(path, dist_info)
+    try:
+        for entry in entries:
+            relative = Path(str(entry))
+            if relative.parts[0] == ".." or "__pycache__" in relative.parts or relative.suffix == ".pyc":
+                continue  # scripts (pip writes them again from entry_points.txt) and byte code
+            if relative.parts[0] == dist_info and len(relative.parts) == 2 and relative.name in _INSTALL_ONLY:
+                continue
+            file = Path(str(entry.locate()))
+            if not file.is_file():
+                raise PackageError(f"{dist.metadata['Name']}: installed file {file} is missing")
+            writer.add(relative.as_posix(), file.read_bytes(),
+                       executable=bool(file.stat().st_mode & stat.S_IXUSR))
+    finally:
+        writer.close()
+    return path
+
+
+def _requirement_names(dist: metadata.Distribution) -> list[str]:
+    """Names of the distribution's requirements that are not extras (markers are not evaluated)."""
+    names = []
+    for requirement in dist.requires or ():
+        if re.search(r"\bextra\s*==", requirement):
+            continue
+        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        if match:
+            names.append(match.group(1))
+    return names
+
+
+def bundle_wheels(folder: str | os.PathLike[str]) -> tuple[Path, list[Path], list[str]]:
+    """Wheels of the running pacman-ai and of its installed runtime dependencies, written into `folder`.
+
+    Returns (our wheel, the dependency wheels, the names of requirements not installed
+    here and so not bundled: e.g. tomli, needed only before Python 3.11).
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ours = build_project_wheel(folder)
+    wanted = _requirement_names(_distribution(_DISTRIBUTION))
+    seen: set[str] = set()
+    dependencies, missing = [], []
+    while wanted:
+        name = wanted.pop(0)
+        key = _normalized(name)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            missing.append(name)
+            continue
+        dependencies.append(_repack(dist, folder))
+        wanted.extend(_requirement_names(dist))
+    return ours, dependencies, missing
+
+
+# -- the package -------------------------------------------------------------------------------
+
+
+def check_package_target(directory: str | os.PathLike[str]) -> Path:
+    """The package folder, if it can be written: absent, empty or a previous package; else PackageError."""
+    target = Path(directory)
+    shown = os.fspath(directory)
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise PackageError(f"--gradescope-package {shown}: cannot use it: {exc.strerror or exc}") from None
+    if info is not None:
+        if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+            kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info.st_mode)
+            raise PackageError(f"--gradescope-package {shown}: is {kind}; give a new or empty folder")
+        try:
+            entries = os.listdir(target)
+        except OSError as exc:
+            raise PackageError(f"--gradescope-package {shown}: cannot list it: {exc.strerror or exc}") from None
+        if entries and not _is_previous_package(target):
+            raise PackageError(f"--gradescope-package {shown}: folder is not empty and not a previous package; "
+                               f"give a new or empty folder")
+    parent = target.absolute().parent
+    if not parent.is_dir():
+        raise PackageError(f"--gradescope-package {shown}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise PackageError(f"--gradescope-package {shown}: folder {parent} is not writable")
+    return target
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a file")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def _is_previous_package(folder: Path) -> bool:
+    for name in ("setup.sh", "run_autograder"):
+        script = folder / name
+        try:
+            if not script.is_file() or script.is_symlink() or MARKER not in script.read_text(encoding="utf-8",
+                                                                                              errors="replace"):
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
+                             requirement: str | None = None, assignment_files: Path | None = None) -> list[Path]:
+    """Write Gradescope's autograder files into `directory`; returns the paths written (inside it).
+
+    `assignment` is the shipped id, or (with `assignment_files`, a directory) the
+    assignment is copied into the package and graded from /autograder/source.
+    `requirement` None bundles wheels (see the module docstring); a string is
+    what ``setup.sh`` pip-installs instead. `directory` must be absent, empty or a
+    package written before (PackageError otherwise); it is replaced as a whole.
+    """
+    target = check_package_target(directory)
+    parent = target.absolute().parent
+    staging = parent / f".{target.name}.{os.getpid()}.tmp"
+    old = parent / f".{target.name}.{os.getpid()}.old"
+    for leftover in (staging, old):
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    try:
+        staging.mkdir()
+        names = _write_contents(staging, assignment, submission_file, requirement, assignment_files)
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
+    except OSError as exc:
+        raise PackageError(f"--gradescope-package {os.fspath(directory)}: cannot write the package: "
+                           f"{exc.strerror or exc}") from None
+    finally:
+        for leftover in (staging, old):
+            with contextlib.suppress(OSError):
+                shutil.rmtree(leftover)
+    return [target / name for name in names]
+
+
+def _write_contents(folder: Path, assignment: str, submission_file: str, requirement: str | None,
+                    assignment_files: Path | None) -> list[str]:
+    written = []
+    target = assignment
+    if assignment_files is not None:
+        shutil.copytree(assignment_files, folder / "assignment", symlinks=False,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        written.append("assignment")
+        target = "source/assignment"
+    contents = []
+    if requirement is None:
+        ours, dependencies, missing = bundle_wheels(folder / WHEELS)
+        tags = sorted({"-".join(p.name[:-4].split("-")[2:4]) for p in dependencies if not p.name.endswith("-any.whl")})
+        tags = tags or ["any Python"]
+        install = (_INSTALL_BUNDLED.replace("@WHEELS@", WHEELS).replace("@WHEEL@", ours.name)
+                   .replace("@DEPENDENCY_TAGS@", ", ".join(tags)))
+        written.append(WHEELS)
+        contents.append(f"{WHEELS}/          wheels setup.sh installs from: {ours.name} (this project) and")
+        contents.extend(f"                {p.name}" for p in dependencies)
+        if missing:
+            contents.append(f"Not bundled (not installed where the package was built; fetched from the "
+                            f"package index if the autograder's Python needs them): {', '.join(missing)}")
+        contents.append(f"The dependency wheels fit {', '.join(tags)} (Python version and ABI) on the platform in their "
+                        f"names only: to install offline, build the package with the Python version of the "
+                        f"autograder image's python3 (else setup.sh fetches them from the package index).")
+    else:
+        install = _INSTALL_REQUIREMENT.replace("@REQUIREMENT@", shlex.quote(requirement))
+        contents.append(f"setup.sh pip-installs {requirement} (from the package index, unless it is a path or URL).")
+    if assignment_files is not None:
+        contents.append("assignment/     the assignment, graded from /autograder/source/assignment")
+    setup = folder / "setup.sh"
+    setup.write_text(_SETUP.replace("@MARKER@", MARKER).replace("@INSTALL@", install), encoding="utf-8")
+    run = folder / "run_autograder"
+    run.write_text(_RUN.replace("@MARKER@", MARKER).replace("@ASSIGNMENT@", shlex.quote(target))
+                   .replace("@SUBMISSION@", submission_file), encoding="utf-8")
+    for path in (setup, run):
+        path.chmod(0o755)
+    readme = folder / "README.txt"
+    readme.write_text(_README.format(assignment=assignment, marker=MARKER, submission=submission_file,
+                                     contents="\n".join(contents)), encoding="utf-8")
+    return written + ["setup.sh", "run_autograder", "README.txt"]
