@@ -4,11 +4,18 @@ The format, one character per cell, the last line being y = 0::
 
     %  wall            .  food           o  capsule
     P  Pacman          G  ghost          1-4  numbered ghost
-    anything else: an empty cell
+    any other digit (0, 5-9): refused, since it looks like a ghost but is none
+    anything else (space, letters, punctuation, tab): an empty cell
 
 Rules this parser applies, so that every file either loads or fails clearly:
 
-- line endings may be LF, CRLF or CR; trailing whitespace is stripped;
+- at most `MAX_CELLS` cells (width x height, 4096: a 64 x 64 maze; the largest
+  shipped layout has 756), checked before anything per-cell is built: the game's
+  move tables grow with the cell count and the maze-distance table of the
+  `better` evaluation with its square (at 4096 open cells about 7 s and 250 MB to
+  build, where 500 x 500 would need tens of gigabytes);
+- line endings may be LF, CRLF or CR; a leading byte-order mark is dropped;
+  trailing whitespace is stripped;
 - blank lines before the first row and after the last row are ignored;
 - every row must be as wide as the first one (a `LayoutError` names the line otherwise);
 - there must be exactly one Pacman; there may be no ghost and no food (such a game
@@ -28,9 +35,10 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from pacman.errors import LayoutError
+from pacman.files import read_input_file
 from pacman.resources import resource_dir
 
-__all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIASES"]
+__all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIASES", "MAX_CELLS"]
 
 #: Classic-style names accepted for the shipped layouts of the same role. The
 #: mazes themselves are designed in this project.
@@ -47,6 +55,8 @@ LAYOUT_ALIASES: dict[str, str] = {
 }
 
 _MAX_BYTES = 1 << 20
+#: The most cells (width x height) a layout may have; larger ones are refused at parse time.
+MAX_CELLS = 4096
 T = TypeVar("T")
 
 
@@ -152,6 +162,8 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
     (5, 3, 1, 1)
     """
     where = path if path is not None else name
+    if text.startswith("\ufeff"):
+        text = text[1:]
     lines = [line.rstrip() for line in text.splitlines()]
     first = 0
     while first < len(lines) and not lines[first]:
@@ -171,6 +183,11 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
                 f"(line {first + 1}) is {width}; every row must have the same width"
             )
     height = len(rows)
+    if width * height > MAX_CELLS:
+        raise LayoutError(
+            f"{where}: {width} x {height} = {width * height:,} cells is too large "
+            f"(limit {MAX_CELLS:,} cells, such as 64 x 64)"
+        )
 
     walls: set[tuple[int, int]] = set()
     food: list[tuple[int, int]] = []
@@ -193,6 +210,11 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
                 agents.append((1, x, y))
             elif char in "1234":
                 agents.append((int(char), x, y))
+            elif char.isdigit():
+                raise LayoutError(
+                    f"{where}:{first + offset + 1}:{x + 1}: {char!r} is not a layout character: "
+                    f"ghosts are 'G' or '1'-'4' (another digit looks like a ghost but would be an empty cell)"
+                )
     if not pacmen:
         raise LayoutError(f"{where}: no Pacman ('P') in the layout")
     if len(pacmen) > 1:
@@ -234,15 +256,7 @@ def layout_names() -> list[str]:
 
 
 def _read_text(path: Path, shown: str) -> str:
-    if path.is_dir():
-        raise LayoutError(f"{shown}: is a directory, not a layout file")
-    try:
-        size = path.stat().st_size
-        if size > _MAX_BYTES:
-            raise LayoutError(f"{shown}: {size} bytes is too large for a layout (limit {_MAX_BYTES})")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LayoutError(f"{shown}: cannot read layout file ({exc.strerror or exc})") from None
+    data = read_input_file(path, "a layout", _MAX_BYTES, LayoutError)
     if b"\0" in data:
         raise LayoutError(f"{shown}: binary file (contains NUL bytes), not a text layout")
     try:

@@ -92,13 +92,19 @@ def test_unreadable_file_is_a_layout_error(tmp_path, monkeypatch):
     locked = tmp_path / "locked.lay"
     locked.write_text("%%%\n%P%\n%%%\n")
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied")
+    import pacman.files
 
-    monkeypatch.setattr(type(locked), "read_bytes", refuse)
+    real_open = pacman.files.os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path) == str(locked):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(pacman.files.os, "open", refuse)
     with pytest.raises(LayoutError) as info:
         load_layout(locked)
-    assert str(locked) in str(info.value) and "cannot read layout file (Permission denied)" in str(info.value)
+    assert str(locked) in str(info.value) and "cannot read a layout (Permission denied)" in str(info.value)
 
 
 def test_unknown_name_suggests_close_matches():
