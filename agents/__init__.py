@@ -4,9 +4,18 @@ Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
 from agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
-from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, PacmanGame, SearchInfo
+from agents.expectimax import (
+    MAX_SEARCH_LEAVES,
+    AlphaBetaAgent,
+    ExpectimaxAgent,
+    MinimaxAgent,
+    PacmanGame,
+    SearchInfo,
+    check_search_size,
+    estimated_leaves,
+)
 from agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
-from agents.registry import PACMAN_AGENTS, make_pacman_agent, parse_agent_args
+from agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, effective_agent_args, make_pacman_agent, parse_agent_args
 from agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
 from agents.simple import GreedyAgent, PacmanAgent, RandomAgent
 
@@ -16,6 +25,9 @@ __all__ = [
     "AlphaBetaAgent",
     "PacmanGame",
     "SearchInfo",
+    "MAX_SEARCH_LEAVES",
+    "estimated_leaves",
+    "check_search_size",
     "EVALUATIONS",
     "score_evaluation",
     "better_evaluation",
@@ -37,4 +49,6 @@ __all__ = [
     "PACMAN_AGENTS",
     "make_pacman_agent",
     "parse_agent_args",
+    "effective_agent_args",
+    "DEFAULT_EVALUATION",
 ]

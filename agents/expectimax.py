@@ -8,6 +8,7 @@ function. Ties between actions break by action order (North, South, East, West, 
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -17,9 +18,11 @@ from agents.ghosts import DirectionalGhost, RandomGhost
 from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
 from pacman.errors import AgentSpecError
+from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo"]
+__all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
+           "MAX_SEARCH_LEAVES", "estimated_leaves", "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
 
@@ -27,6 +30,57 @@ Node = tuple  # (GameState, agent to move)
 DEFAULT_TABLE_SIZE = 100_000
 #: The deepest iterative deepening goes when no depth is given (Stop makes every tree infinite).
 MAX_DEPTH = 30
+#: The largest per-move tree (`estimated_leaves`) a fixed-depth search may take on; see `check_search_size`.
+MAX_SEARCH_LEAVES = 10**8
+
+
+def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
+    """An upper estimate of the leaves of one move's search tree: ``(p * g**num_ghosts) ** depth``.
+
+    `p` is Pacman's widest choice on `layout` (its most open cell's moves, Stop
+    included) and `g` a ghost's (that cell's moves less the reverse), so 5 and 3
+    on any maze with a four-way crossing: 2,025 at depth 2 with 2 ghosts,
+    6.6e7 at depth 3 with 4, 8.7e10 at depth 2 with 10.
+    """
+    widest = layout.derived("widest_cell", _widest_cell)
+    pacman, ghost = widest + 1, max(1, widest - 1)
+    exponent = depth * (math.log10(pacman) + num_ghosts * math.log10(ghost))
+    return 10.0 ** exponent if exponent < 300 else math.inf
+
+
+def _widest_cell(layout: Layout) -> int:
+    """The most open sides any open cell of `layout` has (0-4)."""
+    widest = 0
+    for x in range(layout.width):
+        for y in range(layout.height):
+            if not layout.is_wall(x, y):
+                open_sides = sum(not layout.is_wall(x + dx, y + dy) for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)))
+                widest = max(widest, open_sides)
+    return widest
+
+
+def check_search_size(agent: Any, layout: Layout, num_ghosts: int) -> None:
+    """Refuse, with an AgentSpecError naming the limit, a search agent whose per-move tree is too large.
+
+    A fixed-depth search whose `estimated_leaves` exceed `MAX_SEARCH_LEAVES`
+    (1e8: in pure Python a move of such a search takes from tens of seconds to
+    hours) is refused; with a ``time_limit`` only depth 1, which always runs to
+    the end, is checked. Agents that are not search agents pass. Search agents
+    call this from ``reset`` when the game gives them the layout; front ends may
+    call it up front.
+    """
+    if not isinstance(agent, _SearchAgent):
+        return
+    depth = 1 if agent.time_limit is not None else agent.depth
+    leaves = estimated_leaves(layout, num_ghosts, depth)
+    if leaves > MAX_SEARCH_LEAVES:
+        ghosts = f"{num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
+        hint = ("use fewer ghosts (--num-ghosts)" if agent.time_limit is not None
+                else "use a smaller depth, fewer ghosts (--num-ghosts), or a time_limit")
+        raise AgentSpecError(
+            f"{type(agent).__name__}: depth {depth} with {ghosts} on {layout.name!r} is too large a search "
+            f"(about {leaves:.2g} leaves per move, limit {MAX_SEARCH_LEAVES:.0e}); {hint}"
+        )
 
 
 class PacmanGame:
@@ -158,8 +212,13 @@ class _SearchAgent:
 
     # -- the game's hooks --------------------------------------------------------------
 
-    def reset(self, rng: Any = None, ghost_agents: Sequence[Any] = ()) -> None:
-        """Before a game: remember the ghosts in play (the default model) and forget old searches."""
+    def reset(self, rng: Any = None, ghost_agents: Sequence[Any] = (), layout: Layout | None = None) -> None:
+        """Before a game: remember the ghosts in play (the default model) and forget old searches.
+
+        Given the game's `layout`, refuse a search too large for it (`check_search_size`).
+        """
+        if layout is not None:
+            check_search_size(self, layout, len(ghost_agents))
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None
@@ -208,11 +267,18 @@ class _SearchAgent:
         searcher = self._searcher_for(state)
         root = (state, 0)
         started = time.perf_counter()
-        if self.time_limit is None:
-            result = searcher.search(root, self.depth, all_values=all_values)
-        else:
-            result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
-                                      self.time_limit, all_values=all_values)
+        try:
+            if self.time_limit is None:
+                result = searcher.search(root, self.depth, all_values=all_values)
+            else:
+                result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
+                                          self.time_limit, all_values=all_values)
+        except TypeError:
+            self._check_evaluation(state)  # a str or None from the evaluation: say so
+            raise
+        if math.isnan(result.value):
+            self._check_evaluation(state)
+            raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
         info = SearchInfo(
             action=result.action,
             action_values=result.action_values,
@@ -222,6 +288,15 @@ class _SearchAgent:
         )
         self.last_search = info
         return info
+
+    def _check_evaluation(self, state: GameState) -> None:
+        """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""
+        value = self.evaluation(state)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
+            raise AgentSpecError(
+                f"evaluation {self.evaluation_name!r} returned {value!r} ({type(value).__name__}) "
+                f"for a state; expected a number (not NaN)"
+            )
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(depth={self.depth}, evaluation={self.evaluation_name!r}, "

@@ -21,6 +21,7 @@ say until it is won, lost, cut off by `max_moves`, or an agent fails.
 
 from __future__ import annotations
 
+import inspect
 import os
 import queue
 import threading
@@ -192,7 +193,10 @@ def run_game(
     reset = getattr(pacman_agent, "reset", None)
     if callable(reset):
         try:
-            reset(rng=streams[0], ghost_agents=ghost_agents)
+            if _takes_layout(reset):
+                reset(rng=streams[0], ghost_agents=ghost_agents, layout=layout)
+            else:
+                reset(rng=streams[0], ghost_agents=ghost_agents)
         except (AgentSpecError, KeyboardInterrupt):
             raise  # the agent refuses this game (a search too large for it): the caller's error
         except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
@@ -298,6 +302,15 @@ def endless_reason(state: GameState) -> str | None:
         why = f"{outside} of {len(food)} food dot{'s' if len(food) != 1 else ''} cannot be reached by Pacman"
     ghosts = ("no ghost in play can reach him" if starts else "there are no ghosts in play")
     return f"the game can never end: {why} and {ghosts}; stopped before the first move"
+
+
+def _takes_layout(reset: Callable) -> bool:
+    """True if an agent's ``reset`` accepts ``layout=`` (the project's search agents check it)."""
+    try:
+        parameters = inspect.signature(reset).parameters
+    except (TypeError, ValueError):
+        return False
+    return "layout" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
 def _agent_name(agent: int) -> str:
