@@ -61,13 +61,72 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _bounded_int(low: int, high: int, why: str = "") -> Any:
+    """An argparse type: an integer from `low` to `high` (the error names the range and `why`)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer from {low:,} to {high:,}{why}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _bounded_float(low: float, high: float, why: str = "") -> Any:
+    """An argparse type: a number from `low` to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:  # NaN fails both
+            raise argparse.ArgumentTypeError(f"expected a number from {low:g} to {high:g}{why}, got {text!r}")
+        return value
+
+    return parse
+
+
+FPS_RANGE = (0.1, 1000.0)
+"""--fps: rounds shown per second."""
+MAX_PLAY_GAMES = 10_000
+"""play --games: watching more games than this is a batch run."""
+MAX_MOVE_TIME_LIMIT = 86_400.0
+"""--move-time-limit: at most a day per move."""
+MAX_BENCH_DEPTH = 4
+"""bench --depths: deeper searches take minutes per decision with the Python engine."""
+
+_fps = _bounded_float(*FPS_RANGE)
+
+
+def _move_time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value <= MAX_MOVE_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {MAX_MOVE_TIME_LIMIT:g}, "
+                                         f"got {text!r}")
+    return value
+
+
+def _zoom(text: str) -> float:
+    from pacman.view.renderer import MAX_ZOOM, MIN_ZOOM
+
+    return _bounded_float(MIN_ZOOM, MAX_ZOOM)(text)
+
+
 def _depth_list(text: str) -> tuple[int, ...]:
     try:
         depths = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected depths like 2,3,4, got {text!r}") from None
-    if not depths or min(depths) < 1:
-        raise argparse.ArgumentTypeError(f"expected depths >= 1 like 2,3,4, got {text!r}")
+    if not depths or min(depths) < 1 or max(depths) > MAX_BENCH_DEPTH:
+        raise argparse.ArgumentTypeError(f"expected depths from 1 to {MAX_BENCH_DEPTH} like 2,3,4, got {text!r}")
     return depths
 
 
@@ -98,20 +157,23 @@ def build_parser() -> argparse.ArgumentParser:
                       help="keep the layout's first N ghosts (default: all)")
     play.add_argument("--seed", type=_non_negative_int, default=None,
                       help="seed of the first game; game k uses seed + k (default: random, reported)")
-    play.add_argument("--games", type=_positive_int, default=1, metavar="N", help="games to play (default: 1)")
+    play.add_argument("--games", type=_bounded_int(1, MAX_PLAY_GAMES, " (use `pacman-ai batch` for more)"), default=1,
+                      metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
     play.add_argument("--max-moves", type=_positive_int, default=None, metavar="N",
                       help="cut a game off after N Pacman moves (default: no limit)")
-    play.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
-                      help="an agent that thinks longer than this on one move ends its game (default: none)")
+    play.add_argument("--move-time-limit", type=_move_time_limit, default=None, metavar="SECONDS",
+                      help="an agent that thinks longer than this on one move ends its game, at most 86400 "
+                           "(default: none)")
     play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
                       help="how to show the game (default: a pygame window when a display exists, else the "
                            "terminal; none with --json)")
-    play.add_argument("--fps", type=_positive_float, default=8.0,
-                      help="rounds (Pacman's move and every ghost's) shown per second (default: 8)")
+    play.add_argument("--fps", type=_fps, default=8.0,
+                      help="rounds (Pacman's move and every ghost's) shown per second, 0.1 to 1000 (default: 8)")
     play.add_argument("--json", action="store_true",
                       help="print one JSON object per game on stdout (the board, if drawn, goes to stderr)")
-    play.add_argument("--zoom", type=_positive_float, default=1.0,
-                      help="scale of the pygame view (1: 32-pixel cells; the window can also be resized)")
+    play.add_argument("--zoom", type=_zoom, default=1.0,
+                      help="scale of the pygame view and of --record, 0.1 to 8 (1: 32-pixel cells; the window can "
+                           "also be resized); a frame may have at most 8,388,608 pixels")
     play.add_argument("--record", metavar="OUT", default=None,
                       help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
     play.add_argument("--save", metavar="GAME.json", default=None,
@@ -123,9 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
     replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
                         help="how to show the game (default: text, or none with --json)")
-    replay.add_argument("--fps", type=_positive_float, default=8.0,
-                        help="rounds shown per second (default: 8)")
-    replay.add_argument("--zoom", type=_positive_float, default=1.0, help="scale of the pygame view")
+    replay.add_argument("--fps", type=_fps, default=8.0,
+                        help="rounds shown per second, 0.1 to 1000 (default: 8)")
+    replay.add_argument("--zoom", type=_zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
     replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
 
     layouts = commands.add_parser("layouts", help="list the shipped layouts",
@@ -144,16 +206,16 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Successors per second of random-walk expansion, fast engine "
                                             "against the reference engine; medians of several runs.")
     bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
-    bench.add_argument("--runs", type=_positive_int, default=5, help="runs per engine (default: 5)")
-    bench.add_argument("--successors", type=_positive_int, default=200_000, metavar="N",
-                       help="successors per fast-engine run (default: 200000)")
+    bench.add_argument("--runs", type=_bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
+    bench.add_argument("--successors", type=_bounded_int(20, 100_000_000), default=200_000, metavar="N",
+                       help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
     bench.add_argument("--seed", type=_non_negative_int, default=0, help="random-walk and game seed (default: 0)")
     bench.add_argument("--part", choices=("all", "engine", "search"), default="all",
                        help="engine: successors per second; search: expectimax per decision (default: all)")
     bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
                        help="search depths to measure (default: 2,3,4)")
-    bench.add_argument("--positions", type=_positive_int, default=20, metavar="N",
-                       help="positions each search figure is the median over (default: 20)")
+    bench.add_argument("--positions", type=_bounded_int(1, 1000), default=20, metavar="N",
+                       help="positions each search figure is the median over, at most 1000 (default: 20)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     from pacman.batch_cli import add_batch_parser
@@ -193,23 +255,30 @@ def _play(args: argparse.Namespace) -> int:
     import numpy as np
 
     from agents import make_ghosts, make_pacman_agent, parse_agent_args
+    from agents.registry import effective_agent_args
     from pacman.game import run_game
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
-    for flag, target in (("--save", args.save), ("--record", args.record)):
-        if target:
-            folder = os.path.dirname(os.path.abspath(target))
-            if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-                raise UsageError(f"pacman-ai play: {flag} {target}: folder {folder} does not exist or is not writable")
-    if args.record and os.path.splitext(args.record)[1].lower() not in ("", ".gif", ".mp4"):
-        raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG frames")
+    if args.save is not None:
+        for game in range(args.games):
+            _check_output("play", "--save", args.save if args.games == 1 else _numbered(args.save, game), "file")
+    if args.record is not None:
+        suffix = os.path.splitext(args.record)[1].lower()
+        if suffix not in ("", ".gif", ".mp4"):
+            raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG "
+                             f"frames (no suffix)")
+        for game in range(args.games):
+            _check_output("play", "--record", args.record if args.games == 1 else _numbered(args.record, game),
+                          "file" if suffix else "folder")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
     agent_args = parse_agent_args(args.agent_args)
     choice = _display_choice(args)
+    if choice == "pygame" or args.record:
+        _check_frame_size("play", layout, args.zoom, panel=True)
     if args.pacman == "keyboard":
         if choice != "pygame":
             raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
@@ -218,13 +287,17 @@ def _play(args: argparse.Namespace) -> int:
         from pacman.view.window import KeyboardAgent
 
         pacman_agent = KeyboardAgent()
+        recorded_args: dict[str, Any] = {}
     else:
         pacman_agent = make_pacman_agent(args.pacman, agent_args)
+        recorded_args = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
     ghosts = make_ghosts(args.ghosts, num_ghosts)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
     text_display = _text_display(args) if choice == "text" else None
 
-    results = []
+    played = wins = 0
+    scores: list[int] = []  # numbers only, so that memory stays small however many games
+    total_moves = 0
     for game in range(args.games):
         recorder = None
         if args.record:
@@ -255,27 +328,70 @@ def _play(args: argparse.Namespace) -> int:
                 break
         else:
             result = play(text_display)
-        results.append(result)
+        played += 1
+        wins += result.won
+        scores.append(result.score)
+        total_moves += result.moves
         if args.save:
             from pacman.replay import save_replay
 
             path = args.save if args.games == 1 else _numbered(args.save, game)
-            save_replay(path, layout, result, {"pacman": args.pacman, "agent_args": agent_args,
+            save_replay(path, layout, result, {"pacman": args.pacman, "agent_args": recorded_args,
                                                "ghosts": args.ghosts})
         if args.json:
             record = result.to_dict()
-            record.update(game=game, pacman=args.pacman, agent_args=agent_args, ghosts=args.ghosts)
+            record.update(game=game, pacman=args.pacman, agent_args=recorded_args, ghosts=args.ghosts)
             print(json.dumps(record), flush=True)
         elif choice != "text":
             print(f"game {game + 1}: {result.outcome}, score {result.score}, {result.moves} moves, "
                   f"seed {result.seed}" + (f" - {result.error}" if result.error else ""), flush=True)
-    if len(results) > 1 and not args.json:
-        wins = sum(r.won for r in results)
-        scores = [r.score for r in results]
-        print(f"{len(results)} games: {wins} won ({100 * wins / len(results):.0f}%), "
+    if played > 1 and not args.json:
+        print(f"{played} games: {wins} won ({100 * wins / played:.0f}%), "
               f"mean score {statistics.fmean(scores):.1f}, "
-              f"mean moves {statistics.fmean(r.moves for r in results):.1f}")
+              f"mean moves {total_moves / played:.1f}")
     return 0
+
+
+def _check_output(command: str, flag: str, target: str, kind: str) -> None:
+    """Refuse an output path before anything runs: no folder, a folder or special file where a file goes, read-only."""
+    import stat
+
+    where = f"pacman-ai {command}: {flag} {target!r}"
+    if not target:
+        raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot write there ({exc.strerror or exc})") from None
+    if info is not None:
+        if kind == "folder":
+            if not stat.S_ISDIR(info.st_mode):
+                raise UsageError(f"{where}: exists and is not a folder (PNG frames go into a folder)")
+            if not os.access(target, os.W_OK | os.X_OK):
+                raise UsageError(f"{where}: folder is not writable")
+            return
+        if stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"{where}: is a folder, expected a file name")
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{where}: exists and is not a regular file (a FIFO, a device or a socket)")
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{where}: the file exists and is not writable")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{where}: folder {folder} does not exist or is not writable")
+
+
+def _check_frame_size(command: str, layout: Any, zoom: float, panel: bool) -> None:
+    """Refuse a zoom whose frames would be too large for this layout, before any window or frame exists."""
+    from pacman.view.renderer import MAX_FRAME_PIXELS, MAX_FRAME_SIDE, cell_pixels, frame_size
+
+    width, height = frame_size(layout, cell_pixels(zoom), panel=panel)
+    if width * height > MAX_FRAME_PIXELS or max(width, height) > MAX_FRAME_SIDE:
+        raise UsageError(f"pacman-ai {command}: --zoom {zoom:g}: layout {layout.name!r} ({layout.width}x"
+                         f"{layout.height}) would make {width}x{height}-pixel frames; the limit is "
+                         f"{MAX_FRAME_PIXELS:,} pixels and {MAX_FRAME_SIDE:,} per side (use a smaller --zoom)")
 
 
 def _numbered(path: str, index: int) -> str:
@@ -285,11 +401,16 @@ def _numbered(path: str, index: int) -> str:
 
 def _replay(args: argparse.Namespace) -> int:
     from pacman.game import GameResult
-    from pacman.replay import load_replay
+    from pacman.replay import ReplayError, load_replay
 
     replay = load_replay(args.file)
     choice = _display_choice(args)
-    final = replay.final_state()  # checks the whole replay before showing any of it
+    if choice == "pygame":
+        _check_frame_size("replay", replay.layout, args.zoom, panel=False)
+    try:
+        final = replay.final_state()  # checks the whole replay before showing any of it
+    except ReplayError as exc:
+        raise ReplayError(f"{args.file}: {exc}") from None
     recorded = replay.result
     moves = sum(1 for turn in range(len(replay.actions)) if turn % final.num_agents == 0)
     result = GameResult(
@@ -298,7 +419,6 @@ def _replay(args: argparse.Namespace) -> int:
         timed_out=bool(recorded.get("timed_out")), failed_agent=recorded.get("failed_agent"),
         error=recorded.get("error"), actions=replay.actions, num_agents=final.num_agents,
     )
-
 
     def show(display: Any) -> GameResult:
         for state, agent, action in replay.states():

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterator
 
 from pacman.actions import Action
 from pacman.errors import PacmanError
-from pacman.files import write_json
+from pacman.files import read_input_file, write_json
 from pacman.game import GameResult
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
@@ -66,6 +65,11 @@ class Replay:
         for state, _, _ in self.states():
             pass
         assert state is not None
+        moves = sum(1 for turn in range(len(self.actions)) if turn % state.num_agents == 0)
+        if "moves" in self.result and self.result["moves"] != moves:
+            raise ReplayError(f"replay has {moves} Pacman moves but the file records {self.result['moves']}")
+        if "seed" in self.result and self.result["seed"] != self.seed:
+            raise ReplayError(f"replay's seed {self.seed} differs from its result's seed {self.result['seed']}")
         if state.score != self.result.get("score") or state.is_win() != self.result.get("won") \
                 or state.is_lose() != self.result.get("lost"):
             raise ReplayError(
@@ -94,30 +98,94 @@ def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult
         raise ReplayError(f"{path}: cannot write replay ({exc.strerror or exc})") from None
 
 
+MAX_REPLAY_BYTES = 16 * 1024 * 1024
+"""The largest replay file read (a 1500-move game with four ghosts takes about 70 kB)."""
+
+_RESULT_FIELDS: dict[str, tuple[type, ...]] = {
+    "score": (int,), "won": (bool,), "lost": (bool,), "moves": (int,), "seed": (int,),
+    "cut_off": (bool,), "crashed": (bool,), "timed_out": (bool,),
+    "failed_agent": (int, type(None)), "error": (str, type(None)), "layout": (str,),
+}
+_AGENT_FIELDS: dict[str, tuple[type, ...]] = {"pacman": (str,), "agent_args": (dict,), "ghosts": (str,)}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_fields(path: Any, where: str, data: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> None:
+    for key, types in fields.items():
+        if key not in data:
+            continue
+        value = data[key]
+        ok = _is_int(value) if types == (int,) else isinstance(value, types) and not (
+            isinstance(value, bool) and bool not in types)
+        if not ok:
+            expected = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise ReplayError(f"{path}: {where}[{key!r}] is {value!r}, expected {expected}")
+
+
 def load_replay(path: str | os.PathLike[str]) -> Replay:
-    """Read a replay file; ReplayError names the file and what is wrong."""
+    """Read a replay file; ReplayError names the file and what is wrong.
+
+    FIFOs, devices and files over `MAX_REPLAY_BYTES` are refused before they are
+    read; every field is checked for its type. Replays written before the agents'
+    arguments were recorded in full (``"agent_args": {}``) still load.
+    """
+    raw = read_input_file(path, "a replay file", MAX_REPLAY_BYTES, ReplayError)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"{path}: cannot read replay ({getattr(exc, 'strerror', None) or exc})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{path}: not a replay file: not UTF-8 text (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReplayError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise ReplayError(f"{path}: invalid JSON: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{path}: not a pacman-ai replay file (no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise ReplayError(f"{path}: replay version {data.get('version')!r} is not supported (expected {VERSION})")
+    missing = [key for key in ("layout", "num_ghosts", "seed", "actions", "result") if key not in data]
+    if missing:
+        raise ReplayError(f"{path}: malformed replay: no {', '.join(repr(k) for k in missing)}")
+    layout_data = data["layout"]
+    if not isinstance(layout_data, dict) or not isinstance(layout_data.get("text"), str):
+        raise ReplayError(f"{path}: malformed replay: \"layout\" must be an object with the layout's \"text\"")
+    name = layout_data.get("name", "replay")
+    if not isinstance(name, str):
+        raise ReplayError(f"{path}: malformed replay: the layout's \"name\" is {name!r}, expected a string")
     try:
-        layout_data = data["layout"]
-        layout = parse_layout(layout_data["text"], name=layout_data.get("name", "replay"))
-        actions = tuple(Action(a) for a in data["actions"])
-        num_ghosts = data["num_ghosts"]
-        seed = data["seed"]
-        result = data["result"]
-        agents = data.get("agents", {})
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"{path}: malformed replay ({type(exc).__name__}: {exc})") from None
-    if not isinstance(num_ghosts, int) or not 0 <= num_ghosts <= layout.num_ghosts:
-        raise ReplayError(f"{path}: num_ghosts {num_ghosts!r} does not fit the layout's {layout.num_ghosts} ghosts")
-    return Replay(layout=layout, num_ghosts=num_ghosts, actions=actions, seed=seed, agents=agents, result=result)
+        layout = parse_layout(layout_data["text"], name=name)
+    except PacmanError as exc:
+        raise ReplayError(f"{path}: the replay's layout is invalid: {exc}") from None
+    actions_data = data["actions"]
+    if not isinstance(actions_data, list):
+        raise ReplayError(f"{path}: malformed replay: \"actions\" must be a list of action names")
+    names = {a.value: a for a in Action}
+    actions = []
+    for turn, name in enumerate(actions_data):
+        action = names.get(name) if isinstance(name, str) else None
+        if action is None:
+            raise ReplayError(f"{path}: action {turn} is {name!r}, expected one of {', '.join(names)}")
+        actions.append(action)
+    num_ghosts, seed, result = data["num_ghosts"], data["seed"], data["result"]
+    if not _is_int(num_ghosts) or not 0 <= num_ghosts <= layout.num_ghosts:
+        raise ReplayError(f"{path}: num_ghosts {num_ghosts!r} does not fit the layout's {layout.num_ghosts} ghosts "
+                          f"(expected an integer from 0 to {layout.num_ghosts})")
+    if not _is_int(seed) or seed < 0:
+        raise ReplayError(f"{path}: seed {seed!r} is not a non-negative integer")
+    if not isinstance(result, dict):
+        raise ReplayError(f"{path}: malformed replay: \"result\" is {type(result).__name__}, expected an object")
+    for key in ("score", "won", "lost"):
+        if key not in result:
+            raise ReplayError(f"{path}: malformed replay: the result has no {key!r}")
+    _check_fields(path, "result", result, _RESULT_FIELDS)
+    agents = data.get("agents", {})
+    if not isinstance(agents, dict):
+        raise ReplayError(f"{path}: malformed replay: \"agents\" is {type(agents).__name__}, expected an object")
+    _check_fields(path, "agents", agents, _AGENT_FIELDS)
+    agents = {key: agents[key] for key in _AGENT_FIELDS if key in agents}
+    return Replay(layout=layout, num_ghosts=num_ghosts, actions=tuple(actions), seed=seed, agents=agents,
+                  result=result)

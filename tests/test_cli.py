@@ -66,7 +66,7 @@ def test_num_ghosts_and_agent_args_are_passed_on(capsys):
     "argv, expected",
     [
         (["play", "--layout", "nowhere"], "nowhere: unknown layout"),
-        (["play", "--games", "0"], "--games: expected a positive integer, got '0'"),
+        (["play", "--games", "0"], "--games: expected an integer from 1 to 10,000 (use `pacman-ai batch` for more), got '0'"),
         (["play", "--seed", "abc"], "--seed: expected a non-negative integer"),
         (["play", "--ghosts", "smart"], "invalid choice: 'smart'"),
         (["play", "--pacman", "clever"], "unknown Pacman agent 'clever'"),

@@ -91,9 +91,9 @@ def test_values_panel_highlights_the_chosen_action(chosen):
     state = GameState.initial(MAZE)
     values = {Action.EAST: 9.0, Action.STOP: -1.0}
     frame = renderer.frame(state, values=values, chosen=chosen, info={"depth": 2, "nodes": 10, "ms": 1.0})
-    panel = frame[:, renderer.board_size[0]:]
+    panel = frame[:, renderer.panel_left:]
     highlighted = np.all(panel == np.array(COLOURS["pacman"], dtype=np.uint8), axis=2)
     rows = np.nonzero(highlighted.any(axis=1))[0]
     assert rows.size > 0
-    first_row = 44 - 4 if chosen is Action.EAST else 44 + 30 - 4
+    first_row = 90 - 4 if chosen is Action.EAST else 90 + 30 - 4
     assert rows.min() == first_row  # the box around the chosen line

@@ -16,6 +16,7 @@ from pacman.actions import Action
 from pacman.errors import PacmanError
 from pacman.game import GameResult
 from pacman.state import GameState
+from pacman.view.renderer import cell_pixels
 
 __all__ = ["FrameRecorder", "TeeDisplay", "RecordingError", "open_frame_writer"]
 
@@ -101,9 +102,10 @@ class FrameRecorder:
 
     def __init__(self, layout: Any, target: str | os.PathLike[str], fps: float = 8.0, zoom: float = 1.0,
                  frames_per_round: int = 2, agent: Any = None, show_values: bool = False) -> None:
-        from pacman.view.renderer import Renderer
+        from pacman.view.renderer import Renderer, search_view
 
-        self.renderer = Renderer(layout, cell=max(8, round(32 * zoom)), panel=show_values)
+        self._search_view = search_view
+        self.renderer = Renderer(layout, cell=cell_pixels(zoom), panel=show_values)
         self.frames_per_round = frames_per_round
         self.fps = fps
         self.agent = agent
@@ -122,12 +124,9 @@ class FrameRecorder:
         return self.writer.frames
 
     def _emit(self, state: GameState, previous: GameState | None, fraction: float, banner: str | None = None) -> None:
-        info = getattr(self.agent, "last_search", None)
         frame = self.renderer.frame(
             state, previous=previous, fraction=fraction, pacman_direction=self._facing, tick=self._tick,
-            move=self._move, values=getattr(info, "action_values", None), chosen=getattr(info, "action", None),
-            info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds},
-            banner=banner,
+            move=self._move, banner=banner, **self._search_view(self.agent),
         )
         self._tick += 1
         self.writer.add(frame)

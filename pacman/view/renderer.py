@@ -15,10 +15,46 @@ from pacman.actions import Action
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["Renderer", "cell_center"]
+__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "MIN_ZOOM", "MAX_ZOOM",
+           "MAX_FRAME_PIXELS", "MAX_FRAME_SIDE"]
 
 _STATUS_HEIGHT = 30
 _PANEL_WIDTH = 210
+_MIN_AREA_WIDTH = 240
+"""The board area is at least this wide (narrow layouts are centred in it), so the status line and banner fit."""
+_MIN_AREA_HEIGHT = 80
+_PANEL_HEIGHT = 344
+"""Height the values panel needs: title, evaluation, five actions, search figures."""
+
+MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
+"""The range of --zoom: 1 is 32-pixel cells; cells are never under 8 pixels."""
+MAX_FRAME_PIXELS = 8_388_608
+"""The largest frame drawn or recorded, in pixels: 8 megapixels, a 4K screen (an RGB frame of 24 MB)."""
+MAX_FRAME_SIDE = 16384
+"""The widest or tallest frame (SDL's usual texture limit)."""
+
+
+def cell_pixels(zoom: float) -> int:
+    """Pixels per cell at `zoom`: 32 at zoom 1, never under 8."""
+    return max(8, round(32 * zoom))
+
+
+def frame_size(layout: Any, cell: int, panel: bool = False) -> tuple[int, int]:
+    """(width, height) in pixels of a frame of `layout` at `cell` pixels per cell, computed without pygame."""
+    board_w, board_h = layout.width * cell, layout.height * cell
+    area_w = max(board_w, _MIN_AREA_WIDTH)
+    area_h = max(board_h, _MIN_AREA_HEIGHT, _PANEL_HEIGHT if panel else 0)
+    return area_w + (_PANEL_WIDTH if panel else 0), area_h + _STATUS_HEIGHT
+
+
+def search_view(agent: Any) -> dict[str, Any]:
+    """What a view shows of `agent`'s last decision: ``values``, ``chosen`` and ``info`` for `Renderer.draw`."""
+    last = getattr(agent, "last_search", None)
+    if last is None:
+        return {"values": None, "chosen": None, "info": None}
+    return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
+            "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
+                     "evaluation": getattr(agent, "evaluation_name", None)}}
 
 
 def _pygame() -> Any:
@@ -32,7 +68,12 @@ def _pygame() -> Any:
 
 
 class Renderer:
-    """Draws states of one layout at `cell` pixels per cell; `panel` adds the values panel on the right."""
+    """Draws states of one layout at `cell` pixels per cell; `panel` adds the values panel on the right.
+
+    The frame is the board area (the board, centred in it when the layout is
+    narrower or shorter than the status line, banner or panel need), the panel on
+    its right, and the status line across the bottom.
+    """
 
     def __init__(self, layout: Any, cell: int = 32, panel: bool = False) -> None:
         self.pg = _pygame()
@@ -41,18 +82,25 @@ class Renderer:
         self.panel = panel
         self.colours = palette()
         self.board_size = (layout.width * cell, layout.height * cell)
-        self.size = (self.board_size[0] + (_PANEL_WIDTH if panel else 0), self.board_size[1] + _STATUS_HEIGHT)
+        self.size = frame_size(layout, cell, panel)
+        self.area_size = (self.size[0] - (_PANEL_WIDTH if panel else 0), self.size[1] - _STATUS_HEIGHT)
+        self.board_offset = ((self.area_size[0] - self.board_size[0]) // 2,
+                             (self.area_size[1] - self.board_size[1]) // 2)
+        self.panel_left = self.area_size[0]
         self.font = self.pg.font.Font(None, max(18, _STATUS_HEIGHT - 6))
         self.small_font = self.pg.font.Font(None, 22)
         self.banner_font = self.pg.font.Font(None, max(28, cell * 2))
         self._maze = self._draw_maze()
+        self.last_layout: dict[str, Any] = {}
+        """Rectangles of the last frame's status text, banner and panel lines (pygame.Rect), for tests."""
 
     # -- geometry ----------------------------------------------------------------------
 
     def center(self, position: tuple[float, float]) -> tuple[float, float]:
         """Pixel centre of a board position (half-way positions included)."""
         x, y = position
-        return ((x + 0.5) * self.cell, (self.layout.height - 1 - y + 0.5) * self.cell)
+        ox, oy = getattr(self, "board_offset", (0, 0))
+        return (ox + (x + 0.5) * self.cell, oy + (self.layout.height - 1 - y + 0.5) * self.cell)
 
     # -- the static maze ---------------------------------------------------------------
 
@@ -61,15 +109,17 @@ class Renderer:
         surface = pg.Surface(self.board_size)
         surface.fill(colours["background"])
         walls = self.layout.walls
+        ox, oy = self.board_offset
         outer = max(4, int(c * 0.5))
         inner = max(2, outer - max(3, c // 8))
         for width, colour in ((outer, colours["wall"]), (inner, colours["wall_fill"])):
             for (x, y) in walls:
                 cx, cy = self.center((x, y))
+                cx, cy = cx - ox, cy - oy
                 for dx, dy in ((1, 0), (0, 1)):
                     if (x + dx, y + dy) in walls:
                         nx, ny = self.center((x + dx, y + dy))
-                        pg.draw.line(surface, colour, (cx, cy), (nx, ny), width)
+                        pg.draw.line(surface, colour, (cx, cy), (nx - ox, ny - oy), width)
                 pg.draw.circle(surface, colour, (cx, cy), width / 2)
         return surface
 
@@ -88,7 +138,8 @@ class Renderer:
         """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panel."""
         pg, c, colours = self.pg, self.cell, self.colours
         surface.fill(colours["background"])
-        surface.blit(self._maze, (0, 0))
+        surface.blit(self._maze, self.board_offset)
+        self.last_layout = {}
         for position in state.food:
             pg.draw.circle(surface, colours["food"], self.center(position), max(2, c * 0.1))
         pulse = 0.22 + 0.07 * math.sin(tick * 0.35)
@@ -107,7 +158,7 @@ class Renderer:
             self._draw_ghost(surface, glide(old, position), index, direction, timer, tick)
         pacman = glide(previous.pacman_position if previous is not None else None, state.pacman_position)
         if values:
-            self._draw_arrows(surface, state, values, chosen)
+            self._draw_arrows(surface, pacman, values, chosen)
         self._draw_pacman(surface, pacman, pacman_direction or Action.EAST, tick)
         self._draw_status(surface, state, move)
         if banner:
@@ -157,9 +208,11 @@ class Renderer:
             pg.draw.circle(surface, colours["ghost_eyes"], (ex, ey), r * 0.28)
             pg.draw.circle(surface, colours["ghost_pupils"], (ex + dx * r * 0.12, ey - dy * r * 0.12), r * 0.13)
 
-    def _draw_arrows(self, surface: Any, state: GameState, values: dict[Action, float], chosen: Action | None) -> None:
+    def _draw_arrows(self, surface: Any, pacman: tuple[float, float], values: dict[Action, float],
+                     chosen: Action | None) -> None:
+        """Arrows around Pacman where he is drawn (gliding too), longest for the chosen action."""
         pg, c = self.pg, self.cell
-        cx, cy = self.center(state.pacman_position)
+        cx, cy = self.center(pacman)
         ranked = sorted(values, key=lambda a: values[a], reverse=True)
         for action in values:
             dx, dy = action.vector
@@ -176,44 +229,80 @@ class Renderer:
                     (tip[0] + back[0] * 7 - side[0] * 5, tip[1] + back[1] * 7 - side[1] * 5)]
             pg.draw.polygon(surface, colour, head)
 
+    def _fit(self, label: Any, width: int) -> Any:
+        """`label` scaled down to `width` pixels if it is wider: text always fits its box."""
+        if label.get_width() <= width:
+            return label
+        height = max(1, round(label.get_height() * width / label.get_width()))
+        return self.pg.transform.smoothscale(label, (max(1, width), height))
+
     def _draw_status(self, surface: Any, state: GameState, move: int) -> None:
         colours = self.colours
-        top = self.board_size[1]
+        top = self.area_size[1]
         self.pg.draw.rect(surface, colours["background"], self.pg.Rect(0, top, self.size[0], _STATUS_HEIGHT))
-        text = f"Score {state.score}    Move {move}    Food {state.food_count}"
-        surface.blit(self.font.render(text, True, colours["text"]), (8, top + 5))
+        text = f"Score {state.score}   Move {move}   Food {state.food_count}"
+        label = self._fit(self.font.render(text, True, colours["text"]), self.size[0] - 16)
+        rect = surface.blit(label, (8, top + (_STATUS_HEIGHT - label.get_height()) // 2))
+        self.last_layout["status"] = rect
 
     def _draw_banner(self, surface: Any, banner: str, state: GameState) -> None:
         pg = self.pg
         colour = self.colours["win"] if state.is_win() else self.colours["lose"] if state.is_lose() else self.colours["text"]
-        label = self.banner_font.render(banner, True, colour)
-        band = pg.Surface((self.board_size[0], label.get_height() + 20), pg.SRCALPHA)
+        width = self.area_size[0]
+        label = self._fit(self.banner_font.render(banner, True, colour), width - 16)
+        band = pg.Surface((width, label.get_height() + 20), pg.SRCALPHA)
         band.fill((0, 0, 0, 190))
-        y = (self.board_size[1] - band.get_height()) // 2
+        y = (self.area_size[1] - band.get_height()) // 2
         surface.blit(band, (0, y))
-        surface.blit(label, ((self.board_size[0] - label.get_width()) // 2, y + 10))
+        self.last_layout["banner"] = surface.blit(label, ((width - label.get_width()) // 2, y + 10))
 
     def _draw_panel(self, surface: Any, values: dict[Action, float] | None, chosen: Action | None,
                     info: dict[str, Any] | None) -> None:
+        """Each action's value minus the best one's (the best is 0), under the evaluation's name."""
         pg, colours = self.pg, self.colours
-        left = self.board_size[0]
-        pg.draw.rect(surface, (16, 16, 28), pg.Rect(left, 0, _PANEL_WIDTH, self.size[1]))
+        left, inner = self.panel_left, _PANEL_WIDTH - 24
+        pg.draw.rect(surface, (16, 16, 28), pg.Rect(left, 0, _PANEL_WIDTH, self.area_size[1]))
+        lines: list[Any] = []
+
+        def put(label: Any, y: int, right: bool = False) -> None:
+            label = self._fit(label, inner)
+            x = left + _PANEL_WIDTH - 12 - label.get_width() if right else left + 12
+            lines.append(surface.blit(label, (x, y)))
+
         y = 10
-        surface.blit(self.font.render("What Pacman thinks", True, colours["text"]), (left + 10, y))
-        y += 34
+        put(self.font.render("What Pacman thinks", True, colours["text"]), y)
+        y += 30
+        evaluation = (info or {}).get("evaluation")
+        put(self.small_font.render(f"evaluation: {evaluation or '?'}", True, (170, 170, 190)), y)
+        y += 24
+        put(self.small_font.render("move", True, (170, 170, 190)), y)
+        put(self.small_font.render("vs best", True, (170, 170, 190)), y, right=True)
+        y += 26
+        finite = [v for v in (values or {}).values() if math.isfinite(v)]
+        best = max(finite) if finite else 0.0
         for action, value in (values or {}).items():
-            best = action is chosen
-            if best:
+            is_chosen = action is chosen
+            if is_chosen:
                 pg.draw.rect(surface, colours["pacman"], pg.Rect(left + 6, y - 4, _PANEL_WIDTH - 12, 26), 2)
-            colour = colours["pacman"] if best else colours["text"]
-            surface.blit(self.small_font.render(f"{action.value:<6} {value:>10.1f}", True, colour), (left + 12, y))
+            colour = colours["pacman"] if is_chosen else colours["text"]
+            put(self.small_font.render(action.value, True, colour), y)
+            put(self.small_font.render(_relative(value, best), True, colour), y, right=True)
             y += 30
         if info:
-            y += 10
+            y = max(y, 10 + 30 + 24 + 26 + 5 * 30) + 8
             for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}",
                          f"time   {info.get('ms', 0):.1f} ms"):
-                surface.blit(self.small_font.render(line, True, colours["text"]), (left + 12, y))
+                put(self.small_font.render(line, True, colours["text"]), y)
                 y += 24
+        self.last_layout["panel"] = lines
+
+
+def _relative(value: float, best: float) -> str:
+    """A value as a difference from the best: "0.0" for the best, "-12.5" below it."""
+    if not math.isfinite(value):
+        return "-inf" if value < 0 else "+inf" if value > 0 else "?"
+    difference = value - best
+    return "0.0" if abs(difference) < 0.05 else f"{difference:,.1f}"
 
 
 def cell_center(renderer: Renderer, position: tuple[float, float]) -> tuple[float, float]:

@@ -141,8 +141,10 @@ class WindowDisplay:
                  frames_per_round: int = 4, hold_at_end: bool = False) -> None:
         from pacman.view.renderer import Renderer
 
-        if not 0.1 <= zoom <= 8:
-            raise ValueError(f"zoom must be between 0.1 and 8, got {zoom}")
+        from pacman.view.renderer import MAX_ZOOM, MIN_ZOOM, cell_pixels
+
+        if not MIN_ZOOM <= zoom <= MAX_ZOOM:
+            raise ValueError(f"zoom must be between {MIN_ZOOM} and {MAX_ZOOM}, got {zoom}")
         self.layout = layout
         self.agent = agent
         self.fps = fps
@@ -150,7 +152,7 @@ class WindowDisplay:
         self.frame_sink = frame_sink
         self.frames_per_round = frames_per_round
         self.hold_at_end = hold_at_end
-        cell = max(8, round(32 * zoom))
+        cell = cell_pixels(zoom)
         self._renderers = {False: Renderer(layout, cell=cell, panel=False),
                            True: Renderer(layout, cell=cell, panel=True)}
 
@@ -265,7 +267,8 @@ class WindowDisplay:
                     fraction=progress, pacman_direction=facing, tick=tick, move=move,
                     values=getattr(info, "action_values", None) if self.show_values else None,
                     chosen=getattr(info, "action", None),
-                    info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds},
+                    info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds,
+                                                    "evaluation": getattr(self.agent, "evaluation_name", None)},
                     banner=banner,
                 )
                 _present(pygame, window, surface)
@@ -312,13 +315,13 @@ class ReplayWindow:
 
     def __init__(self, layout: Any, rounds: list[tuple[GameState, Action]], fps: float = 8.0,
                  zoom: float = 1.0, banner: str | None = None, hold_at_end: bool = True) -> None:
-        from pacman.view.renderer import Renderer
+        from pacman.view.renderer import Renderer, cell_pixels
 
         self.rounds = rounds
         self.fps = fps
         self.banner = banner
         self.hold_at_end = hold_at_end
-        self.renderer = Renderer(layout, cell=max(8, round(32 * zoom)))
+        self.renderer = Renderer(layout, cell=cell_pixels(zoom))
         self.position = 0
         self.frames_drawn = 0
 
