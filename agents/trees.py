@@ -30,9 +30,12 @@ the JSON path of the bad node: ``$`` is the root, ``$.max[1]`` the second child
 of a max root, ``$.max[1].chance[0]`` the first child of that one, and
 ``$.max[1].chance.p`` the probability list of that chance node.
 
-Trees may be at most `MAX_TREE_DEPTH` (1000) edges deep; deeper ones (or
-self-referencing data) are a `TreeError` ("tree is too deep"), never a
-RecursionError. Parsing never recurses; the JSON decoder and the search do, so
+Trees may be at most `MAX_TREE_DEPTH` (1000) edges deep and hold at most
+`MAX_TREE_NODES` (200,000) nodes; a tree file may be at most `MAX_TREE_BYTES`
+(16 MB) and must be a regular file (a FIFO or a device is refused, not read).
+Deeper ones (or self-referencing data) are a `TreeError` ("tree is too deep"),
+never a RecursionError; an object with the same key twice is an error too (JSON
+would silently keep the last). Parsing never recurses; the JSON decoder and the search do, so
 `load_tree` and `solve_tree` raise Python's recursion limit for the duration of
 the call (and restore it) so that trees up to that depth always work. (Calling
 ``Searcher(TreeGame(root)).search`` directly on a tree deeper than about 900
@@ -58,13 +61,17 @@ from typing import Any, Iterator, Sequence
 
 from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult
 from pacman.errors import TreeError
+from pacman.files import read_input_file
 
 __all__ = [
     "MAX_TREE_DEPTH",
+    "MAX_TREE_NODES",
+    "MAX_TREE_BYTES",
     "PROBABILITY_TOLERANCE",
     "TreeNode",
     "TreeGame",
     "parse_tree",
+    "decode_tree_json",
     "load_tree",
     "solve_tree",
     "tree_report",
@@ -73,6 +80,10 @@ __all__ = [
 
 #: The deepest a node may lie below the root (in edges).
 MAX_TREE_DEPTH = 1000
+#: The most nodes a tree may have (leaves included): a bound on memory and time.
+MAX_TREE_NODES = 200_000
+#: The largest tree file read.
+MAX_TREE_BYTES = 16 << 20
 #: How far the probabilities of a chance node may sum from 1.
 PROBABILITY_TOLERANCE = 1e-9
 _TOLERANCE_TEXT = "1e-9"
@@ -216,6 +227,8 @@ class _Parser:
             if parent is not None:
                 records[parent][5].append(index)
             kind, value, name, children, probabilities = self.node(item, path)
+            if len(records) + len(stack) + 1 + len(children) > MAX_TREE_NODES:
+                raise self.error(None, f"tree has more than {MAX_TREE_NODES:,} nodes (the limit)")
             records.append([kind, value, name, label, probabilities, [], path, depth])
             if children:
                 list_path = path.child(f".{kind}")
@@ -371,25 +384,53 @@ def _recursion_room(levels: int) -> Iterator[None]:
             sys.setrecursionlimit(old)
 
 
-def load_tree(path: str | PathLike[str]) -> TreeNode:
-    """Read a JSON tree file. `TreeError` (naming the file) if unreadable, not JSON, or not a valid tree."""
-    source = str(path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise TreeError(f"{source}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise TreeError(f"{source}: cannot read: {exc.strerror or exc}") from None
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+def decode_tree_json(text: str | bytes, source: str) -> Any:
+    """Decode a tree file's JSON text (bytes: UTF-8, a BOM allowed), with every failure a one-line `TreeError`.
+
+    Duplicate keys are refused (JSON would keep the last silently), numbers too long
+    to convert are refused, and nesting deeper than a tree may be is "too deep"
+    rather than a RecursionError.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise TreeError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     try:
         # Each tree level nests two JSON levels ({"max": [ ... ]}); the decoder recurses on them.
         with _recursion_room(2 * MAX_TREE_DEPTH + 10):
-            data = json.loads(text)
+            return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise TreeError(f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except _DuplicateKey as exc:
+        raise TreeError(f"{source}: an object has the key {str(exc.args[0])!r} twice") from None
     except RecursionError:
         raise TreeError(f"{source}: tree is too deep (more than {MAX_TREE_DEPTH} levels below the root)") from None
-    return parse_tree(data, source)
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise TreeError(f"{source}: invalid JSON: {str(exc).split(';')[0]}") from None
+
+
+def load_tree(path: str | PathLike[str]) -> TreeNode:
+    """Read a JSON tree file. `TreeError` (naming the file) if unreadable, not a regular file, too large,
+    not JSON, or not a valid tree."""
+    source = str(path)
+    data = read_input_file(path, "a JSON game tree", MAX_TREE_BYTES, TreeError)
+    return parse_tree(decode_tree_json(data, source), source)
 
 
 # -- searching -------------------------------------------------------------------------

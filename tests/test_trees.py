@@ -424,8 +424,8 @@ def test_load_tree_non_finite(tmp_path, literal, shown):
 def test_load_tree_unreadable(tmp_path):
     with pytest.raises(TreeError, match=r"missing\.json: cannot read"):
         load_tree(tmp_path / "missing.json")
-    with pytest.raises(TreeError, match="cannot read"):
-        load_tree(tmp_path)  # a directory
+    with pytest.raises(TreeError, match="is a directory, not a regular file"):
+        load_tree(tmp_path)
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe{")
     with pytest.raises(TreeError, match=r"binary\.json: not UTF-8"):
@@ -616,3 +616,80 @@ def test_random_trees_round_trip_through_files(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("trees") / "random.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert solve_tree(load_tree(path)).value == pytest.approx(reference_value(data), abs=1e-9)
+
+
+# -- hostile files through `pacman-ai tree`, as a user runs it ------------------------------------
+
+
+def _tree_cli(tmp_path, *args, timeout=60):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "pacman", "tree", *args], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _hostile(tmp_path, name, content):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return name
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("deep.json", '{"max": [' * 100_000 + "1" + "]}" * 100_000,
+     "deep.json: tree is too deep (more than 1000 levels below the root)"),
+    ("deep-list.json", "[" * 100_000 + "]" * 100_000, "deep-list.json: tree is too deep"),
+    ("binary.json", b"\x00\x01\xff\xfe garbage", "binary.json: not UTF-8 text (byte 2)"),
+    ("latin1.json", '{"max": [1, 2], "name": "caf\xe9"}'.encode("latin-1"), "latin1.json: not UTF-8 text"),
+    ("empty.json", "", "empty.json: invalid JSON at line 1 column 1"),
+    ("duplicate.json", '{"max": [1, 2], "max": [3]}', "duplicate.json: an object has the key 'max' twice"),
+    ("digits.json", '{"max": [' + "9" * 5000 + "]}", "digits.json: invalid JSON: Exceeds the limit"),
+    ("long.json", '{"max": [' + "9" * 400 + "]}", "long.json: $.max[0]: value 99999"),
+    ("nan.json", '{"max": [NaN, 1]}', "nan.json: $.max[0]: value NaN is not a finite number"),
+    ("inf.json", '{"max": [1, -Infinity]}', "inf.json: $.max[1]: value -Infinity is not a finite number"),
+    ("overflow.json", '{"max": [1e999]}', "overflow.json: $.max[0]: value Infinity is not a finite number"),
+    ("pnan.json", '{"chance": [1, 2], "p": [NaN, 0.5]}',
+     "pnan.json: $.chance.p[0]: probability NaN is not a finite number"),
+    ("pinf.json", '{"chance": [1, 2], "p": [Infinity, 0.5]}',
+     "pinf.json: $.chance.p[0]: probability Infinity is not a finite number"),
+    ("pstr.json", '{"chance": [1, 2], "p": ["0.5", "0.5"]}',
+     "pstr.json: $.chance.p[0]: probability '0.5' is not a number"),
+    ("pbool.json", '{"chance": [1, 2], "p": [true, false]}',
+     "pbool.json: $.chance.p[0]: probability true is not a number"),
+    ("vstr.json", '{"max": ["3"]}', "vstr.json: $.max[0]: value '3' is not a number"),
+    ("wide.json", json.dumps({"max": [{"max": list(range(1000))} for _ in range(300)]}),
+     "wide.json: tree has more than 200,000 nodes (the limit)"),
+])
+def test_hostile_tree_files_are_one_line_errors(tmp_path, name, content, message):
+    done = _tree_cli(tmp_path, _hostile(tmp_path, name, content))
+    assert done.returncode == 2 and done.stdout == ""
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_bom_is_allowed(tmp_path):
+    done = _tree_cli(tmp_path, _hostile(tmp_path, "bom.json", b'\xef\xbb\xbf{"max": [1, 2]}'))
+    assert done.returncode == 0 and done.stdout == "value: 2\naction: 1\n", done.stderr
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/dev/null", "."])
+def test_special_files_are_refused_without_reading(tmp_path, special):
+    import os
+
+    if special == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+    done = _tree_cli(tmp_path, special, timeout=30)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    kind = {"fifo": "a FIFO", "/dev/zero": "a character device", "/dev/null": "a character device",
+            ".": "a directory"}[special]
+    assert f"{special}: is {kind}" in done.stderr and "not a regular file" in done.stderr, done.stderr
+
+
+def test_the_node_limit_is_exact():
+    from agents.trees import MAX_TREE_NODES
+
+    assert solve({"max": list(range(MAX_TREE_NODES - 1))}).value == MAX_TREE_NODES - 2
+    with pytest.raises(TreeError, match="more than 200,000 nodes"):
+        parse_tree({"max": list(range(MAX_TREE_NODES))})

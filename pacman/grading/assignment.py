@@ -11,18 +11,20 @@ The format is documented for instructors in ``docs/grading.md``.
 
 from __future__ import annotations
 
-import json
 import math
+import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
 from agents.search import CHANCE, MAX, TERMINAL
-from agents.trees import TreeNode, parse_tree
+from agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
 from pacman.actions import Action
 from pacman.errors import PacmanError
-from pacman.layout import Layout, load_layout
+from pacman.files import read_input_file
+from pacman.layout import LAYOUT_ALIASES, Layout, layout_names, load_layout
 from pacman.state import GameState
 
 if sys.version_info >= (3, 11):
@@ -53,6 +55,18 @@ EVALUATION_CHOICES = ("score", "better", "submission")
 MEASURES = ("wins", "average_score", "timeouts")
 _VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 _SCORINGS = ("partial", "all")
+#: Limits that keep an assignment's own mistakes from hanging or flooding the grader.
+MAX_TOML_BYTES = 1 << 20
+MAX_STARTER_BYTES = 1 << 20
+#: Levels a tree test's tree may have below its root (the submission's search recurses on them).
+MAX_TREE_TEST_HEIGHT = 200
+#: Games one games test may play.
+MAX_GAMES = 10_000
+#: Seconds any time limit may be.
+MAX_TIME_LIMIT = 3600.0
+#: Points any question, test or threshold may be worth.
+MAX_POINTS = 1_000_000
+_SUBMISSION_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.py")
 
 
 class AssignmentError(PacmanError):
@@ -216,14 +230,16 @@ def shipped_directory() -> Path:
 def load_assignment(id_or_path: str | Path) -> Assignment:
     """Load a shipped assignment by id (``"expectimax"``) or an assignment directory by path."""
     text = str(id_or_path)
+    if not text.strip():
+        raise AssignmentError("the assignment is empty: give a shipped id such as 'expectimax', or a directory")
     shipped = shipped_directory() / text
-    if "/" not in text and (shipped / "assignment.toml").is_file():
+    if "/" not in text and os.sep not in text and text not in (".", "..") and (shipped / "assignment.toml").is_file():
         directory = shipped
     else:
         directory = Path(text).expanduser()
-        if directory.is_file() and directory.name == "assignment.toml":
+        if directory.name == "assignment.toml" and os.path.lexists(directory) and not directory.is_dir():
             directory = directory.parent
-        if not (directory / "assignment.toml").is_file():
+        if not directory.is_dir() or not os.path.lexists(directory / "assignment.toml"):
             names = ", ".join(shipped_assignments()) or "none"
             raise AssignmentError(f"{text}: not a shipped assignment ({names}) nor a directory "
                                   f"holding an assignment.toml")
@@ -245,26 +261,32 @@ class _Reader:
         return AssignmentError(where + message)
 
     def read(self) -> Assignment:
+        raw = read_input_file(self.file, "an assignment.toml", MAX_TOML_BYTES, AssignmentError)
         try:
-            data = tomllib.loads(self.file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise self.error("", f"cannot read: {exc.strerror or exc}") from None
+            data = tomllib.loads(raw.decode("utf-8-sig"))
         except UnicodeDecodeError as exc:
             raise self.error("", f"not UTF-8 text (byte {exc.start})") from None
         except tomllib.TOMLDecodeError as exc:
             raise self.error("", f"invalid TOML: {exc}") from None
+        except RecursionError:
+            raise self.error("", "invalid TOML: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer with more digits than Python converts
+            raise self.error("", f"invalid TOML: {str(exc).split(';')[0]}") from None
         self.known(data, "", {"assignment", "questions"})
-        head = self.table(data, "assignment", required=True)
+        head = self.table(data, "assignment")
         self.known(head, "assignment", {"id", "title", "submission_file", "starter", "memory_mb"})
         assignment_id = self.string(head, "assignment", "id", default=self.directory.name)
         title = self.string(head, "assignment", "title", default=assignment_id)
         submission_file = self.string(head, "assignment", "submission_file", default="submission.py")
-        if "/" in submission_file or not submission_file.endswith(".py"):
-            raise self.error("assignment.submission_file", f"expected a file name ending in .py, got {submission_file!r}")
+        if not _SUBMISSION_NAME.fullmatch(submission_file):
+            raise self.error("assignment.submission_file", f"expected a file name ending in .py (letters, digits, "
+                                                           f"_, - and .), got {submission_file!r}")
         starter = None
         if "starter" in head:
-            starter = self.read_file(self.string(head, "assignment", "starter"), "assignment.starter")
-        memory_mb = int(self.number(head, "assignment", "memory_mb", default=1024, minimum=128, whole=True))
+            starter = self.read_file(self.string(head, "assignment", "starter"), "assignment.starter",
+                                     "a starter file", MAX_STARTER_BYTES)
+        memory_mb = int(self.number(head, "assignment", "memory_mb", default=1024, minimum=128, whole=True,
+                                    maximum=1 << 20))
         raw_questions = data.get("questions")
         if not isinstance(raw_questions, list) or not raw_questions:
             raise self.error("questions", "expected at least one [[questions]] table")
@@ -286,7 +308,7 @@ class _Reader:
         if not question_id.replace("-", "").replace("_", "").isalnum():
             raise self.error(f"{key}.id", f"expected letters, digits, - and _, got {question_id!r}")
         title = self.string(raw, key, "title", default=question_id)
-        points = self.number(raw, key, "points", minimum=0)
+        points = self.number(raw, key, "points", minimum=0, maximum=MAX_POINTS)
         scoring = self.choice(raw, key, "scoring", _SCORINGS, default="partial")
         visibility = self.choice(raw, key, "visibility", _VISIBILITIES, default="visible")
         raw_tests = raw.get("tests")
@@ -317,19 +339,16 @@ class _Reader:
                               "expansions"})
         file = self.string(raw, key, "tree")
         name = self.string(raw, key, "name", default=Path(file).stem)
-        points = self.number(raw, key, "points", default=1, minimum=0)
-        ghosts = int(self.number(raw, key, "ghosts", minimum=1, whole=True))
-        depth = int(self.number(raw, key, "depth", minimum=1, whole=True))
-        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01)
-        text = self.read_file(file, f"{key}.tree")
+        points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
+        ghosts = int(self.number(raw, key, "ghosts", minimum=1, whole=True, maximum=MAX_TREE_TEST_HEIGHT))
+        depth = int(self.number(raw, key, "depth", minimum=1, whole=True, maximum=MAX_TREE_TEST_HEIGHT))
+        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
         source = str(self.directory / file)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise AssignmentError(f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-        except RecursionError:
-            raise AssignmentError(f"{source}: tree is too deep") from None
+        data = decode_tree_json(self.read_bytes(file, f"{key}.tree", "a JSON game tree", MAX_TREE_BYTES), source)
         tree = parse_tree(data, source)
+        if tree.height > MAX_TREE_TEST_HEIGHT:
+            raise self.error(f"{key}.tree", f"{file!r} is {tree.height} levels deep; a tree test's tree may be at "
+                                            f"most {MAX_TREE_TEST_HEIGHT}")
         check_layered(tree, ghosts, depth)
         actions = self.actions(raw, key, [c.label for c in tree.children])
         expansions = self.expansions(raw, key)
@@ -338,11 +357,11 @@ class _Reader:
     def positions_test(self, raw: dict, key: str) -> PositionsTest:
         self.known(raw, key, {"kind", "name", "points", "positions", "ghosts", "depth", "evaluation", "time_limit"})
         name = self.string(raw, key, "name", default=f"positions-{key}")
-        points = self.number(raw, key, "points", default=1, minimum=0)
+        points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
         ghosts = int(self.number(raw, key, "ghosts", minimum=0, whole=True))
-        depth = int(self.number(raw, key, "depth", minimum=1, whole=True))
+        depth = int(self.number(raw, key, "depth", minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", ("score", "better"), default="score")
-        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01)
+        time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
         raw_positions = raw.get("positions")
         if not isinstance(raw_positions, list) or not raw_positions:
             raise self.error(f"{key}.positions", "expected a list of { layout = ..., prefix = ... } tables")
@@ -403,20 +422,21 @@ class _Reader:
             if "seed" in raw or "games" in raw:
                 raise self.error(f"{key}.seeds", "give either seeds = [...] or seed and games, not both")
             seeds = raw["seeds"]
-            if not isinstance(seeds, list) or not seeds or not all(
-                    isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
-                raise self.error(f"{key}.seeds", "expected a non-empty list of whole numbers >= 0")
+            if not isinstance(seeds, list) or not seeds or len(seeds) > MAX_GAMES or not all(
+                    isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 2 ** 63 for s in seeds):
+                raise self.error(f"{key}.seeds", f"expected a non-empty list of at most {MAX_GAMES:,} whole "
+                                                 f"numbers >= 0 and < 2**63")
             seeds = tuple(seeds)
         else:
-            first = int(self.number(raw, key, "seed", default=0, minimum=0, whole=True))
-            count = int(self.number(raw, key, "games", minimum=1, whole=True))
+            first = int(self.number(raw, key, "seed", default=0, minimum=0, whole=True, maximum=2 ** 62))
+            count = int(self.number(raw, key, "games", minimum=1, whole=True, maximum=MAX_GAMES))
             seeds = tuple(range(first, first + count))
         agent = self.choice(raw, key, "agent", ("submission", "reference"), default="submission")
-        depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True))
+        depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")
-        max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True))
-        move_limit = self.number(raw, key, "move_time_limit", default=2.0, minimum=0.01)
-        game_limit = self.number(raw, key, "game_time_limit", default=60.0, minimum=0.01)
+        max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True, maximum=1_000_000))
+        move_limit = self.number(raw, key, "move_time_limit", default=2.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
+        game_limit = self.number(raw, key, "game_time_limit", default=60.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
         raw_thresholds = raw.get("thresholds")
         if not isinstance(raw_thresholds, list) or not raw_thresholds:
             raise self.error(f"{key}.thresholds", "expected a list of { measure = ..., at_least = ..., points = ... }")
@@ -437,7 +457,7 @@ class _Reader:
             raise self.error(key, "give exactly one of at_least and at_most")
         at_most = "at_most" in raw
         bound = self.number(raw, key, "at_most" if at_most else "at_least")
-        points = self.number(raw, key, "points", default=1, minimum=0)
+        points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
         return Threshold(measure, bound, at_most, points)
 
     # -- values ------------------------------------------------------------------------------
@@ -467,7 +487,7 @@ class _Reader:
         return value
 
     def number(self, raw: dict, key: str, name: str, default: float | None = None, minimum: float | None = None,
-               whole: bool = False) -> float:
+               whole: bool = False, maximum: float | None = None) -> float:
         if name not in raw:
             if default is None:
                 raise self.error(f"{key}.{name}", "missing")
@@ -479,6 +499,8 @@ class _Reader:
             raise self.error(f"{key}.{name}", f"expected {expected}, got {value!r}")
         if minimum is not None and value < minimum:
             raise self.error(f"{key}.{name}", f"expected a value >= {minimum:g}, got {value!r}")
+        if maximum is not None and value > maximum:
+            raise self.error(f"{key}.{name}", f"expected a value <= {maximum:g}, got {value!r}")
         return value
 
     def choice(self, raw: dict, key: str, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
@@ -505,19 +527,42 @@ class _Reader:
         return int(self.number(raw, key, "expansions", minimum=1, whole=True))
 
     def layout(self, raw: dict, key: str) -> Layout:
+        """A .lay file of the assignment folder, else a shipped layout by name (never a file elsewhere)."""
         name = self.string(raw, key, "layout")
-        local = self.directory / name
         try:
-            return load_layout(local if local.is_file() else name)
+            if os.path.lexists(self.directory / name):
+                return load_layout(self.inside(name, f"{key}.layout"))
+            if "/" in name or os.sep in name or name.endswith(".lay") or \
+                    (name not in layout_names() and name not in LAYOUT_ALIASES):
+                raise self.error(f"{key}.layout", f"{name!r} is neither a file of {self.directory} nor a shipped "
+                                                  f"layout ({', '.join(layout_names())})")
+            return load_layout(name)
+        except AssignmentError:
+            raise
         except PacmanError as exc:
             raise self.error(f"{key}.layout", str(exc)) from None
 
-    def read_file(self, relative: str, key: str) -> str:
-        path = (self.directory / relative)
+    def inside(self, relative: str, key: str) -> Path:
+        """`relative` as a path in the assignment folder; an error if it leads outside (.., an absolute path, a link)."""
+        folder = self.directory.resolve()
+        path = (self.directory / relative).resolve()
+        if Path(relative).is_absolute() or (path != folder and folder not in path.parents):
+            raise self.error(key, f"{relative!r} is outside the assignment folder {self.directory}")
+        return path
+
+    def read_bytes(self, relative: str, key: str, what: str, max_bytes: int) -> bytes:
+        path = self.inside(relative, key)
         try:
-            return path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise self.error(key, f"cannot read {relative!r} in {self.directory}: {exc.strerror or exc}") from None
+            return read_input_file(path, what, max_bytes, AssignmentError)
+        except AssignmentError as exc:
+            why = str(exc).removeprefix(f"{path}: ")
+            raise self.error(key, f"{relative!r} {why}" if why.startswith("cannot") else f"{relative!r}: {why}") \
+                from None
+
+    def read_file(self, relative: str, key: str, what: str, max_bytes: int) -> str:
+        data = self.read_bytes(relative, key, what, max_bytes)
+        try:
+            return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise self.error(key, f"{relative!r} is not UTF-8 text (byte {exc.start})") from None
 

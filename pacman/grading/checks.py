@@ -19,7 +19,7 @@ from typing import Any
 from agents.expectimax import PacmanGame
 from agents.search import Searcher
 from agents.trees import TreeGame, TreeNode
-from pacman.grading.assignment import GamesTest, PositionsTest, TreeTest
+from pacman.grading.assignment import AssignmentError, GamesTest, PositionsTest, TreeTest
 from pacman.grading.sandbox import ItemOutcome
 from pacman.grading.states import state_key, tree_node_ids
 
@@ -27,6 +27,8 @@ __all__ = ["TestResult", "Check", "prepare", "TOLERANCE"]
 
 #: Two action values this close are a tie: either action is correct.
 TOLERANCE = 1e-6
+#: States the reference search of one position may expand: beyond, the test is refused, not ground through.
+MAX_REFERENCE_EXPANSIONS = 300_000
 _SHOWN = 3  # paths or states listed in a message before "and N more"
 
 
@@ -183,17 +185,26 @@ class _TreeCheck(Check):
 # -- positions ---------------------------------------------------------------------------
 
 
+class _TooLarge(Exception):
+    pass
+
+
 class _RecordingPacmanGame(PacmanGame):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.expanded: list[tuple] = []
 
-    def children(self, node: tuple):
+    def _record(self, node: tuple) -> None:
+        if len(self.expanded) >= MAX_REFERENCE_EXPANSIONS:
+            raise _TooLarge
         self.expanded.append(state_key(*node))
+
+    def children(self, node: tuple):
+        self._record(node)
         return super().children(node)
 
     def outcomes(self, node: tuple):
-        self.expanded.append(state_key(*node))
+        self._record(node)
         return super().outcomes(node)
 
 
@@ -210,7 +221,13 @@ class _PositionsCheck(Check):
         for position in test.positions:
             state = position.state
             game = _RecordingPacmanGame(state.num_agents, EVALUATIONS[test.evaluation])
-            result = Searcher(game).search((state, 0), test.depth)
+            try:
+                result = Searcher(game).search((state, 0), test.depth)
+            except _TooLarge:
+                raise AssignmentError(
+                    f"positions test {test.name!r}: {position.label} at depth {test.depth} with {test.ghosts} "
+                    f"ghost(s) expands more than {MAX_REFERENCE_EXPANSIONS:,} states (the limit); "
+                    f"lower its depth or ghosts") from None
             values = {a.value: float(v) for a, v in result.action_values.items()}
             best, best_value = _best_actions(values)
             correct = [a.value for a in position.action] if position.action is not None else best
