@@ -276,9 +276,11 @@ class _SearchAgent:
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
             raise
-        if math.isnan(result.value):
+        if not math.isfinite(result.value) or any(v != v for v in result.action_values.values()):
+            # NaN never wins a comparison, so a max root can hide it behind -inf: look closer.
             self._check_evaluation(state)
-            raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
+            if math.isnan(result.value) or any(v != v for v in result.action_values.values()):
+                raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
         info = SearchInfo(
             action=result.action,
             action_values=result.action_values,

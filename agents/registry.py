@@ -94,7 +94,9 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
             )
     if parameters is not None and "evaluation" in parameters:
         spec = args.get("evaluation")
-        args["evaluation"] = resolve_evaluation(DEFAULT_EVALUATION if spec is None else spec)
+        spec = DEFAULT_EVALUATION if spec is None else spec
+        # The project's agents resolve a spec themselves and keep it as their evaluation's name.
+        args["evaluation"] = spec if name in PACMAN_AGENTS else resolve_evaluation(spec)
     try:
         agent = factory(**args)
     except AgentSpecError:
