@@ -1,0 +1,124 @@
+"""Layouts too large or too crowded to play are refused before anything large is built; odd characters are named."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from agents import (
+    MAX_SEARCH_LEAVES,
+    AlphaBetaAgent,
+    ExpectimaxAgent,
+    GreedyAgent,
+    check_search_size,
+    estimated_leaves,
+    make_ghosts,
+)
+from pacman import AgentSpecError, LayoutError, load_layout, parse_layout, run_game
+from pacman.distances import DistanceTable
+from pacman.layout import MAX_CELLS, layout_names
+
+
+def _open_maze(width, height, ghosts=""):
+    rows = ["%" * width, "%P" + ghosts + " " * (width - 3 - len(ghosts)) + "%"]
+    rows += ["%" + "." * (width - 2) + "%" for _ in range(height - 3)]
+    rows.append("%" * width)
+    return "\n".join(rows) + "\n"
+
+
+def test_max_cells_is_4096_and_every_shipped_layout_fits():
+    assert MAX_CELLS == 4096
+    assert max(load_layout(n).width * load_layout(n).height for n in layout_names()) <= 28 * 28
+
+
+def test_a_layout_at_the_limit_loads_and_one_past_it_is_refused():
+    assert parse_layout(_open_maze(64, 64)).width == 64
+    with pytest.raises(LayoutError) as info:
+        parse_layout(_open_maze(65, 64), name="big")
+    assert str(info.value) == "big: 65 x 64 = 4,160 cells is too large (limit 4,096 cells, such as 64 x 64)"
+
+
+def test_a_huge_layout_is_refused_by_the_cli_in_one_line(tmp_path):
+    (tmp_path / "huge.lay").write_text(_open_maze(500, 500))
+    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "huge.lay", "--display", "none"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("pacman-ai: huge.lay: 500 x 500 = 250,000 cells is too large "
+                                   "(limit 4,096 cells, such as 64 x 64)")
+
+
+def test_large_distance_tables_share_the_matrix():
+    layout = parse_layout(_open_maze(40, 30))  # 1,200 cells: rows are views, not a second copy
+    table = DistanceTable.of(layout)
+    assert isinstance(table.rows[0], memoryview)
+    assert table.distance((1, 1), (38, 28)) == 37 + 27 == table.rows[table.cell((1, 1))][table.cell((38, 28))]
+    small = DistanceTable.of(load_layout("medium"))
+    assert isinstance(small.rows[0], list)
+
+
+@pytest.mark.parametrize("char", list("0567895"))
+def test_digits_that_are_not_ghosts_are_refused(char):
+    with pytest.raises(LayoutError) as info:
+        parse_layout(f"%%%%%\n%P.{char}%\n%%%%%\n", name="odd.lay")
+    assert str(info.value).startswith(f"odd.lay:2:4: {char!r} is not a layout character: ghosts are 'G' or '1'-'4'")
+
+
+def test_digit_errors_name_the_file_line_and_column(tmp_path):
+    path = tmp_path / "five.lay"
+    path.write_text("\n%%%%%%\n%P  .%\n%  5 %\n%%%%%%\n")
+    with pytest.raises(LayoutError, match=r"five.lay:4:4: '5' is not a layout character"):
+        load_layout(str(path))
+
+
+def test_other_characters_are_empty_and_a_bom_is_dropped():
+    layout = parse_layout("\ufeff%%%%%%\n%P\tx.%\n%%%%%%\n")
+    assert layout.width == 6 and layout.food == ((4, 1),) and (2, 1) not in layout.walls
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_given_as_a_layout_is_refused(tmp_path):
+    fifo = tmp_path / "pipe.lay"
+    os.mkfifo(fifo)
+    with pytest.raises(LayoutError, match="is a FIFO"):
+        load_layout(str(fifo))
+
+
+def test_estimated_leaves_are_exact_powers():
+    medium = load_layout("medium")
+    assert round(estimated_leaves(medium, 2, 2)) == (5 * 3**2) ** 2 == 2025
+    assert round(estimated_leaves(load_layout("tricky"), 4, 3)) == (5 * 3**4) ** 3
+    corridor = parse_layout("%%%%%%\n%P  G%\n%%%%%%\n")
+    assert round(estimated_leaves(corridor, 1, 3)) == (3 * 1) ** 3  # two open sides: 3 for Pacman, 1 per ghost
+
+
+def test_crowded_searches_are_refused_before_the_first_move():
+    crowded = parse_layout(_open_maze(20, 8, ghosts="G" * 10), name="crowd")
+    agent = ExpectimaxAgent()
+    with pytest.raises(AgentSpecError) as info:
+        run_game(crowded, agent, make_ghosts("random", 10), seed=0, max_moves=3)
+    assert str(info.value) == ("ExpectimaxAgent: depth 2 with 10 ghosts on 'crowd' is too large a search "
+                               "(about 8.7e+10 leaves per move, limit 1e+08); use a smaller depth, "
+                               "fewer ghosts (--num-ghosts), or a time_limit")
+    with pytest.raises(AgentSpecError, match="depth 5 with 2 ghosts"):
+        check_search_size(AlphaBetaAgent(depth=5), crowded, 2)
+    check_search_size(ExpectimaxAgent(depth=2), crowded, 6)  # 1.3e7: allowed
+    check_search_size(ExpectimaxAgent(depth=None, time_limit=0.05), crowded, 10)  # depth 1: 3e5
+    check_search_size(GreedyAgent(), crowded, 10)  # not a search
+    result = run_game(crowded, ExpectimaxAgent(depth=1), make_ghosts("random", 3), seed=0, max_moves=2)
+    assert result.cut_off and result.moves == 2
+
+
+def test_every_shipped_layout_allows_depth_3():
+    for name in layout_names():
+        layout = load_layout(name)
+        assert estimated_leaves(layout, layout.num_ghosts, 3) <= MAX_SEARCH_LEAVES, name
+
+
+def test_the_cli_refuses_a_crowded_search_in_one_line(tmp_path):
+    (tmp_path / "crowd.lay").write_text(_open_maze(20, 8, ghosts="G" * 10))
+    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "crowd.lay", "--display", "none"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "too large a search" in lines[0] and "limit 1e+08" in lines[0]
