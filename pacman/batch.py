@@ -1154,6 +1154,9 @@ def dask_executor(address: str, *, workers: int | None = None,
             try:
                 client = stack.enter_context(Client(address, timeout=f"{timeout}s"))
             except Exception as exc:  # refused, timed out, or something that is not a scheduler answered
+                if isinstance(exc, ValueError):
+                    raise BatchError(f"--dask {address}: not a scheduler address (expected tcp://HOST:PORT, or "
+                                     f"local)") from None
                 if isinstance(exc, (OSError, TimeoutError)):
                     detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                     raise BatchError(f"--dask {address}: cannot reach a Dask scheduler within {timeout:g} s "
@@ -1161,6 +1164,11 @@ def dask_executor(address: str, *, workers: int | None = None,
                 raise BatchError(f"--dask {address}: what answered there is not a Dask scheduler "
                                  f"({type(exc).__name__})") from None
             description = f"Dask scheduler {address}"
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except Exception:  # distributed raises TimeoutError (of asyncio or its own, depending on the version)
+                raise BatchError(f"--dask {address}: the scheduler has no worker (none joined within {timeout:g} s); "
+                                 f"start some with: dask worker {address}") from None
         threads = sum(client.nthreads().values()) or 1
         description += f", {threads} thread{'s' if threads != 1 else ''}"
         executor = client.get_executor(pure=False)

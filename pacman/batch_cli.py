@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, TextIO
+from typing import Any, Sequence, TextIO
 
 __all__ = ["add_batch_parser", "run_batch_command", "Progress"]
 
@@ -85,6 +85,11 @@ class Progress:
         self._started = time.monotonic()
         self._shown = 0.0
 
+    def resumed(self, records: Sequence[dict[str, Any]]) -> None:
+        """Count the games read back from a resumed file as done (they are not part of the rate)."""
+        self.done = self._start_done = len(records)
+        self.wins = sum(1 for record in records if record.get("won"))
+
     def __call__(self, record: dict[str, Any]) -> None:
         self.done += 1
         self.wins += bool(record.get("won"))
@@ -128,9 +133,19 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+def _same_file(first: str, second: str) -> bool:
+    """Whether two output paths name one file (the same path, or links to one file)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
-    from pacman.batch import check_out, check_writable, dask_executor, read_results, run_batch, validate_config
+    from pacman.batch import check_batch_numbers, check_out, check_writable, dask_executor, run_batch, validate_config
     from pacman.cli import EXIT_INTERRUPTED, UsageError
     from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
@@ -143,6 +158,13 @@ def run_batch_command(args: argparse.Namespace) -> int:
         raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
     if args.plot and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
+    outputs = [(flag, path) for flag, path in (("--out", args.out), ("--summary", args.summary),
+                                                ("--plot", args.plot)) if path]
+    for number, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[:number]:
+            if _same_file(path, other):
+                raise UsageError(f"{prog}: {other_flag} and {flag} name the same file {path}: one would "
+                                 f"overwrite the other")
     if args.out:
         check_out(args.out, resume=args.resume, overwrite=args.force)
     for flag, path in (("--summary", args.summary), ("--plot", args.plot)):
@@ -152,25 +174,23 @@ def run_batch_command(args: argparse.Namespace) -> int:
         from pacman.plot import require_matplotlib
 
         require_matplotlib()
+    check_batch_numbers(args.games, args.seed, args.jobs)
     configs = expand_sweep(
         split_list(args.layout, "--layout"), split_list(args.pacman, "--pacman"),
         parse_agent_args_sweep(args.agent_args), split_list(args.ghosts, "--ghosts"),
         args.num_ghosts or [None], max_moves=args.max_moves, move_time_limit=args.move_time_limit)
+    check_batch_numbers(args.games, args.seed, args.jobs, len(configs))
     for config in configs:  # before a cluster is started for nothing
         validate_config(config)
     total = args.games * len(configs)
-    done = wins = 0
-    if args.resume and args.out and os.path.exists(args.out):
-        previous = read_results(args.out)
-        done = min(len(previous), total)
-        wins = sum(1 for r in previous[:done] if r.get("won"))
-    progress = None if args.quiet else Progress(total, done, wins)
+    progress = None if args.quiet else Progress(total)
     with contextlib.ExitStack() as stack:
         executor, jobs = None, args.jobs
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
         result = run_batch(configs, args.games, args.seed, jobs=jobs, executor=executor, out=args.out,
-                           resume=args.resume, overwrite=args.force, on_game=progress)
+                           resume=args.resume, overwrite=args.force, on_game=progress,
+                           on_resume=None if progress is None else progress.resumed)
         if args.dask:
             result.executor = description
     if progress is not None:

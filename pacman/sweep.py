@@ -8,21 +8,33 @@ so differences between them are not noise of different games.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, Mapping, Sequence
 
-from pacman.batch import GameConfig
+from pacman.batch import MAX_CONFIGURATIONS, BatchError, GameConfig
 from pacman.errors import AgentSpecError
 
 __all__ = ["split_list", "parse_agent_args_sweep", "expand_sweep", "format_table"]
+
+
+def _check_count(count: int, what: str) -> None:
+    """Refuse a sweep of more than MAX_CONFIGURATIONS before any of its configurations is made."""
+    if count > MAX_CONFIGURATIONS:
+        raise BatchError(f"{what}: {count:,} configurations; a sweep has at most {MAX_CONFIGURATIONS:,}")
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """`text` quoted for a one-line error, shortened in the middle when long."""
+    return repr(text) if len(text) <= limit else repr(text[: limit // 2] + "..." + text[-limit // 2:])
 
 
 def split_list(text: str, flag: str) -> list[str]:
     """``"small,medium"`` -> ``["small", "medium"]``; an empty item or a repeated one is an error naming `flag`."""
     items = [item.strip() for item in text.split(",")]
     if not all(items):
-        raise AgentSpecError(f"{flag} {text!r}: empty item in the comma list")
+        raise AgentSpecError(f"{flag} {_shown(text)}: empty item in the comma list")
     if len(set(items)) != len(items):
-        raise AgentSpecError(f"{flag} {text!r}: an item is listed twice")
+        raise AgentSpecError(f"{flag} {_shown(text)}: an item is listed twice")
     return items
 
 
@@ -46,17 +58,18 @@ def parse_agent_args_sweep(text: str | None) -> list[dict[str, Any]]:
         if sep:
             key = name.strip()
             if key in values:
-                raise AgentSpecError(f"--agent-args {text!r}: {key!r} given twice")
+                raise AgentSpecError(f"--agent-args {_shown(text)}: {key!r} given twice")
             values[key] = []
         elif key is None:
-            raise AgentSpecError(f"--agent-args {text!r}: {item!r} comes before any key=value")
+            raise AgentSpecError(f"--agent-args {_shown(text)}: {item!r} comes before any key=value")
         else:
             value = item
         parsed = parse_agent_args(f"{key}={value.strip()}")[key]
         if parsed in values[key] and type(parsed) in {type(v) for v in values[key]}:
-            raise AgentSpecError(f"--agent-args {text!r}: {key}={value.strip()} is listed twice")
+            raise AgentSpecError(f"--agent-args {_shown(text)}: {key}={value.strip()} is listed twice")
         values[key].append(parsed)
     keys = list(values)
+    _check_count(math.prod(len(v) for v in values.values()), f"--agent-args {_shown(text)}")
     return [dict(zip(keys, combination)) for combination in itertools.product(*(values[k] for k in keys))]
 
 
@@ -70,7 +83,14 @@ def expand_sweep(
     max_moves: int | None = None,
     move_time_limit: float | None = None,
 ) -> list[GameConfig]:
-    """Every combination, varying the last axis fastest: layout, agent, agent arguments, ghost kind, ghost count."""
+    """Every combination, varying the last axis fastest: layout, agent, agent arguments, ghost kind, ghost count.
+
+    More than MAX_CONFIGURATIONS combinations is a BatchError, raised before any is made.
+    """
+    sizes = [len(layouts), len(pacmen), len(agent_args), len(ghosts), len(num_ghosts)]
+    _check_count(math.prod(sizes), "the sweep " + " x ".join(
+        f"{flag} {size}" for flag, size in zip(("--layout", "--pacman", "--agent-args", "--ghosts", "--num-ghosts"),
+                                               sizes) if size > 1))
     return [
         GameConfig.create(layout, pacman, args, ghosts=kind, num_ghosts=count, max_moves=max_moves,
                           move_time_limit=move_time_limit)

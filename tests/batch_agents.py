@@ -76,3 +76,39 @@ class NoPygameAgent(_Walker):
         if "pygame" in sys.modules:
             raise RuntimeError("pygame was imported in a batch worker")
         return super().get_action(state)
+
+
+class ExitingAgent(_Walker):
+    """Calls ``sys.exit("not implemented")`` on its first move, as course stubs of unfinished methods do."""
+
+    def get_action(self, state):
+        sys.exit("not implemented")
+
+
+class ExitCallingAgent(_Walker):
+    """Calls the interactive ``exit()`` on its first move."""
+
+    def get_action(self, state):
+        exit()
+
+
+class WorkerOnlyFailure(_Walker):
+    """Builds in the parent process, raises when built in any other process (an environment that differs)."""
+
+    def __init__(self):
+        if os.getpid() != int(os.environ.get("BATCH_TEST_PARENT", "-1")):
+            raise RuntimeError("cannot be built in a worker")
+
+
+class KillThenExitAgent(_Walker):
+    """Kills its worker on a game's first run (leaving a marker in `marker`), calls sys.exit on the retry."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def get_action(self, state):
+        path = os.path.join(self.marker, str(self.token))
+        if not os.path.exists(path):
+            open(path, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        sys.exit("not implemented")
