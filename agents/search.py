@@ -274,7 +274,8 @@ def iterative_search(
     """Deepen 1, 2, ... up to `max_depth` until `time_limit` seconds pass; the deepest finished result.
 
     Depth 1 always finishes, however long it takes, so there is always an answer.
-    Stops early once a search reaches no depth cut-off (deeper cannot differ).
+    Stops early once a search reaches no depth cut-off (deeper cannot differ), and
+    when a depth is deeper than Python's recursion limit allows.
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -287,6 +288,11 @@ def iterative_search(
             current = searcher.search(node, depth, all_values=all_values)
         except OutOfTime:
             nodes += searcher.nodes
+            break
+        except RecursionError:
+            if result is None:
+                raise
+            nodes += searcher.nodes  # deeper than Python's stack allows: the last finished depth stands
             break
         finally:
             searcher.deadline = None

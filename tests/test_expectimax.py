@@ -309,3 +309,11 @@ def test_speed_ups_are_exact_on_every_layout(name):
         plain = ExpectimaxAgent(depth=3, evaluation="better", transposition=False, pruning=False)
         quick = ExpectimaxAgent(depth=3, evaluation="better")
         assert quick.action_values(fast) == plain.action_values(fast)
+
+
+def test_a_time_limited_search_deeper_than_the_stack_answers_with_the_last_depth():
+    layout = parse_layout("%%%%%%%%\n%P    G%\n%%%%%%%%\n")
+    agent = ExpectimaxAgent(depth=10**6, time_limit=2.0)
+    result = run_game(layout, agent, make_ghosts("random", 1), seed=1, max_moves=2)
+    assert not result.crashed, result.error
+    assert result.moves >= 1
