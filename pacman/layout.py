@@ -162,6 +162,8 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
     (5, 3, 1, 1)
     """
     where = path if path is not None else name
+    if not isinstance(text, str):
+        raise LayoutError(f"{where}: layout text must be a str, got {type(text).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = [line.rstrip() for line in text.splitlines()]
@@ -271,23 +273,42 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
     A name is looked up among the shipped layouts first; anything that is not a
     shipped name is read as a path. Raises `LayoutError` naming the input.
     """
-    text = os.fspath(name_or_path)
+    try:
+        text = os.fspath(name_or_path)
+    except TypeError:
+        text = None
+    if not isinstance(text, str):
+        raise LayoutError(f"layout {name_or_path!r}: expected a shipped name or a path")
     if not text.strip():
         raise LayoutError("layout name is empty (give a shipped name such as 'medium', or a path)")
+    if "\0" in text:
+        raise LayoutError(f"layout {text!r}: a name or path cannot contain a NUL character")
     shipped = _layouts_dir()
     key = LAYOUT_ALIASES.get(text, text)
     bare = key[:-4] if key.endswith(".lay") else key
-    if os.sep not in bare and "/" not in bare and (shipped / f"{bare}.lay").is_file():
+    if os.sep not in bare and "/" not in bare and _exists(shipped / f"{bare}.lay", Path.is_file):
         file = shipped / f"{bare}.lay"
         return parse_layout(_read_text(file, text), name=bare, path=str(file))
-    path = Path(text).expanduser()
-    if path.exists():
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError:  # "~user" with no such home directory
+        path = Path(text)
+    if _exists(path, Path.exists):
         stem = path.stem
         return parse_layout(_read_text(path, text), name=stem, path=text)
     names = layout_names()
-    matches = difflib.get_close_matches(bare, names + list(LAYOUT_ALIASES), n=3, cutoff=0.5)
+    shown = text if len(text) <= 200 else text[:200] + "..."
+    matches = difflib.get_close_matches(bare[:200], names + list(LAYOUT_ALIASES), n=3, cutoff=0.5)
     hint = f"did you mean {', '.join(repr(m) for m in matches)}? " if matches else ""
     raise LayoutError(
-        f"{text}: unknown layout (not a shipped name, not an existing file); "
+        f"{shown}: unknown layout (not a shipped name, not an existing file); "
         f"{hint}shipped: {', '.join(names)}"
     )
+
+
+def _exists(path: Path, test: Callable[[Path], bool]) -> bool:
+    """`test(path)`, False where the OS refuses the name itself (too long, bad characters)."""
+    try:
+        return test(path)
+    except (OSError, ValueError):
+        return False

@@ -122,3 +122,25 @@ def test_the_cli_refuses_a_crowded_search_in_one_line(tmp_path):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "too large a search" in lines[0] and "limit 1e+08" in lines[0]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("a\0b", "layout 'a\\x00b': a name or path cannot contain a NUL character"),
+    (123, "layout 123: expected a shipped name or a path"),
+    ("~no_such_user_here/x.lay", "~no_such_user_here/x.lay: unknown layout"),
+    ("x" * 5000, "x" * 200 + "...: unknown layout"),
+])
+def test_odd_layout_names_are_layout_errors(name, message):
+    with pytest.raises(LayoutError) as info:
+        load_layout(name)
+    assert str(info.value).startswith(message)
+
+
+def test_layout_text_must_be_text():
+    with pytest.raises(LayoutError, match="layout text must be a str, got bytes"):
+        parse_layout(b"%%%\n%P%\n%%%\n")
+
+
+def test_a_one_cell_layout_is_an_endless_game_cut_off_at_once():
+    result = run_game(parse_layout("P"), GreedyAgent(), [], seed=0)
+    assert result.cut_off and result.moves == 0 and "no food" in result.error
