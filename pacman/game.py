@@ -190,17 +190,17 @@ def run_game(
     num_agents = state.num_agents
     streams = agent_streams(seed, num_agents)
     outcome: dict[str, Any] = {}
-    reset = getattr(pacman_agent, "reset", None)
-    if callable(reset):
-        try:
+    try:
+        reset = getattr(pacman_agent, "reset", None)
+        if callable(reset):
             if _takes_layout(reset):
                 reset(rng=streams[0], ghost_agents=ghost_agents, layout=layout)
             else:
                 reset(rng=streams[0], ghost_agents=ghost_agents)
-        except (AgentSpecError, KeyboardInterrupt):
-            raise  # the agent refuses this game (a search too large for it): the caller's error
-        except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
-            outcome = dict(crashed=True, failed_agent=0, error=f"{_agent_name(0)} reset() {describe_failure(exc, 1000)}")
+    except (AgentSpecError, KeyboardInterrupt):
+        raise  # the agent refuses this game (a search too large for it): the caller's error
+    except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
+        outcome = dict(crashed=True, failed_agent=0, error=f"{_agent_name(0)} reset() {describe_failure(exc, 1000)}")
     if not outcome:
         reason = endless_reason(state)
         if reason is not None:
