@@ -72,17 +72,53 @@ def run_grade_command(args: argparse.Namespace) -> int:
         return 0
     if args.submission is None:
         raise _usage("give SUBMISSION.py, the file to grade (or --starter for the starter file)")
-    for flag, target in (("--json", args.json), ("--gradescope", args.gradescope)):
-        if target and target != "-":
-            folder = os.path.dirname(os.path.abspath(target))
-            if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-                raise _usage(f"{flag} {target}: folder {folder} does not exist or is not writable")
     if args.gradescope == "-":
         raise _usage("--gradescope needs a file name (Gradescope reads /autograder/results/results.json)")
+    outputs = {}
+    for flag, target in (("--json", args.json), ("--gradescope", args.gradescope)):
+        if target is not None and target != "-":
+            _check_output(flag, target)
+            key = os.path.realpath(target)
+            if key == os.path.realpath(args.submission):
+                raise _usage(f"{flag} {target}: is the submission itself; give another file name")
+            if key in outputs:
+                raise _usage(f"{flag} {target}: is also the {outputs[key]} file; give two different names")
+            outputs[key] = flag
+    if args.sandbox_user is not None and not args.sandbox_user.strip():
+        raise _usage("--sandbox-user: expected a user name (e.g. nobody), got an empty string")
     if args.question:
         for question in args.question:
             assignment.question(question)  # an unknown id is an error before anything runs
     return _grade(args, assignment)
+
+
+def _check_output(flag: str, target: str) -> None:
+    """Refuse an output path that cannot take a whole new file: empty, a directory, a FIFO, a device, no folder."""
+    import stat
+
+    if not target.strip():
+        raise _usage(f"{flag}: expected a file name, got an empty string")
+    if os.path.lexists(target):
+        try:
+            mode = os.stat(target).st_mode
+        except OSError as exc:
+            raise _usage(f"{flag} {target}: cannot use it ({exc.strerror or exc})") from None
+        if stat.S_ISDIR(mode):
+            raise _usage(f"{flag} {target}: is a directory; give a file name")
+        if not stat.S_ISREG(mode):
+            raise _usage(f"{flag} {target}: is not a regular file (a FIFO, a device or a socket); give a file name")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        raise _usage(f"{flag} {target}: folder {folder} does not exist or is not writable")
+
+
+def _write_result(flag: str, target: str, data: Any) -> None:
+    from pacman.grading.report import write_json
+
+    try:
+        write_json(target, data)
+    except OSError as exc:
+        raise _usage(f"{flag} {target}: cannot write the results ({exc.strerror or exc})") from None
 
 
 def _grade(args: argparse.Namespace, assignment: Any) -> int:
@@ -92,7 +128,7 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
     # Processes a submission starts that outlive its stand-in parent come back to the grader,
     # which ends them before it writes any result (see pacman.grading.reaper).
     become_subreaper()
-    from pacman.grading.report import format_report, gradescope_results, write_json
+    from pacman.grading.report import format_report, gradescope_results
 
     def progress(question: str, test: Any) -> None:
         if args.verbose:
@@ -103,16 +139,17 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
                        sandbox_user=args.sandbox_user)
     except SubmissionError as exc:
         if args.gradescope:  # Gradescope still needs a whole results file that says why
-            write_json(args.gradescope, {"score": 0.0, "output": f"Not graded: {exc}", "tests": [],
-                                         "stdout_visibility": "hidden", "execution_time": 0.0})
+            _write_result("--gradescope", args.gradescope,
+                          {"score": 0.0, "output": f"Not graded: {exc}", "tests": [],
+                           "stdout_visibility": "hidden", "execution_time": 0.0})
         raise
     if args.gradescope:
-        write_json(args.gradescope, gradescope_results(report))
+        _write_result("--gradescope", args.gradescope, gradescope_results(report))
     if args.json == "-":
         print(json.dumps(report.to_dict(), indent=2))
     else:
         if args.json:
-            write_json(args.json, report.to_dict())
+            _write_result("--json", args.json, report.to_dict())
         print(format_report(report, verbose=args.verbose))
     return 0
 

@@ -70,21 +70,23 @@ class GradeReport:
 
 
 def read_submission(path: str | Path) -> str:
-    """The submission's source text; SubmissionError naming the file if it cannot be read."""
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise SubmissionError(f"{path}: is a directory; give the submission's .py file")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SubmissionError(f"{path}: cannot read the submission: {exc.strerror or exc}") from None
-    if len(data) > MAX_SUBMISSION_BYTES:
-        raise SubmissionError(f"{path}: {len(data)} bytes is too large for a submission "
-                              f"(limit {MAX_SUBMISSION_BYTES})")
+    """The submission's source text; SubmissionError naming the file if it cannot be read.
+
+    Only a regular file of at most `MAX_SUBMISSION_BYTES` is read (a FIFO or a device
+    is refused before a byte is read); it must be UTF-8 text without NUL bytes.
+    """
+    from pacman.files import read_input_file
+
+    shown = str(path)
+    if not shown.strip():
+        raise SubmissionError("the submission's file name is empty; give the submission's .py file")
+    data = read_input_file(path, "the submission's .py file", MAX_SUBMISSION_BYTES, SubmissionError)
+    if b"\0" in data:
+        raise SubmissionError(f"{shown}: binary file (contains NUL bytes), not Python source")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SubmissionError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise SubmissionError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
 
 
 def question_score(question: Question, tests: list[TestResult]) -> float:
