@@ -239,3 +239,35 @@ def test_an_output_that_cannot_be_written_is_one_line(work):
     done = grade_cli(work, "a", "ok.py", "--json", "/proc/version")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--json /proc/version: cannot write the results" in done.stderr
+
+
+# -- the students' "watch it play" commands, as documented ---------------------------------------------
+
+
+def _watch_commands() -> list[str]:
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs" / "grading.md").read_text()
+    starter = (root / "pacman" / "grading" / "assignments" / "expectimax" / "starter.py").read_text()
+    commands = re.findall(r"^\s*(pacman-ai play --pacman multi_agents\.py:\S.*?)\s*$", docs + "\n" + starter, re.M)
+    assert len(commands) == 3, commands  # two in docs/grading.md, one in the starter
+    return sorted(set(commands))
+
+
+@pytest.mark.parametrize("command", _watch_commands())
+def test_the_watch_commands_play_a_student_style_solution(work, command):
+    """The solution stores `evaluation` with no fallback of its own, as a student's would."""
+    import shlex
+
+    (work / "multi_agents.py").write_text((SUBMISSIONS / "reference.py").read_text())
+    argv = shlex.split(command)
+    assert argv[:2] == ["pacman-ai", "play"]
+    headless = ["--display", "none", "--json", "--seed", "3", "--max-moves", "15"]
+    done = subprocess.run([sys.executable, "-m", "pacman", *argv[1:], *headless], cwd=work, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout.splitlines()[0])
+    assert not game["crashed"] and game["error"] is None and game["moves"] == 15, game
+    expected = "multi_agents.py:better_evaluation" if "evaluation=" in command else "better"
+    assert game["agent_args"]["evaluation"] == expected
