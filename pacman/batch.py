@@ -623,6 +623,14 @@ def check_writable(path: str | os.PathLike[str], flag: str) -> None:
         raise BatchError(f"{flag} {path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise BatchError(f"{flag} {path}: not writable")
+    # os.access says yes to root on a read-only file system: make sure a file can be created there now,
+    # rather than learn it after the games, when the summary or the plot is written
+    probe = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.probe")
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.remove(probe)
+    except OSError as exc:
+        raise BatchError(f"{flag} {path}: cannot write in {folder}: {exc.strerror or exc}") from None
 
 
 def check_out(path: str | os.PathLike[str], *, resume: bool, overwrite: bool) -> bool:

@@ -66,5 +66,7 @@ def plot_summary(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> No
 
     try:
         write_atomically(path, save)
+    except BatchError:
+        raise
     except ValueError as exc:
         raise BatchError(f"--plot {os.fspath(path)}: {exc}") from None

@@ -54,6 +54,8 @@ def parse_agent_args_sweep(text: str | None) -> list[dict[str, Any]]:
     key = None
     for item in text.split(","):
         item = item.strip()
+        if not item:
+            raise AgentSpecError(f"--agent-args {_shown(text)}: empty item in the comma list")
         name, sep, value = item.partition("=")
         if sep:
             key = name.strip()
