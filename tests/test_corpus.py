@@ -84,6 +84,8 @@ class Case:
     """Run in a subprocess (anything that could hang or end the interpreter)."""
     timeout: float = 20.0
     slow: bool = False
+    silent: tuple[int, ...] = ()
+    """Non-zero statuses allowed without a message (an agent's own os._exit status)."""
 
     def param(self) -> Any:
         marks = [pytest.mark.slow] if self.slow else []
@@ -163,7 +165,7 @@ def assert_case(case: Case, result: Result) -> None:
     assert "Traceback" not in result.out + result.err, "traceback" + context
     expected = case.status if isinstance(case.status, tuple) else (case.status,)
     assert result.status in expected, f"exit status {result.status}, expected {' or '.join(map(str, expected))}" + context
-    if result.status != 0:
+    if result.status != 0 and result.status not in case.silent:
         lines = [line for line in result.err.splitlines() if line.strip()]
         assert lines, "refused without a message on stderr" + context
         assert len(lines) <= 3, f"message of {len(lines)} lines (at most 3)" + context
@@ -472,6 +474,13 @@ def tree_value(value: float, action: str | None) -> Callable[[Result], None]:
     return check
 
 
+def tree_value_near(value: float, action: str | None) -> Callable[[Result], None]:
+    def check(result: Result) -> None:
+        report = json.loads(result.out)
+        assert report["action"] == action and report["value"] == pytest.approx(value, abs=1e-9), report
+    return check
+
+
 def deep_tree(path: Path) -> None:
     depth = 100_000
     path.write_text('{"max": [' * depth + "1" + "]}" * depth)
@@ -714,13 +723,13 @@ def flag(*more: str) -> list[str]:
 
 
 PLAY_FLAG_CASES = [
-    Case("cli-no-arguments", [], names=("COMMAND", "command")),
+    Case("cli-no-arguments", [], names=(("COMMAND", "command"),)),
     Case("cli-unknown-subcommand", ["fly"], names=("fly",)),
     Case("cli-unknown-subcommand-typo", ["plya"], names=("plya",)),
     Case("cli-help", ["--help"], status=0, check=lambda r: _contains(r.out, "play")),
     Case("play-help", ["play", "--help"], status=0, check=lambda r: _contains(r.out, "--layout")),
     Case("play-unknown-flag", flag("--bogus"), names=("--bogus",)),
-    Case("play-unknown-flag-typo", flag("--max-move", "3"), names=("--max-move",)),
+    Case("play-unknown-flag-typo", flag("--max-mvoes", "3"), names=("--max-mvoes",)),
     Case("play-extra-positional", flag("extra"), names=("extra",)),
     Case("play-flag-missing-value", ["play", "--seed"], names=("--seed",)),
     Case("play-seed-negative", flag("--seed", "-1"), names=("--seed",)),
@@ -832,7 +841,7 @@ OUTPUT_CASES = [
     Case("batch-out-empty-name", ["batch", "--layout", "test", "--games", "1", "--out", "", "--quiet"],
          names=("--out",)),
     Case("batch-out-exists", ["batch", "--layout", "test", "--games", "1", "--out", "r.jsonl", "--quiet"],
-         files={"r.jsonl": ""}, names=("r.jsonl",)),
+         files={"r.jsonl": "my notes, not results\n"}, names=("r.jsonl",)),
     Case("batch-summary-directory", ["batch", "--layout", "test", "--games", "1", "--summary", "out", "--quiet"],
          files={"out": Directory()}, names=("out",)),
     Case("batch-summary-missing-folder", ["batch", "--layout", "test", "--games", "1", "--summary", "no/s.json",
@@ -919,7 +928,8 @@ AGENT_CASES = [
          sub=True, check=crashed_with("not implemented yet")),
     Case("agent-get-action-generator-exit", agent("agents_x.py:Interrupts"), status=0, files=AGENT_FILES,
          sub=True, check=crashed_with()),
-    Case("agent-get-action-os-exit", agent("agents_x.py:OsExit"), status=(0, 2), files=AGENT_FILES, sub=True,
+    # os._exit ends the interpreter at once: play (one process) cannot record the game; the status is the agent's.
+    Case("agent-get-action-os-exit", agent("agents_x.py:OsExit"), status=(0, 2, 9), silent=(9,), files=AGENT_FILES, sub=True,
          names=("OsExit",), check=crashed_with()),
     Case("agent-get-action-loops-with-time-limit", agent("agents_x.py:Loops", "--move-time-limit", "0.3"),
          status=0, files=AGENT_FILES, sub=True, check=outcome_is("timed-out")),
@@ -1071,7 +1081,8 @@ def resume(*more: str) -> list[str]:
 def _resumed(count: int) -> Callable[[Result], None]:
     def check(result: Result) -> None:
         _lines_where(result, "r.jsonl", count, lambda line: True)
-        indexes = sorted(json.loads(line)["index"] for line in (result.tmp / "r.jsonl").read_text().splitlines())
+        indexes = sorted(json.loads(line)["index"] for line in (result.tmp / "r.jsonl").read_text().splitlines()
+                         if line.strip())
         assert indexes == list(range(count)), indexes
     return check
 
@@ -1398,8 +1409,263 @@ SUBMISSION_CASES = [
 ]
 
 
+# -- more of every kind: long and odd names, special files in every slot, limits ---------------
+
+LONG = "y" * 300
+AGENT_MORE = {**AGENT_FILES,
+              "recursive_import.py": "import importlib.util, sys\n"
+                                     "def f(n):\n    return f(n + 1)\nf(0)\n",
+              "bin_agent.py": bytes(range(256)) * 4,
+              "pipe_agent.py": Fifo(),
+              "more_agents.py": """
+import sys
+
+
+class Recurses:
+    def get_action(self, state):
+        return self.get_action(state)
+
+
+class MemoryHog:
+    def get_action(self, state):
+        raise MemoryError()
+
+
+class ResetRaises:
+    def reset(self, rng, ghost_agents):
+        raise RuntimeError("reset failed")
+
+    def get_action(self, state):
+        return state.legal_actions(0)[0]
+
+
+class Chatty:
+    def get_action(self, state):
+        print("thinking...")
+        return state.legal_actions(0)[0]
+
+
+class StringAction:
+    def get_action(self, state):
+        return "Stop"
+"""}
+
+
+def separate_rooms(path: Path) -> None:
+    path.write_text(bad_grid(["%%%%%%%%%", "%P%..%G.%", "%%%%%%%%%"]))
+
+
+def tree_of_depth(depth: int) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        path.write_text('{"max": [' * depth + "1" + "]}" * depth)
+    return write
+
+
+def wide_tree(nodes: int) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        path.write_text('{"max": [' + ",".join(["1"] * nodes) + "]}")
+    return write
+
+
+def deep_toml(path: Path) -> None:
+    path.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n" + MINI_TOML)
+
+
+def many_actions(path: Path) -> None:
+    data = json.loads(json.dumps(base_replay()))
+    data["actions"] = ["Stop", "North"] * 500_000
+    path.write_text(json.dumps(data))
+
+
+def _files_exist(*names: str) -> Callable[[Result], None]:
+    def check(result: Result) -> None:
+        for name in names:
+            assert (result.tmp / name).is_file(), f"{name} was not written"
+    return check
+
+
+EXTRA_CASES = [
+    # long names, NUL bytes and non-directories in paths, on every surface
+    Case("tree-name-too-long", tree(LONG + ".json"), names=("yyyyyyyyyy",)),
+    Case("replay-name-too-long", replay(LONG + ".json"), names=("yyyyyyyyyy",)),
+    Case("replay-nul-in-name", replay("g\x00.json"), names=("g",)),
+    Case("agent-file-name-too-long", agent(LONG + ".py:Agent"), names=("yyyyyyyyyy",)),
+    Case("eval-file-name-too-long", args(f"evaluation={LONG}.py:f"), names=("yyyyyyyyyy",)),
+    Case("asg-name-too-long", ["grade", LONG, "sub.py"], files={"sub.py": "x = 1\n"}, names=("yyyyyyyyyy",)),
+    Case("asg-nul-in-name", ["grade", "as\x00g", "sub.py"], files={"sub.py": "x = 1\n"}, names=("as",)),
+    Case("sub-name-too-long", ["grade", "asg", LONG + ".py"], files=assignment(), sub=True, names=("yyyyyyyyyy",)),
+    Case("play-save-name-too-long", flag("--save", LONG + ".json"), names=("yyyyyyyyyy",)),
+    Case("batch-out-name-too-long", batch("--out", LONG + ".jsonl"), names=("yyyyyyyyyy",)),
+    Case("batch-summary-name-too-long", batch("--summary", LONG + ".json"), names=("yyyyyyyyyy",)),
+    Case("grade-json-name-too-long", grade("--json", LONG + ".json"), files=assignment(), sub=True,
+         names=("yyyyyyyyyy",)),
+    Case("layout-under-a-file", play("afile/x.lay"), files={"afile": "x"}, names=("afile/x.lay",)),
+    Case("tree-under-a-file", tree("afile/t.json"), files={"afile": "x"}, names=("afile/t.json",)),
+    Case("replay-under-a-file", replay("afile/g.json"), files={"afile": "x"}, names=("afile/g.json",)),
+    Case("batch-out-under-a-file", batch("--out", "afile/r.jsonl"), files={"afile": "x"}, names=("afile",)),
+    Case("grade-json-under-a-file", grade("--json", "afile/x.json"), files={**assignment(), "afile": "x"},
+         names=("afile",)),
+    Case("layout-dot", play("."), names=(".",)),
+    Case("layout-dot-dot", play(".."), names=("..",)),
+    Case("layout-trailing-slash", play("test/"), names=("test/",)),
+    Case("layout-home-missing", play("~no_such_user_zz/x.lay"), names=("~no_such_user_zz/x.lay",)),
+    Case("layout-shipped-name-with-suffix", play("test.lay"), status=0, check=outcome_is("won")),
+    Case("layout-fullwidth-name", play("\uff54est"), names=("\uff54est",)),
+    Case("layout-symlink-to-dev-zero", play("z.lay"), files={"z.lay": Symlink("/dev/zero")}, sub=True,
+         names=("z.lay",)),
+    Case("tree-symlink-to-fifo", tree("t.json"), files={"p": Fifo(), "t.json": Symlink("p")}, sub=True,
+         names=("t.json",)),
+    Case("replay-symlink-to-dev-zero", replay("z.json"), files={"z.json": Symlink("/dev/zero")}, sub=True,
+         names=("z.json",)),
+    Case("sub-symlink-to-dev-zero", ["grade", "asg", "z.py"], files={**assignment(), "z.py": Symlink("/dev/zero")},
+         sub=True, names=("z.py",)),
+    # outputs that cannot be written although the folder looks writable (root may write anywhere but /proc)
+    Case("play-save-unwritable", flag("--save", "/proc/corpus-g.json"), sub=True, names=("/proc/corpus-g.json",)),
+    Case("play-record-unwritable", flag("--record", "/proc/corpus-g.gif", "--max-moves", "3"), sub=True,
+         names=("/proc/corpus-g.gif",)),
+    Case("batch-out-unwritable", batch("--out", "/proc/corpus-r.jsonl"), sub=True, names=("/proc/corpus-r.jsonl",)),
+    Case("batch-summary-unwritable", batch("--summary", "/proc/corpus-s.json", "--games", "1"), sub=True,
+         names=("/proc/corpus-s.json",)),
+    Case("batch-plot-unwritable", batch("--plot", "/proc/corpus-p.png", "--games", "1"), sub=True,
+         names=("/proc/corpus-p.png",)),
+    Case("grade-json-unwritable", grade("--json", "/proc/corpus-x.json"), files=assignment(), sub=True,
+         names=("/proc/corpus-x.json",)),
+    Case("grade-gradescope-unwritable", grade("--gradescope", "/proc/corpus-r.json"), files=assignment(), sub=True,
+         names=("/proc/corpus-r.json",)),
+    Case("grade-package-unwritable", ["grade", "--gradescope-package", "/proc/corpus-pkg"], sub=True,
+         names=("/proc/corpus-pkg",)),
+    Case("play-record-mp4-without-extra", flag("--record", "g.mp4", "--max-moves", "3"), status=(0, 2), sub=True,
+         names=("mp4",), check=_files_exist("g.mp4")),
+    Case("play-save-several-games", flag("--save", "g.json", "--games", "2", "--max-moves", "3"), status=0,
+         check=_files_exist("g-0.json", "g-1.json")),
+    Case("play-save-several-games-one-is-directory", flag("--save", "g.json", "--games", "2", "--max-moves", "3"),
+         files={"g-1.json": Directory()}, names=("g-1.json",)),
+    # layouts: more endless games, limits
+    Case("layout-separate-rooms-endless", play("rooms.lay", max_moves=None), status=0,
+         files={"rooms.lay": separate_rooms}, sub=True, check=never_won),
+    Case("layout-capsule-only-endless", play("caps.lay", max_moves=None), status=0,
+         files={"caps.lay": "%%%%%%\n%Po  %\n%%%%%%\n"}, sub=True, check=never_won),
+    Case("layout-at-cell-limit-64x64", play("big.lay", max_moves="3"), status=(0, 2), sub=True,
+         files={"big.lay": lambda p: p.write_text("\n".join(["P" + "." * 63] + ["." * 64] * 63) + "\n")},
+         names=("big.lay",)),
+    Case("layout-wide-1000x3", play("wide.lay", max_moves="3"), status=(0, 2), sub=True,
+         files={"wide.lay": lambda p: p.write_text("%" * 1000 + "\n%P" + "." * 997 + "%\n" + "%" * 1000 + "\n")},
+         names=("wide.lay",)),
+    Case("batch-endless-layout", batch("--layout", "empty.lay", "--out", "r.jsonl", "--games", "1"), status=0,
+         files={"empty.lay": "%%%%%%\n%P   %\n%%%%%%\n"}, sub=True,
+         check=lambda r: _lines_where(r, "r.jsonl", 1, lambda line: not line["won"])),
+    Case("batch-max-moves-huge", batch("--max-moves", str(10**30), "--out", "r.jsonl", "--games", "1"), status=0,
+         sub=True, check=lambda r: _lines_where(r, "r.jsonl", 1, lambda line: line["won"])),
+    # trees at and past their limits
+    Case("tree-depth-1000", tree("t.json", "--json"), status=0, files={"t.json": tree_of_depth(1000)}, sub=True,
+         check=tree_value(1, "0")),
+    Case("tree-depth-1001", tree("t.json"), files={"t.json": tree_of_depth(1001)}, sub=True, names=("t.json",)),
+    Case("tree-too-many-nodes", tree("t.json"), files={"t.json": wide_tree(300_000)}, names=("t.json",)),
+    Case("tree-duplicate-keys", tree(), files={"t.json": '{"max": [1], "max": [2]}'}, names=("t.json",)),
+    Case("tree-number-5000-digits", tree(), files={"t.json": '{"max": [' + "9" * 5000 + ", 1]}"}, names=("t.json",)),
+    Case("tree-number-overflows-to-inf", tree(), files={"t.json": '{"max": [1e400, 1]}'}, names=("t.json",)),
+    Case("tree-name-not-string", tree(), files={"t.json": '{"max": [1, 2], "name": 5}'}, names=("t.json",)),
+    Case("tree-inner-value-string", tree("t.json", "--depth", "1"),
+         files={"t.json": '{"max": [{"max": [1], "value": "x"}, 2]}'}, names=("t.json",)),
+    Case("tree-uniform-thirds", tree("t.json", "--json"), status=0,
+         files={"t.json": '{"chance": [3, 6, 9], "p": [0.3333333333333333, 0.3333333333333333, '
+                          '0.3333333333333334]}'}, check=tree_value_near(6.0, None)),
+    # replays
+    Case("replay-bom", replay(), status=(0, 2), files={"g.json": lambda p: (replay_file()(p), p.write_bytes(
+        b"\xef\xbb\xbf" + p.read_bytes()))[0]}, names=("g.json",), check=_replay_ok),
+    Case("replay-extra-keys", replay(), status=0, files={"g.json": replay_file(_set("comment", "from a friend"))},
+         check=_replay_ok),
+    Case("replay-action-null", replay(), files={"g.json": replay_file(_set("actions", [None]))}, names=("g.json",)),
+    Case("replay-result-score-string", replay(), files={"g.json": replay_file(
+        lambda d: d["result"].update(score=str(d["result"]["score"])))}, names=("g.json",)),
+    Case("replay-result-won-string", replay(), files={"g.json": replay_file(
+        lambda d: d["result"].update(won=str(d["result"]["won"]).lower()))}, names=("g.json",)),
+    Case("replay-million-actions", replay(), files={"g.json": many_actions}, sub=True, names=("g.json",)),
+    Case("replay-layout-too-big", replay(), files={"g.json": replay_file(_layout_text(
+        "\n".join(["P" + "." * 199] + ["." * 200] * 199)))}, sub=True, names=("g.json",)),
+    Case("replay-fps-tiny-text", ["replay", "g.json", "--display", "text", "--fps", "1e-300"], status=(0, 2),
+         files={"g.json": replay_file()}, sub=True, names=("--fps",)),
+    # agents
+    Case("agent-file-is-directory", agent("pkg.py:Agent"), files={"pkg.py": Directory()}, names=("pkg.py",)),
+    Case("agent-file-fifo", agent("pipe_agent.py:Agent"), files=AGENT_MORE, sub=True, names=("pipe_agent.py",)),
+    Case("agent-file-binary", agent("bin_agent.py:Agent"), files=AGENT_MORE, names=("bin_agent.py",)),
+    Case("agent-import-recursion", agent("recursive_import.py:Agent"), files=AGENT_MORE, sub=True,
+         names=("recursive_import.py",)),
+    Case("agent-get-action-recursion", agent("more_agents.py:Recurses"), status=0, files=AGENT_MORE, sub=True,
+         check=crashed_with()),
+    Case("agent-get-action-memory-error", agent("more_agents.py:MemoryHog"), status=0, files=AGENT_MORE, sub=True,
+         check=crashed_with()),
+    Case("agent-reset-raises", agent("more_agents.py:ResetRaises"), status=(0, 2), files=AGENT_MORE,
+         names=("ResetRaises",), check=crashed_with("reset failed")),
+    Case("agent-chatty-with-json", agent("more_agents.py:Chatty"), status=0, files=AGENT_MORE,
+         check=lambda r: _equal(len(r.json_lines()), 1)),
+    Case("agent-good-given-evaluation", agent("agents_x.py:Good", "--agent-args", "evaluation=better"),
+         files=AGENT_FILES, names=("evaluation",)),
+    Case("batch-agent-init-sys-exit", batch("--pacman", "agents_x.py:InitExits", "--out", "r.jsonl"),
+         status=(0, 2), files=AGENT_FILES, sub=True, names=("InitExits",),
+         check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),
+    Case("batch-agent-module-exits-at-import", batch("--pacman", "import_exits.py:A"), files=AGENT_FILES, sub=True,
+         names=("import_exits.py",)),
+    Case("batch-evaluation-exits-at-import", batch("--agent-args", "evaluation=import_exits.py:f"),
+         files=AGENT_FILES, sub=True, names=("import_exits.py",)),
+    Case("batch-agent-loops-with-time-limit", batch("--pacman", "agents_x.py:Loops", "--move-time-limit", "0.3",
+                                                    "--games", "2", "--out", "r.jsonl"),
+         status=0, files=AGENT_FILES, sub=True, timeout=30,
+         check=lambda r: _lines_where(r, "r.jsonl", 2, lambda line: line["timed_out"])),
+    # sweeps and flags
+    Case("batch-sweep-too-large", batch("--agent-args", "depth=" + ",".join(["1"] * 20000)), names=("--agent-args",)),
+    Case("batch-sweep-layouts-too-many", batch("--layout", ",".join(["test"] * 5000)), names=("--layout",)),
+    Case("batch-num-ghosts-huge", batch("--num-ghosts", str(10**30)), names=("--num-ghosts",)),
+    Case("batch-json-and-summary", batch("--json", "--summary", "s.json"), status=0, sub=True,
+         check=lambda r: _equal(json.loads(r.out)["games"], json.loads((r.tmp / "s.json").read_text())["games"])),
+    Case("play-move-time-limit-huge", flag("--move-time-limit", "1e300"), status=(0, 2), names=("--move-time-limit",),
+         check=outcome_is("won")),
+    Case("play-flag-repeated-last-wins", [*PLAY, "--layout", "medium", "--layout", "test", "--max-moves", "30"],
+         status=0, check=outcome_is("won")),
+    # resume files
+    Case("resume-blank-line-in-middle", resume(), status=0, files={"r.jsonl": results_file(
+        lambda lines: [lines[0], "", lines[1], lines[2]])}, sub=True, check=_resumed(3)),
+    Case("resume-crlf-lines", resume(), status=(0, 2), files={"r.jsonl": results_file(
+        lambda lines: "".join(line + "\r\n" for line in lines).encode())}, sub=True, names=("r.jsonl",)),
+    Case("resume-seed-of-other-game", resume(), files={"r.jsonl": results_file(
+        lambda lines: [_line_with(lines[0], seed=json.loads(lines[1])["seed"])] + lines[1:])}, sub=True,
+         names=("r.jsonl", "line 1")),
+    Case("resume-index-float", resume(), files={"r.jsonl": results_file(
+        lambda lines: [_line_with(lines[0], index=0.0)] + lines[1:])}, sub=True, names=("r.jsonl", "line 1")),
+    Case("resume-index-bool", resume(), files={"r.jsonl": results_file(
+        lambda lines: lines[:1] + [_line_with(lines[1], index=True)] + lines[2:])}, sub=True,
+         names=("r.jsonl", "line 2")),
+    Case("resume-symlink-to-dev-zero", resume(), files={"r.jsonl": Symlink("/dev/zero")}, sub=True,
+         names=("r.jsonl",)),
+    # assignments and submissions
+    Case("asg-toml-path-given", ["grade", "asg/assignment.toml", "sub.py", "--json", "out.json"], status=0,
+         files=assignment(), sub=True, check=full_score),
+    Case("asg-is-a-python-file", ["grade", "sub.py", "sub.py"], files={"sub.py": "x = 1\n"}, names=("sub.py",)),
+    Case("asg-deeply-nested-toml", grade(), files=assignment(deep_toml), sub=True, names=("assignment.toml",)),
+    Case("asg-points-huge", grade("--json", "out.json"), status=(0, 2), sub=True,
+         files=assignment(MINI_TOML.replace("points = 2", f"points = {10**30}")), names=("points",)),
+    Case("asg-starter-binary", ["grade", "asg", "--starter"],
+         files=assignment(MINI_TOML.replace('id = "mini"', 'id = "mini"\nstarter = "s.py"'),
+                          **{"s.py": bytes(range(256))}), names=("s.py",)),
+    Case("asg-positions-layout-too-big", grade(), files=assignment(positions_toml('[{ layout = "big.lay" }]'),
+                                                                   **{"big.lay": huge_layout}), sub=True,
+         names=("big.lay",)),
+    Case("asg-tree-symlink-outside", grade(), status=(0, 2), sub=True,
+         files=assignment(tree_toml(tree='"trees/link.json"'), **{"trees/link.json": Symlink("/etc/hostname")}),
+         names=("link.json",)),
+    Case("grade-question-empty", grade("--question", ""), files=assignment(), names=(("--question", "question ''"),)),
+    Case("sub-not-py-suffix", ["grade", "asg", "sub.txt", "--json", "out.json"], status=(0, 2), sub=True,
+         files={**assignment(), "sub.txt": (SUBMISSIONS / "reference.py").read_text()}, names=("sub.txt",),
+         check=full_score),
+    Case("sub-prints-a-lot", grade("--json", "out.json"), status=0, sub=True,
+         files={**assignment(), "sub.py": "print('x' * 100000)\n" + (SUBMISSIONS / "reference.py").read_text()},
+         check=full_score),
+]
+
+
 ALL_CASES = (LAYOUT_CASES + TREE_CASES + REPLAY_CASES + PLAY_FLAG_CASES + OUTPUT_CASES
-             + AGENT_CASES + BATCH_FLAG_CASES + RESUME_CASES + BENCH_CASES + ASSIGNMENT_CASES + SUBMISSION_CASES)
+             + AGENT_CASES + BATCH_FLAG_CASES + RESUME_CASES + BENCH_CASES + ASSIGNMENT_CASES + SUBMISSION_CASES
+             + EXTRA_CASES)
 
 
 def test_corpus_is_large_and_ids_are_unique() -> None:
