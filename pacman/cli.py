@@ -202,16 +202,20 @@ def build_parser() -> argparse.ArgumentParser:
                       help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
     tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
 
-    bench = commands.add_parser("bench", help="measure engine and search speed (successors per second, ms per move)",
+    bench = commands.add_parser("bench", help="measure speed: successors per second, ms per move, ms per recorded frame",
                                 description="Successors per second of random-walk expansion, fast engine "
-                                            "against the reference engine; medians of several runs.")
+                                            "against the reference engine; expectimax ms per decision; ms per "
+                                            "frame of recording a game to GIF; medians of several runs.")
     bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
     bench.add_argument("--runs", type=_bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
     bench.add_argument("--successors", type=_bounded_int(20, 100_000_000), default=200_000, metavar="N",
                        help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
     bench.add_argument("--seed", type=_non_negative_int, default=0, help="random-walk and game seed (default: 0)")
-    bench.add_argument("--part", choices=("all", "engine", "search"), default="all",
-                       help="engine: successors per second; search: expectimax per decision (default: all)")
+    bench.add_argument("--part", choices=("all", "engine", "search", "record"), default="all",
+                       help="engine: successors per second; search: expectimax per decision; record: ms per GIF "
+                            "frame, Pillow's encoder against the pure-Python one (default: all)")
+    bench.add_argument("--moves", type=_bounded_int(1, 5000), default=150, metavar="N",
+                       help="moves of the game recorded by --part record, at most 5000 (default: 150)")
     bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
                        help="search depths to measure (default: 2,3,4)")
     bench.add_argument("--positions", type=_bounded_int(1, 1000), default=20, metavar="N",
@@ -518,7 +522,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from pacman.bench import engine_benchmark, search_benchmark
+    from pacman.bench import engine_benchmark, record_benchmark, search_benchmark
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
@@ -531,6 +535,9 @@ def _bench(args: argparse.Namespace) -> int:
         textbook = tuple(d for d in args.depths if d <= 3)
         report["search"] = search_benchmark(layout, depths=args.depths, positions=args.positions,
                                             seed=args.seed, textbook_depths=textbook)
+    if args.part in ("all", "record"):
+        report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
+                                            moves=args.moves, seed=args.seed)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -555,6 +562,17 @@ def _bench(args: argparse.Namespace) -> int:
         for row in search["textbook"]:
             print(f"  textbook expectimax on the reference engine, depth {row['depth']}, score: "
                   f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
+    if "record" in report:
+        record = report["record"]
+        width, height = record["frame_size"]
+        print(f"recording a {record['moves']}-move game on {record['layout']} to GIF: {record['frames']} frames of "
+              f"{width}x{height} pixels, ms per frame (wall, CPU), median of {record['runs']} runs")
+        names = {"render": "drawing alone", "pillow": "GIF, Pillow's C encoder", "python": "GIF, pure-Python encoder"}
+        for name, value in record["ms_per_frame"].items():
+            print(f"  {names.get(name, name) + ':':<36} {value:>9.2f} {record['cpu_ms_per_frame'][name]:>9.2f}")
+        if "speedup_pillow_to_python" in record:
+            print(f"  {'ratio pure-Python / Pillow:':<36} {record['speedup_pillow_to_python']:>8}x "
+                  f"{record['cpu_speedup_pillow_to_python']:>8}x")
     return 0
 
 

@@ -311,3 +311,72 @@ def test_memory_is_constant(tmp_path):
     assert peak_300 <= peak_50 * 1.2 + 100_000, marks  # frames 51..300 need no more
     assert current_300 <= current_50 + 50_000, marks  # nothing accumulates
     assert len(read_gif_frames(tmp_path / "m.gif")) == 300
+
+
+# --- Pillow's C encoder -----------------------------------------------------------------------------
+
+
+def _image_data(encoded: bytes) -> bytes:
+    """The LZW stream inside min-code-size byte + sub-blocks + terminator."""
+    assert encoded[0] == 8 and encoded[-1] == 0
+    stream, end = b"", 1
+    while encoded[end]:
+        stream += encoded[end + 1:end + 1 + encoded[end]]
+        end += 1 + encoded[end]
+    assert end == len(encoded) - 1  # the terminator is the last byte
+    return stream
+
+
+@pytest.mark.parametrize("shape, alphabet", [((1, 1), 1), ((1, 7), 3), ((60, 80), 2), ((90, 70), 256),
+                                             ((3, 5000), 16), ((255, 1), 200)])
+def test_pillow_encoder_decodes_to_the_exact_indices(shape, alphabet):
+    from pacman.view.gif import lzw_encode_pillow
+
+    pytest.importorskip("PIL")
+    indices = np.random.default_rng(alphabet).integers(0, alphabet, shape, dtype=np.uint8)
+    data = lzw_decode(_image_data(lzw_encode_pillow(indices)), 8)
+    assert data == indices.tobytes()
+
+
+def test_both_encoders_write_the_same_pixels(tmp_path):
+    pytest.importorskip("PIL")
+    frames = [scene(i) for i in range(6)]
+    fast = write(tmp_path / "fast.gif", frames, encoder="pillow")
+    slow = write(tmp_path / "slow.gif", frames, encoder="python")
+    for a, b, frame in zip(read_gif_frames(fast), read_gif_frames(slow), frames):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, quantize(frame))
+    with pytest.raises(ValueError, match="encoder must be"):
+        GifWriter(tmp_path / "x.gif", encoder="lzw9000")
+
+
+def test_a_recorded_game_is_an_animated_gif_pillow_reads_frame_by_frame(tmp_path):
+    """Frame count, size and every pixel of a few frames, as Pillow (an independent decoder) composites them."""
+    Image = pytest.importorskip("PIL.Image")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from agents import ExpectimaxAgent, make_ghosts
+    from pacman import load_layout, run_game
+    from pacman.view.record import FrameRecorder
+
+    layout = load_layout("small")
+    agent = ExpectimaxAgent(depth=1)
+    recorder = FrameRecorder(layout, tmp_path / "game.gif", fps=8, agent=agent, show_values=True)
+    assert recorder.writer.encoder == "pillow"
+    rendered = []
+    add = recorder.writer.add
+
+    def keep(frame):
+        rendered.append(frame.copy())
+        add(frame)
+
+    recorder.writer.add = keep
+    result = run_game(layout, agent, make_ghosts("random", 2), seed=5, max_moves=12, display=recorder)
+    assert result.moves == 12
+    with Image.open(tmp_path / "game.gif") as gif:
+        assert gif.n_frames == recorder.frames == len(rendered) == 1 + 12 * 2 + 16
+        assert gif.size == (rendered[0].shape[1], rendered[0].shape[0]) == recorder.renderer.size
+        for number in (0, 1, 7, 24, len(rendered) - 1):
+            gif.seek(number)
+            pixels = np.asarray(gif.convert("RGB"))
+            np.testing.assert_array_equal(pixels, quantize(rendered[number]))
+            assert gif.info["duration"] == 60  # 8 rounds a second, two frames a round: 6 hundredths

@@ -34,7 +34,10 @@ class _PngFolder:
         self._pygame = pygame
         self.folder = folder
         self.frames = 0
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RecordingError(f"{folder}: cannot make a folder of PNG frames there ({exc.strerror or exc})") from None
 
     def add(self, frame: Any) -> None:
         surface = self._pygame.surfarray.make_surface(frame.swapaxes(0, 1))
@@ -75,7 +78,20 @@ class _Mp4:
             self._writer.close()
 
 
-def open_frame_writer(target: str | os.PathLike[str], fps: float) -> Any:
+class _Discard:
+    """A frame writer that counts frames and keeps none."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def add(self, frame: Any) -> None:
+        self.frames += 1
+
+    def close(self) -> None:
+        pass
+
+
+def open_frame_writer(target: str | os.PathLike[str], fps: float, encoder: str = "auto") -> Any:
     """A writer with ``add(frame)`` and ``close()`` for `target`: .gif, .mp4, or a folder for PNG frames."""
     path = Path(target)
     suffix = path.suffix.lower()
@@ -87,7 +103,10 @@ def open_frame_writer(target: str | os.PathLike[str], fps: float) -> Any:
     if suffix == ".gif":
         from pacman.view.gif import GifWriter
 
-        return GifWriter(path, fps=fps)
+        try:
+            return GifWriter(path, fps=fps, encoder=encoder)
+        except OSError as exc:
+            raise RecordingError(f"{target}: {exc.strerror or exc}") from None
     if suffix == ".mp4":
         return _Mp4(path, fps)
     return _PngFolder(path)
@@ -101,7 +120,8 @@ class FrameRecorder:
     """
 
     def __init__(self, layout: Any, target: str | os.PathLike[str], fps: float = 8.0, zoom: float = 1.0,
-                 frames_per_round: int = 2, agent: Any = None, show_values: bool = False) -> None:
+                 frames_per_round: int = 2, agent: Any = None, show_values: bool = False,
+                 encoder: str = "auto", open_writer: bool = True) -> None:
         from pacman.view.renderer import Renderer, search_view
 
         self._search_view = search_view
@@ -111,7 +131,8 @@ class FrameRecorder:
         self.agent = agent
         if hasattr(agent, "explain"):
             agent.explain = True  # the values panel shows every action's value
-        self.writer = open_frame_writer(target, fps * frames_per_round)
+        # Without `open_writer` frames are drawn and dropped (to time the drawing alone).
+        self.writer = open_frame_writer(target, fps * frames_per_round, encoder) if open_writer else _Discard()
         self._previous: GameState | None = None
         self._pacman_action: Action | None = None
         self._facing = Action.EAST
