@@ -150,27 +150,27 @@ def run_batch_command(args: argparse.Namespace) -> int:
     from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
     prog = "pacman-ai batch"
-    if args.resume and not args.out:
+    if args.resume and args.out is None:
         raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
     if args.resume and args.force:
         raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
     if args.dask and args.dask != "local" and args.jobs is not None:
         raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
-    if args.plot and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
+    if args.plot is not None and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
     outputs = [(flag, path) for flag, path in (("--out", args.out), ("--summary", args.summary),
-                                                ("--plot", args.plot)) if path]
+                                                ("--plot", args.plot)) if path is not None]
     for number, (flag, path) in enumerate(outputs):
         for other_flag, other in outputs[:number]:
             if _same_file(path, other):
                 raise UsageError(f"{prog}: {other_flag} and {flag} name the same file {path}: one would "
                                  f"overwrite the other")
-    if args.out:
+    if args.out is not None:
         check_out(args.out, resume=args.resume, overwrite=args.force)
     for flag, path in (("--summary", args.summary), ("--plot", args.plot)):
-        if path:
+        if path is not None:
             check_writable(path, flag)
-    if args.plot:
+    if args.plot is not None:
         from pacman.plot import require_matplotlib
 
         require_matplotlib()
@@ -206,11 +206,11 @@ def run_batch_command(args: argparse.Namespace) -> int:
               f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
               + (f"; {summary['retried']} replayed after a worker died" if summary["retried"] else ""))
     if result.interrupted:
-        if args.out:
+        if args.out is not None:
             print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
                   file=sys.stderr)
         return EXIT_INTERRUPTED
-    if args.summary:
+    if args.summary is not None:
         from pacman.batch import write_atomically
 
         def dump(path: str) -> None:
@@ -219,7 +219,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
                 handle.write("\n")
 
         write_atomically(args.summary, dump)
-    if args.plot:
+    if args.plot is not None:
         from pacman.plot import plot_summary
 
         plot_summary(summary, args.plot)
