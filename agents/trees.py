@@ -429,6 +429,8 @@ def load_tree(path: str | PathLike[str]) -> TreeNode:
     """Read a JSON tree file. `TreeError` (naming the file) if unreadable, not a regular file, too large,
     not JSON, or not a valid tree."""
     source = str(path)
+    if not source.strip():
+        raise TreeError("the tree's file name is empty; give a JSON file")
     data = read_input_file(path, "a JSON game tree", MAX_TREE_BYTES, TreeError)
     return parse_tree(decode_tree_json(data, source), source)
 

@@ -129,6 +129,27 @@ def test_a_package_for_an_own_assignment_copies_it(tmp_path):
     assert "assignment=source/assignment" in (tmp_path / "pkg" / "run_autograder").read_text()
 
 
+@pytest.mark.parametrize("trouble, message", [
+    ("fifo", "course/pipe: is a FIFO (named pipe); the assignment folder copied into the package may hold only"),
+    ("link", "course/root: is a symbolic link; the assignment folder copied into the package may hold only"),
+    ("inside", "--gradescope-package course/pkg: is inside the assignment folder course"),
+    ("empty", "--gradescope-package: expected a folder name, got an empty string"),
+])
+def test_an_own_assignment_that_cannot_be_copied_is_refused(tmp_path, trouble, message):
+    course = tmp_path / "course"
+    shutil.copytree(ROOT / "pacman" / "grading" / "assignments" / "expectimax", course)
+    if trouble == "fifo":
+        os.mkfifo(course / "pipe")
+    elif trouble == "link":
+        (course / "root").symlink_to("/")
+    target = {"inside": "course/pkg", "empty": ""}.get(trouble, "pkg")
+    done = _cli("grade", "course", "--gradescope-package", target, "--requirement", "pacman-ai", cwd=tmp_path,
+                timeout=30)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["course"]
+
+
 @pytest.mark.slow
 def test_the_package_installs_offline_in_a_fresh_venv_and_grades(tmp_path):
     """Build the default package, run setup.sh as Gradescope would (but into tmp, pip without an index), then

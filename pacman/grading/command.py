@@ -167,9 +167,6 @@ def _package(args: argparse.Namespace) -> int:
     name = args.assignment or DEFAULT_ASSIGNMENT
     assignment = load_assignment(name)
     shipped = assignment.directory.resolve() == (shipped_directory() / assignment.id).resolve()
-    if not args.json:
-        what = args.requirement or "bundled wheels of this pacman-ai and its dependencies"
-        print(f"writing the Gradescope package for {assignment.id!r} ({what}) ...", file=sys.stderr, flush=True)
     written = write_gradescope_package(args.gradescope_package, assignment.id, assignment.submission_file,
                                        requirement=args.requirement,
                                        assignment_files=None if shipped else Path(assignment.directory))

@@ -327,6 +327,8 @@ def check_package_target(directory: str | os.PathLike[str]) -> Path:
     """The package folder, if it can be written: absent, empty or a previous package; else PackageError."""
     target = Path(directory)
     shown = os.fspath(directory)
+    if not shown.strip():
+        raise PackageError("--gradescope-package: expected a folder name, got an empty string")
     try:
         info = target.lstat()
     except FileNotFoundError:
@@ -372,6 +374,39 @@ def _is_previous_package(folder: Path) -> bool:
     return True
 
 
+#: Bytes of an assignment folder the package may copy.
+MAX_ASSIGNMENT_BYTES = 256 << 20
+
+
+def _copy_assignment(source: Path, target: Path) -> None:
+    """Copy the assignment's folder: regular files and folders only (a link or a FIFO is refused, not followed)."""
+    total = 0
+    target.mkdir()
+    for folder, names, files in os.walk(source):
+        names[:] = sorted(n for n in names if n != "__pycache__")
+        relative = Path(folder).relative_to(source)
+        for name in names:
+            path = Path(folder) / name
+            if path.is_symlink():
+                raise PackageError(f"{path}: is a symbolic link; the assignment folder copied into the package "
+                                   f"may hold only files and folders")
+            (target / relative / name).mkdir()
+        for name in sorted(files):
+            path = Path(folder) / name
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode):
+                kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info.st_mode)
+                raise PackageError(f"{path}: is {kind}; the assignment folder copied into the package may hold "
+                                   f"only files and folders")
+            if name.endswith(".pyc"):
+                continue
+            total += info.st_size
+            if total > MAX_ASSIGNMENT_BYTES:
+                raise PackageError(f"{source}: more than {MAX_ASSIGNMENT_BYTES >> 20} MB to copy into the package; "
+                                   f"keep only the assignment's files in its folder")
+            shutil.copyfile(path, target / relative / name, follow_symlinks=False)
+
+
 def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
                              requirement: str | None = None, assignment_files: Path | None = None) -> list[Path]:
     """Write Gradescope's autograder files into `directory`; returns the paths written (inside it).
@@ -383,6 +418,12 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
     package written before (PackageError otherwise); it is replaced as a whole.
     """
     target = check_package_target(directory)
+    if assignment_files is not None:
+        inside = Path(os.path.realpath(target.absolute().parent))
+        source = Path(os.path.realpath(assignment_files))
+        if inside == source or source in inside.parents:
+            raise PackageError(f"--gradescope-package {os.fspath(directory)}: is inside the assignment folder "
+                               f"{assignment_files}, which the package copies; write it elsewhere")
     parent = target.absolute().parent
     staging = parent / f".{target.name}.{os.getpid()}.tmp"
     old = parent / f".{target.name}.{os.getpid()}.old"
@@ -410,8 +451,7 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
     written = []
     target = assignment
     if assignment_files is not None:
-        shutil.copytree(assignment_files, folder / "assignment", symlinks=False,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        _copy_assignment(assignment_files, folder / "assignment")
         written.append("assignment")
         target = "source/assignment"
     contents = []
