@@ -271,3 +271,11 @@ def test_the_watch_commands_play_a_student_style_solution(work, command):
     assert not game["crashed"] and game["error"] is None and game["moves"] == 15, game
     expected = "multi_agents.py:better_evaluation" if "evaluation=" in command else "better"
     assert game["agent_args"]["evaluation"] == expected
+
+
+def test_a_question_named_twice_is_graded_once(work):
+    assignment(work / "a", _tree_test(points="2"))
+    done = grade_cli(work, "a", "ok.py", "--question", "q", "--question", "q", "--json", "out.json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((work / "out.json").read_text())
+    assert [q["id"] for q in data["questions"]] == ["q"] and data["score"] == data["max_score"] == 2.0

@@ -116,7 +116,8 @@ def grade(
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
-    chosen = [assignment.question(q) for q in questions] if questions else list(assignment.questions)
+    # A question named twice is graded once (else its points would count twice).
+    chosen = [assignment.question(q) for q in dict.fromkeys(questions)] if questions else list(assignment.questions)
     checks = [(question, [prepare(test) for test in question.tests]) for question in chosen]
     results = []
     output = []
