@@ -51,6 +51,7 @@ import os
 import signal
 import socket
 import stat
+import threading
 import time
 import types
 from dataclasses import dataclass, field
@@ -119,6 +120,13 @@ _WORKER_DIED = "the worker process died while playing this game, on its first ru
 #: Messages of games that failed outside the agent's play begin with one of these (see `_failed_outside_agent`).
 _NOT_STARTED = "could not start the game: "
 _WORKER_FAILED = "the worker failed: "
+
+
+#: Set while run_batch imports the agents of its configurations in this thread, and in our worker processes.
+_loading = threading.local()
+_in_worker = False
+_NESTED = ("run_batch was called while {where}: the file that defines the agent (or evaluation) starts a batch "
+           "when it is imported; put that call under if __name__ == \"__main__\":, or the agent in a file of its own")
 
 
 class BatchError(PacmanError):
@@ -285,6 +293,15 @@ def validate_config(config: GameConfig) -> GameConfig:
 
     Raises the narrow error of the bad part (LayoutError, AgentSpecError) or BatchError.
     """
+    previous = getattr(_loading, "active", False)
+    _loading.active = True  # building the agent may import the user's file: it must not start a batch
+    try:
+        return _validate_config(config)
+    finally:
+        _loading.active = previous
+
+
+def _validate_config(config: GameConfig) -> GameConfig:
     from agents import GHOST_KINDS, make_ghosts, make_pacman_agent
     from pacman.layout import load_layout
 
@@ -776,6 +793,11 @@ def run_batch(
     check_batch_numbers(games, seed, jobs if executor is None else None, len(configs))
     if jobs is not None and (not _is_int(jobs) or jobs < 1):
         raise BatchError(f"--jobs must be a positive integer, got {jobs!r}")
+    # A script that defines its agent and runs the batch, unguarded, and names itself as the agent's file
+    # would be imported again here, and start this batch again, and so on: stop at the first repetition.
+    if _in_worker or getattr(_loading, "active", False):
+        raise BatchError(_NESTED.format(where="a batch worker imported it" if _in_worker
+                                        else "the batch imported it"))
     configs = [validate_config(config) for config in configs]
     jobs_by_key: dict[str, int] = {}
     expected = []
@@ -901,8 +923,10 @@ def _resumed(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mappi
     return kept
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and keeps every finished game."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps every finished game; they run no batch."""
+    global _in_worker
+    _in_worker = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -999,7 +1023,7 @@ def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
     context = _WorkerContext()
     if _START_METHOD == "forkserver":
         context.set_forkserver_preload(["pacman.batch", "agents"])
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
 
 
 def _stop_pool(pool: cf.Executor) -> None:

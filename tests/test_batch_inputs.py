@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import tracemalloc
 from pathlib import Path
 
@@ -79,6 +80,32 @@ def test_a_script_naming_its_own_main_module_is_told_to_use_a_file(tmp_path):
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert "__main__:Mine" in last and "path/to/file.py:Mine" in last
+
+
+SELF_NAMING = """from pacman.batch import GameConfig, run_batch
+
+class MyAgent:
+    def get_action(self, state):
+        return state.legal_actions(0)[0]
+
+"""
+RUN = """result = run_batch(GameConfig.create("test", "run.py:MyAgent", max_moves=10), games=4, jobs=2)
+print(result.summary()["games"], result.summary()["crashes"])
+"""
+
+
+def test_a_script_that_names_itself_as_the_agents_file_needs_its_guard_and_says_so(tmp_path):
+    (tmp_path / "run.py").write_text(SELF_NAMING + RUN, encoding="utf-8")
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode != 0 and "importing run.py raised BatchError: run_batch was called while the batch " \
+                                    "imported it" in last and 'if __name__ == "__main__":' in last
+    guarded = SELF_NAMING + 'if __name__ == "__main__":\n' + textwrap.indent(RUN, "    ")
+    (tmp_path / "run.py").write_text(guarded, encoding="utf-8")
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout == "4 0\n", done.stderr
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -385,6 +412,9 @@ def test_read_results_refuses_a_fifo_without_blocking(tmp_path):
     (["--layout", "test,,small"], "--layout 'test,,small': empty item in the comma list"),
     (["--out", "same.json", "--summary", "same.json"], "--out and --summary name the same file"),
     (["--out", "."], "--out .: is a folder, expected a file"),
+    (["--out="], "--out '': not a file name"),
+    (["--summary="], "--summary '': not a file name"),
+    (["--agent-args", "depth=1,,2"], "--agent-args 'depth=1,,2': empty item in the comma list"),
     (["--dask", "not an address"], "--dask not an address: not a scheduler address"),
     (["--pacman", "__main__:Mine"], "--pacman __main__:Mine: the worker processes do not run your script"),
 ])
