@@ -81,7 +81,10 @@ class Case:
     setup: Callable[[Path], None] | None = None
     check: Callable[[Result], None] | None = None
     sub: bool = False
-    """Run in a subprocess (anything that could hang or end the interpreter)."""
+    """Run apart from pytest (anything that could hang or end the interpreter): in a forked child of this
+    process, which has imported the project already, or in a fresh interpreter (`process`)."""
+    process: bool = False
+    """With `sub`: a fresh `python -m pacman` (agents that exit or leave threads behind, batch workers)."""
     timeout: float = 20.0
     slow: bool = False
     silent: tuple[int, ...] = ()
@@ -133,6 +136,77 @@ def run_subprocess(argv: list[str], tmp: Path, timeout: float) -> Result:
                     f"stdout: {out.decode(errors='replace')[-1500:]}\nstderr: {err.decode(errors='replace')[-1500:]}")
     return Result(process.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
                   time.monotonic() - started, tmp)
+
+
+def run_forked(argv: list[str], tmp: Path, timeout: float) -> Result:
+    """`pacman.cli.main(argv)` in a forked child: what `python -m pacman` does, without its start-up time.
+
+    The child's stdout and stderr are files, its status main's return value (a traceback is printed as the
+    interpreter would); a child still running after `timeout` is killed and the case fails as a hang.
+    """
+    import io
+    import signal
+
+    folder = Path(tempfile.mkdtemp(prefix="corpus-fork-"))
+    out_path, err_path = folder / "stdout", folder / "stderr"
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 70
+        try:
+            os.setsid()
+            os.chdir(tmp)
+            os.environ.update(_env())
+            stdin = os.open(os.devnull, os.O_RDONLY)
+            out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(stdin, 0)
+            os.dup2(out, 1)
+            os.dup2(err, 2)
+            sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
+            sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")
+            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                                          errors="backslashreplace", line_buffering=True)
+            sys.argv = ["pacman-ai", *argv]
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            try:
+                from pacman.cli import main
+
+                status = main(list(argv))
+            except SystemExit as exc:
+                if exc.code is None or isinstance(exc.code, int):
+                    status = exc.code or 0
+                else:
+                    print(exc.code, file=sys.stderr)
+                    status = 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(status if isinstance(status, int) else 1)
+    deadline = started + timeout
+    wait_status = None
+    while wait_status is None:
+        done, raw = os.waitpid(pid, os.WNOHANG)
+        if done:
+            wait_status = raw
+        elif time.monotonic() > deadline:
+            os.killpg(pid, 9)
+            os.waitpid(pid, 0)
+            out_text = out_path.read_text(errors="replace")[-1500:]
+            err_text = err_path.read_text(errors="replace")[-1500:]
+            shutil.rmtree(folder, ignore_errors=True)
+            pytest.fail(f"hang: `pacman-ai {' '.join(argv)[:300]}` did not finish within {timeout} s\n"
+                        f"stdout: {out_text}\nstderr: {err_text}")
+        else:
+            time.sleep(0.005)
+    seconds = time.monotonic() - started
+    result = Result(os.waitstatus_to_exitcode(wait_status), out_path.read_text("utf-8", "replace"),
+                    err_path.read_text("utf-8", "replace"), seconds, tmp)
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
 
 
 def run_inprocess(argv: list[str], tmp: Path, capsys: Any) -> Result:
@@ -1545,9 +1619,13 @@ EXTRA_CASES = [
          files={"rooms.lay": separate_rooms}, sub=True, check=never_won),
     Case("layout-capsule-only-endless", play("caps.lay", max_moves=None), status=0,
          files={"caps.lay": "%%%%%%\n%Po  %\n%%%%%%\n"}, sub=True, check=never_won),
-    Case("layout-at-cell-limit-64x64", play("big.lay", max_moves="3"), status=(0, 2), sub=True,
+    Case("layout-at-cell-limit-64x64", play("big.lay", max_moves="3"), status=(0, 2), sub=True, timeout=30,
          files={"big.lay": lambda p: p.write_text("\n".join(["P" + "." * 63] + ["." * 64] * 63) + "\n")},
          names=("big.lay",)),
+    Case("layout-at-cell-limit-64x64-four-ghosts", play("big.lay", max_moves="3"), status=(0, 2), sub=True,
+         timeout=60, slow=True, names=("big.lay",),
+         files={"big.lay": lambda p: p.write_text("\n".join(["P" + "." * 62 + "1", "2" + "." * 62 + "3"]
+                                                            + ["." * 64] * 61 + ["." * 63 + "4"]) + "\n")}),
     Case("layout-wide-1000x3", play("wide.lay", max_moves="3"), status=(0, 2), sub=True,
          files={"wide.lay": lambda p: p.write_text("%" * 1000 + "\n%P" + "." * 997 + "%\n" + "%" * 1000 + "\n")},
          names=("wide.lay",)),
@@ -1679,8 +1757,10 @@ def test_input(case: Case, tmp_path: Path, capsys: Any) -> None:
     _make_files(tmp_path, case.files)
     if case.setup is not None:
         case.setup(tmp_path)
-    if case.sub:
+    if case.sub and (case.process or case.argv[:1] == ["batch"] or case.id.startswith(("agent-", "eval-"))):
         result = run_subprocess(case.argv, tmp_path, case.timeout)
+    elif case.sub:
+        result = run_forked(case.argv, tmp_path, case.timeout)
     else:
         result = run_inprocess(case.argv, tmp_path, capsys)
     assert_case(case, result)
