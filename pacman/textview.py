@@ -11,7 +11,7 @@ from pacman.game import GameResult
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["TextDisplay", "render_board"]
+__all__ = ["TextDisplay", "render_board", "ghost_glyph"]
 
 _RESET = "\x1b[0m"
 
@@ -31,10 +31,27 @@ _GHOSTS = tuple(_ansi(c, bold=True) for c in _COLOURS["ghosts"])
 _HOME_CLEAR = "\x1b[H\x1b[J"
 
 
+_MORE_GHOSTS = "ABCDEFHIJKLMNQRSTUVWXYZ"  # ghosts 10 and up; not G or P, which mean ghost and Pacman in a layout
+
+
+def ghost_glyph(index: int) -> str:
+    """The one character drawn for ghost `index` (1-based): ``1``-``9``, then ``A``-``Z`` without G and P, then ``*``.
+
+    >>> [ghost_glyph(i) for i in (1, 9, 10, 15, 16)]
+    ['1', '9', 'A', 'F', 'H']
+    """
+    if 1 <= index <= 9:
+        return str(index)
+    if 10 <= index < 10 + len(_MORE_GHOSTS):
+        return _MORE_GHOSTS[index - 10]
+    return "*"
+
+
 def render_board(state: GameState, color: bool = False) -> str:
     """The board as lines of text: ``%`` walls, ``.`` food, ``o`` capsules, ``P`` Pacman, ghosts by number.
 
-    A ghost is drawn as its index (``1``-``4``), a scared one as ``g``; a ghost half-way
+    One character per cell, so columns line up whatever the number of ghosts: a
+    ghost is drawn as its index (see `ghost_glyph`), a scared one as ``g``; a ghost half-way
     between cells is drawn on the cell it is heading to. With `color`, ANSI colours.
     """
     layout = state.layout
@@ -52,7 +69,7 @@ def render_board(state: GameState, color: bool = False) -> str:
         if x != int(x) or y != int(y):  # half-way: draw it where it is heading
             dx, dy = direction.vector
             x, y = (x + 0.5 * dx, y + 0.5 * dy)
-        glyph = ("g", _SCARED) if timer else (str(index), _GHOSTS[(index - 1) % len(_GHOSTS)])
+        glyph = ("g", _SCARED) if timer else (ghost_glyph(index), _GHOSTS[(index - 1) % len(_GHOSTS)])
         cells[int(y)][int(x)] = glyph
     x, y = state.pacman_position
     cells[y][x] = ("P", _PACMAN)

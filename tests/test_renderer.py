@@ -1,6 +1,7 @@
 """The renderer: frame shape and the colours at the places that matter (headless)."""
 
 import numpy as np
+import pygame
 import pytest
 
 from pacman import Action, GameState, load_layout, parse_layout
@@ -97,3 +98,79 @@ def test_values_panel_highlights_the_chosen_action(chosen):
     assert rows.size > 0
     first_row = 90 - 4 if chosen is Action.EAST else 90 + 30 - 4
     assert rows.min() == first_row  # the box around the chosen line
+
+
+# -- layout of the frame on narrow layouts ------------------------------------------------------
+
+TINY_STRIP = parse_layout("%%%\n%P%\n%%%\n", name="speck")  # smaller than any shipped layout
+
+
+@pytest.mark.parametrize("name", ["test", "tiny", "speck", "medium"])
+@pytest.mark.parametrize("zoom", [0.1, 0.25, 0.5, 1.0])
+@pytest.mark.parametrize("panel", [False, True])
+def test_banner_status_and_panel_fit_inside_the_frame(name, zoom, panel):
+    from pacman.view.renderer import cell_pixels, frame_size
+
+    layout = TINY_STRIP if name == "speck" else load_layout(name)
+    renderer = Renderer(layout, cell=cell_pixels(zoom), panel=panel)
+    assert renderer.size == frame_size(layout, cell_pixels(zoom), panel=panel)
+    state = GameState.initial(layout)
+    values = {Action.NORTH: -20348.0, Action.SOUTH: -20360.5, Action.EAST: -1e9, Action.WEST: -20348.25,
+              Action.STOP: float("-inf")}
+    frame = renderer.frame(state, values=values, chosen=Action.NORTH, move=12345,
+                           info={"depth": 2, "nodes": 123456789, "ms": 12345.6, "evaluation": "a_long_name_here"},
+                           banner="timed-out after a very long game")
+    height, width, _ = frame.shape
+    window = pygame.Rect(0, 0, width, height)
+    layout_rects = renderer.last_layout
+    assert window.contains(layout_rects["status"]) and window.contains(layout_rects["banner"])
+    board = pygame.Rect(renderer.board_offset, renderer.board_size)
+    assert window.contains(board)
+    if panel:
+        panel_area = pygame.Rect(renderer.panel_left, 0, width - renderer.panel_left, renderer.area_size[1])
+        assert all(panel_area.contains(rect) for _, rect in layout_rects["panel"])
+        assert not layout_rects["banner"].colliderect(panel_area)
+        tops = [rect.top for _, rect in layout_rects["panel"]]
+        assert tops == sorted(tops)  # line after line, nothing drawn over the status line
+        assert max(rect.bottom for _, rect in layout_rects["panel"]) <= renderer.area_size[1]
+    assert layout_rects["status"].top >= renderer.area_size[1]  # the status line is below the board
+
+
+def test_the_panel_shows_values_relative_to_the_best_and_names_the_evaluation():
+    renderer = Renderer(MAZE, panel=True)
+    values = {Action.EAST: -20348.0, Action.WEST: -20360.5, Action.STOP: -20349.0}
+    renderer.frame(GameState.initial(MAZE), values=values, chosen=Action.EAST,
+                   info={"depth": 2, "nodes": 10, "ms": 1.0, "evaluation": "better"})
+    texts = [text for text, _ in renderer.last_layout["panel"]]
+    assert "evaluation: better" in texts
+    rows = texts[texts.index("vs best") + 1:]
+    assert rows[:6] == ["East", "0.0", "West", "-12.5", "Stop", "-1.0"]
+    assert not any("20,34" in text or "20348" in text for text in texts)
+
+
+def test_relative_values_format():
+    from pacman.view.renderer import _relative
+
+    assert _relative(5.0, 5.0) == "0.0" and _relative(5.0, 5.04) == "0.0"
+    assert _relative(-7.5, 5.0) == "-12.5" and _relative(-995.0, 5.0) == "-1,000.0"
+    assert _relative(float("-inf"), 5.0) == "-inf"
+
+
+def test_arrows_stay_with_pacman_while_he_glides():
+    wide = parse_layout("%%%%%%%%%\n%       %\n%   P   %\n%       %\n%%%%%%%%%\n", name="open")
+    renderer = Renderer(wide, panel=False)
+    start = GameState.initial(wide)
+    moved = start.successor(0, Action.EAST)
+    values = {Action.NORTH: 1.0, Action.SOUTH: 0.0, Action.EAST: 5.0, Action.WEST: 2.0, Action.STOP: 0.5}
+    green = np.array(COLOURS["win"], dtype=np.uint8)
+
+    def arrow_columns(fraction):
+        frame = renderer.frame(moved, previous=start, fraction=fraction, pacman_direction=Action.EAST,
+                               values=values, chosen=Action.NORTH)
+        return np.nonzero(np.all(frame == green, axis=2).any(axis=0))[0]
+
+    # The chosen (green) arrow points north from Pacman's centre: its columns follow him.
+    for fraction in (0.0, 0.25, 0.5, 1.0):
+        x, _ = cell_center(renderer, (4 + fraction, 2))
+        columns = arrow_columns(fraction)
+        assert columns.size and abs((columns.min() + columns.max()) / 2 - x) <= 1.0, (fraction, columns, x)

@@ -114,16 +114,22 @@ def test_recording_a_1500_move_game_keeps_memory_flat(tmp_path):
     import subprocess
     import sys
 
-    room = ["%" * 20] + ["%" + " " * 18 + "%"] * 8 + ["%" + " " * 16 + "%.%", "%" * 20]
+    room = ["%" * 20] + ["%" + " " * 18 + "%"] * 8 + ["%" + " " * 17 + ".%", "%" * 20]
     room[1] = "%P" + " " * 17 + "%"
-    room[-3] = "%" + " " * 17 + "%%"
-    layout = tmp_path / "room.lay"  # the one food is walled off: the game runs all 1500 moves
+    layout = tmp_path / "room.lay"
     layout.write_text("\n".join(room) + "\n")
+    # Pacman paces between his first two cells and never reaches the food: the game runs all 1500 moves.
+    (tmp_path / "pacer.py").write_text(
+        "from pacman import Action\n\n\n"
+        "class Pacer:\n"
+        "    def get_action(self, state):\n"
+        "        return Action.EAST if state.pacman_position[0] == 1 else Action.WEST\n"
+    )
     target = tmp_path / "long.gif"
     output, errors = tmp_path / "out.json", tmp_path / "err.txt"
     with open(output, "w") as out, open(errors, "w") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "pacman", "play", "--layout", str(layout), "--pacman", "random", "--seed", "1",
+            [sys.executable, "-m", "pacman", "play", "--layout", str(layout), "--pacman", str(tmp_path / "pacer.py") + ":Pacer", "--seed", "1",
              "--max-moves", "1500", "--display", "none", "--record", str(target), "--zoom", "0.5", "--json"],
             stdout=out, stderr=err,
         )

@@ -92,7 +92,8 @@ class Renderer:
         self.banner_font = self.pg.font.Font(None, max(28, cell * 2))
         self._maze = self._draw_maze()
         self.last_layout: dict[str, Any] = {}
-        """Rectangles of the last frame's status text, banner and panel lines (pygame.Rect), for tests."""
+        """Where the last frame put its status text and banner (pygame.Rect) and its panel lines ((text, Rect)),
+        for tests."""
 
     # -- geometry ----------------------------------------------------------------------
 
@@ -264,19 +265,19 @@ class Renderer:
         pg.draw.rect(surface, (16, 16, 28), pg.Rect(left, 0, _PANEL_WIDTH, self.area_size[1]))
         lines: list[Any] = []
 
-        def put(label: Any, y: int, right: bool = False) -> None:
-            label = self._fit(label, inner)
+        def put(text: str, font: Any, colour: Any, y: int, right: bool = False) -> None:
+            label = self._fit(font.render(text, True, colour), inner)
             x = left + _PANEL_WIDTH - 12 - label.get_width() if right else left + 12
-            lines.append(surface.blit(label, (x, y)))
+            lines.append((text, surface.blit(label, (x, y))))
 
         y = 10
-        put(self.font.render("What Pacman thinks", True, colours["text"]), y)
+        put("What Pacman thinks", self.font, colours["text"], y)
         y += 30
         evaluation = (info or {}).get("evaluation")
-        put(self.small_font.render(f"evaluation: {evaluation or '?'}", True, (170, 170, 190)), y)
+        put(f"evaluation: {evaluation or '?'}", self.small_font, (170, 170, 190), y)
         y += 24
-        put(self.small_font.render("move", True, (170, 170, 190)), y)
-        put(self.small_font.render("vs best", True, (170, 170, 190)), y, right=True)
+        put("move", self.small_font, (170, 170, 190), y)
+        put("vs best", self.small_font, (170, 170, 190), y, right=True)
         y += 26
         finite = [v for v in (values or {}).values() if math.isfinite(v)]
         best = max(finite) if finite else 0.0
@@ -285,14 +286,14 @@ class Renderer:
             if is_chosen:
                 pg.draw.rect(surface, colours["pacman"], pg.Rect(left + 6, y - 4, _PANEL_WIDTH - 12, 26), 2)
             colour = colours["pacman"] if is_chosen else colours["text"]
-            put(self.small_font.render(action.value, True, colour), y)
-            put(self.small_font.render(_relative(value, best), True, colour), y, right=True)
+            put(action.value, self.small_font, colour, y)
+            put(_relative(value, best), self.small_font, colour, y, right=True)
             y += 30
         if info:
             y = max(y, 10 + 30 + 24 + 26 + 5 * 30) + 8
             for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}",
                          f"time   {info.get('ms', 0):.1f} ms"):
-                put(self.small_font.render(line, True, colours["text"]), y)
+                put(line, self.small_font, colours["text"], y)
                 y += 24
         self.last_layout["panel"] = lines
 
