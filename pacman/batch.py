@@ -42,6 +42,7 @@ This module never imports pygame.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import contextlib
 import functools
@@ -837,7 +838,10 @@ def run_batch(
         if on_game is not None:
             on_game(record)
 
-    watch = _FailureWatch(min(FAILURE_WINDOW, remaining), record_line)
+    done_of = collections.Counter(number for number, _ in finished)
+    windows = [min(FAILURE_WINDOW, games - done_of[number]) for number in range(len(configs))]
+    labels = [config.label(_varying_fields(configs)) if len(configs) > 1 else "" for config in configs]
+    watch = _FailureWatch(windows, labels, lambda record: jobs_by_key[_config_key(record)], record_line)
     started = time.perf_counter()
     try:
         if remaining:
@@ -857,33 +861,38 @@ def run_batch(
 
 
 class _FailureWatch:
-    """Holds back the first lines of a run while they all failed the same way outside the agent.
+    """Holds back the first lines of each configuration while they all failed the same way outside the agent.
 
-    When `window` such lines have come in, the batch cannot run: BatchError. The
-    first line that differs (a game played, or another failure) releases them all.
+    When a configuration's `windows[n]` first lines all did, the batch cannot run:
+    BatchError. The first line of that configuration that differs (a game played,
+    or another failure) releases them.
     """
 
-    def __init__(self, window: int, record_line: Callable[[dict[str, Any]], None]) -> None:
-        self.window = window
-        self.record_line = record_line
-        self.held: list[dict[str, Any]] | None = []
+    def __init__(self, windows: Sequence[int], labels: Sequence[str], config_of: Callable[[dict[str, Any]], int],
+                 record_line: Callable[[dict[str, Any]], None]) -> None:
+        self.windows, self.labels, self.config_of, self.record_line = windows, labels, config_of, record_line
+        self.held: dict[int, list[dict[str, Any]]] = {number: [] for number in range(len(windows))}
 
     def __call__(self, record: dict[str, Any]) -> None:
-        if self.held is not None:
-            if _failed_outside_agent(record) and (not self.held or self.held[0]["error"] == record["error"]):
-                self.held.append(record)
-                if len(self.held) >= self.window:
-                    count = "the only game" if self.window == 1 else f"all {self.window} first games"
-                    raise BatchError(f"the batch cannot run: {count} failed the same way before any game was "
+        number = self.config_of(record)
+        held = self.held.get(number)
+        if held is not None:
+            if _failed_outside_agent(record) and (not held or held[0]["error"] == record["error"]):
+                held.append(record)
+                if len(held) >= self.windows[number]:
+                    count = "the only game to play" if len(held) == 1 else f"the first {len(held)} games"
+                    of = f" of {self.labels[number]}" if self.labels[number] else ""
+                    raise BatchError(f"the batch cannot run: {count}{of} failed the same way before any game was "
                                      f"played: {record['error']}")
                 return
-            self.release()
+            self.release(number)
         self.record_line(record)
 
-    def release(self) -> None:
-        held, self.held = self.held or [], None
-        for record in held:
-            self.record_line(record)
+    def release(self, number: int | None = None) -> None:
+        """Write the held lines of configuration `number` (of all, if None) and stop watching it."""
+        for key in list(self.held) if number is None else [number]:
+            for record in self.held.pop(key, []):
+                self.record_line(record)
 
 
 def _resumed(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mapping[str, Any]], games: int,

@@ -116,12 +116,19 @@ def test_an_agent_that_cannot_be_built_on_the_workers_stops_the_batch_and_writes
     monkeypatch.setenv("BATCH_TEST_PARENT", str(os.getpid()))
     out = tmp_path / "games.jsonl"
     config = GameConfig.create("test", f"{HELPERS}:WorkerOnlyFailure", max_moves=10)
-    with pytest.raises(BatchError, match=r"all 5 first games failed the same way before any game was played: "
+    with pytest.raises(BatchError, match=r"the first 5 games failed the same way before any game was played: "
                                          r"could not start the game: .*cannot be built in a worker"):
         run_batch(config, games=20, jobs=2, out=out)
     assert not out.exists()
-    with pytest.raises(BatchError, match="the only game failed the same way"):
+    with pytest.raises(BatchError, match="the only game to play failed the same way"):
         run_batch(config, games=1, jobs=1)
+
+
+def test_one_configuration_of_a_sweep_that_cannot_run_stops_the_sweep(monkeypatch):
+    monkeypatch.setenv("BATCH_TEST_PARENT", str(os.getpid()))
+    broken = GameConfig.create("test", f"{HELPERS}:WorkerOnlyFailure", max_moves=10)
+    with pytest.raises(BatchError, match=r"the first 3 games of \S*WorkerOnlyFailure max 10 moves failed the same way"):
+        run_batch([TEST, broken], games=3, jobs=2)
 
 
 def test_a_layout_the_workers_cannot_read_stops_the_batch_before_any_game(tmp_path):
@@ -162,7 +169,7 @@ def test_workers_that_cannot_start_stop_the_batch():
 
 def test_an_executor_that_fails_every_game_stops_the_batch_after_the_first_five():
     seen = []
-    with _FailsEveryGame(2) as pool, pytest.raises(BatchError, match=r"all 5 first games failed the same way .*"
+    with _FailsEveryGame(2) as pool, pytest.raises(BatchError, match=r"the first 5 games failed the same way .*"
                                                                      r"the worker failed: RuntimeError: cannot pickle"):
         run_batch(TEST, games=50, executor=pool, on_game=seen.append)
     assert seen == []  # the held-back lines were never reported as results
