@@ -24,14 +24,15 @@ evaluations must be importable by name (``module:Class`` or
 
 **A batch that cannot run stops.** Before any game, one worker must answer a
 check (it started, imported the project and loaded the layouts) within
-`WORKER_START_TIMEOUT` seconds. Then, if the first `FAILURE_WINDOW` games of the
-run (or all of them, when fewer are planned) all fail in the same way outside
-the agent's play (the game could not be set up on the worker, the worker
-process died on its first run and on its retry, the executor failed) with the
-identical message, and no game of the run has ended otherwise, the batch stops
-with a BatchError quoting that message, and those lines are not written. A game
-whose agent raises, exits or overruns its time is that game's result, never a
-batch failure.
+`WORKER_START_TIMEOUT` seconds. Then, if the first `FAILURE_WINDOW` games a run
+plays of one configuration (all of them, when fewer are left) all fail outside
+the agent's play with the identical message (the game could not be set up on
+the worker, the worker process died on its first run and on its retry, the
+executor failed), before any game of that configuration ended otherwise, the
+batch stops with a BatchError quoting that message, and those lines are not
+written. A game whose agent raises, exits or overruns its time is that game's
+result, never a batch failure; failures that differ, or that follow a game
+played, are recorded as crashed games and the batch goes on.
 
 Fields that depend on the machine and not on the seed (`TIMING_FIELDS`: times,
 worker id and memory) differ between runs; everything else is identical

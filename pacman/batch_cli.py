@@ -31,7 +31,7 @@ def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
         "batch", help="play many games headless, in parallel; JSONL results and a summary",
         description="Play N games per configuration without a display, in parallel, seeded, streaming one JSON "
                     "line per game; comma lists in --layout, --pacman, --agent-args, --ghosts and --num-ghosts "
-                    "sweep every combination. Summary table on stdout.")
+                    "sweep every combination (at most 1000). Summary table on stdout.")
     batch.add_argument("--layout", default="medium", metavar="NAME[,NAME...]",
                        help="layouts (names or .lay paths), comma-separated to sweep (default: medium)")
     batch.add_argument("--pacman", default="expectimax", metavar="NAME[,NAME...]",
@@ -43,15 +43,17 @@ def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
     batch.add_argument("--num-ghosts", type=_non_negative_int_list, default=None, metavar="N[,N...]",
                        help="keep the layout's first N ghosts; comma-separated to sweep (default: all)")
     batch.add_argument("--games", type=_positive_int, default=100, metavar="N",
-                       help="games per configuration (default: 100)")
+                       help="games per configuration (default: 100; at most 10^9 games in all)")
     batch.add_argument("--seed", type=_non_negative_int, default=0,
-                       help="batch seed; game i's seed is derived from it and i (default: 0)")
+                       help="batch seed, 0 to 2^64-1; game i's seed is derived from it and i (default: 0)")
     batch.add_argument("--max-moves", type=_positive_int, default=None, metavar="N",
                        help="cut a game off after N Pacman moves (default: no limit)")
     batch.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
-                       help="an agent that thinks longer than this on one move ends its game as timed out")
+                       help="an agent that thinks longer than this on one move ends its game as timed out "
+                            "(at most 86400)")
     batch.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
-                       help="worker processes (default: the number of cores); with --dask local, Dask workers")
+                       help="worker processes (default: the number of cores; at most 16 or twice the cores); with "
+                            "--dask local, Dask workers")
     batch.add_argument("--dask", default=None, metavar="ADDRESS",
                        help="run the games on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
                             "LocalCluster on this machine (needs the dask extra)")
