@@ -772,8 +772,9 @@ def run_batch(
     keep in flight). With `out`, each game's line is appended to that JSONL file as
     it finishes; an existing file is refused unless `resume` (play only the
     missing games, after checking every line of the file) or `overwrite`.
-    `on_resume` is called once with the lines kept from a resumed file, and
-    `on_game` with every new line, in this process (for progress).
+    `on_resume` is called once before any game with the lines read back from a
+    resumed file (an empty list otherwise), and `on_game` with every new line, in
+    this process (for progress).
 
     A worker process that dies mid-game has its game retried once in a fresh
     process, then recorded as crashed; the batch goes on. A batch whose workers
