@@ -16,9 +16,14 @@ ones. The lines carry their configuration, which is how a file and a command
 that do not match are told apart. A resumed file is checked line by line: a
 line that is not a game line, a game played with other flags or another seed,
 a game listed twice or beyond `games` is refused, naming the file and the line.
+Lines record the agent's effective arguments (`agent_args`: the given ones over
+its constructor's defaults, the default evaluation and ghost model named), and
+files are matched on them, so ``depth=2`` and the defaults are one
+configuration, and a file written when lines held only the given arguments
+still resumes (its arguments completed with today's defaults).
 
 Worker processes of our own pool start without re-running the caller's main
-module (a script need no ``if __name__ == "__main__":`` guard), so agents and
+module (a script needs no ``if __name__ == "__main__":`` guard), so agents and
 evaluations must be importable by name (``module:Class`` or
 ``path/to/file.py:Class``), never ``__main__:Class``.
 
