@@ -595,10 +595,13 @@ def _check_line(path: str, number: int, record: Any) -> None:
         raise BatchError(f"{where} (game {index}): 'move_ms' is not a list of numbers")
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, limit: int = 100) -> str:
+    """A value of a line or a flag for a one-line message (a hostile file's may be long: shortened)."""
     if isinstance(value, dict):
-        return ",".join(f"{k}={_plain(v)}" for k, v in value.items()) or "(none)"
-    return _plain(value)
+        text = ",".join(f"{k}={_plain(v)}" for k, v in value.items()) or "(none)"
+    else:
+        text = _plain(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _ResultsFile:
