@@ -1101,7 +1101,7 @@ BATCH_FLAG_CASES = [
     Case("batch-jobs-with-remote-dask", batch("--dask", "tcp://127.0.0.1:1", "--jobs", "2"),
          names=("--jobs",)),
     Case("batch-dask-unreachable", ["batch", "--layout", "test", "--games", "1", "--quiet", "--dask",
-                                    "tcp://127.0.0.1:9"], sub=True, timeout=20, names=("tcp://127.0.0.1:9",)),
+                                    "tcp://127.0.0.1:9"], sub=True, timeout=20, slow=True, names=("tcp://127.0.0.1:9",)),
     Case("batch-dask-garbage-address", ["batch", "--layout", "test", "--games", "1", "--quiet", "--dask",
                                         "not an address"], sub=True, timeout=20, names=("not an address",)),
     Case("batch-unknown-flag", batch("--verbose"), names=("--verbose",)),
@@ -1619,7 +1619,7 @@ EXTRA_CASES = [
          files={"rooms.lay": separate_rooms}, sub=True, check=never_won),
     Case("layout-capsule-only-endless", play("caps.lay", max_moves=None), status=0,
          files={"caps.lay": "%%%%%%\n%Po  %\n%%%%%%\n"}, sub=True, check=never_won),
-    Case("layout-at-cell-limit-64x64", play("big.lay", max_moves="3"), status=(0, 2), sub=True, timeout=30,
+    Case("layout-at-cell-limit-64x64", play("big.lay", max_moves="3"), status=(0, 2), sub=True, timeout=30, slow=True,
          files={"big.lay": lambda p: p.write_text("\n".join(["P" + "." * 63] + ["." * 64] * 63) + "\n")},
          names=("big.lay",)),
     Case("layout-at-cell-limit-64x64-four-ghosts", play("big.lay", max_moves="3"), status=(0, 2), sub=True,
@@ -1757,7 +1757,9 @@ def test_input(case: Case, tmp_path: Path, capsys: Any) -> None:
     _make_files(tmp_path, case.files)
     if case.setup is not None:
         case.setup(tmp_path)
-    if case.sub and (case.process or case.argv[:1] == ["batch"] or case.id.startswith(("agent-", "eval-"))):
+    statuses = case.status if isinstance(case.status, tuple) else (case.status,)
+    runs_agents = case.argv[:1] == ["batch"] or case.id.startswith(("agent-", "eval-"))
+    if case.sub and (case.process or (runs_agents and 0 in statuses)):
         result = run_subprocess(case.argv, tmp_path, case.timeout)
     elif case.sub:
         result = run_forked(case.argv, tmp_path, case.timeout)
