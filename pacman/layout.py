@@ -268,10 +268,11 @@ def _read_text(path: Path, shown: str) -> str:
 
 
 def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
-    """Load a shipped layout by name (``"medium"``, ``"mediumClassic"``) or a `.lay` file by path.
+    """Load a layout by name (``"medium"``, ``"mediumClassic"``) or a `.lay` file by path.
 
-    A name is looked up among the shipped layouts first; anything that is not a
-    shipped name is read as a path. Raises `LayoutError` naming the input.
+    A plain name is looked up as ``./layouts/NAME.lay`` first (course folders keep
+    their mazes there), then among the shipped layouts; anything else is read as
+    a path. Raises `LayoutError` naming the input.
     """
     try:
         text = os.fspath(name_or_path)
@@ -283,6 +284,10 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
         raise LayoutError("layout name is empty (give a shipped name such as 'medium', or a path)")
     if "\0" in text:
         raise LayoutError(f"layout {text!r}: a name or path cannot contain a NUL character")
+    plain = os.sep not in text and "/" not in text
+    own = Path("layouts") / (text if text.endswith(".lay") else f"{text}.lay")
+    if plain and _exists(own, Path.is_file):  # a course folder's layouts/NAME.lay comes first
+        return parse_layout(_read_text(own, text), name=own.stem, path=str(own))
     shipped = _layouts_dir()
     key = LAYOUT_ALIASES.get(text, text)
     bare = key[:-4] if key.endswith(".lay") else key

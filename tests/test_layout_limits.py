@@ -144,3 +144,15 @@ def test_layout_text_must_be_text():
 def test_a_one_cell_layout_is_an_endless_game_cut_off_at_once():
     result = run_game(parse_layout("P"), GreedyAgent(), [], seed=0)
     assert result.cut_off and result.moves == 0 and "no food" in result.error
+
+
+def test_a_course_folder_layout_comes_before_the_shipped_one(tmp_path, monkeypatch):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "mine.lay").write_text("%%%%%\n%P..%\n%%%%%\n")
+    (tmp_path / "layouts" / "medium.lay").write_text("%%%%\n%P.%\n%%%%\n")
+    monkeypatch.chdir(tmp_path)
+    mine = load_layout("mine")
+    assert (mine.name, mine.food_count, mine.path) == ("mine", 2, os.path.join("layouts", "mine.lay"))
+    assert load_layout("mine.lay").food_count == 2
+    assert load_layout("medium").width == 4  # the course's own maze, not the shipped one
+    assert load_layout("small").width > 4
