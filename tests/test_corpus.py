@@ -87,6 +87,8 @@ class Case:
     """With `sub`: a fresh `python -m pacman` (agents that exit or leave threads behind, batch workers)."""
     timeout: float = 20.0
     slow: bool = False
+    check_always: bool = False
+    """Run `check` whatever the status (else only on status 0)."""
     silent: tuple[int, ...] = ()
     """Non-zero statuses allowed without a message (an agent's own os._exit status)."""
 
@@ -248,7 +250,7 @@ def assert_case(case: Case, result: Result) -> None:
             assert any(choice in result.err for choice in choices), \
                 f"message does not name {' or '.join(map(repr, choices))}" + context
     assert result.seconds <= case.timeout, f"took {result.seconds:.1f} s (bound {case.timeout} s)" + context
-    if case.check is not None and result.status == 0:
+    if case.check is not None and (result.status == 0 or case.check_always):
         try:
             case.check(result)
         except AssertionError as exc:
@@ -1741,9 +1743,67 @@ EXTRA_CASES = [
 ]
 
 
+def _gradescope_zero(result: Result) -> None:
+    data = json.loads((result.tmp / "results.json").read_text())
+    assert data["score"] == 0 and "missing.py" in data["output"], data
+
+
+def _stdout_has(part: str) -> Callable[[Result], None]:
+    return lambda result: _contains(result.out, part)
+
+
+MORE_CASES = [
+    # two outputs naming one file
+    Case("batch-out-and-summary-same-file", batch("--out", "r.json", "--summary", "r.json"), names=("r.json",)),
+    Case("batch-out-and-plot-same-file", batch("--out", "r.png", "--plot", "r.png"), names=("r.png",)),
+    Case("grade-json-and-gradescope-same-file", grade("--json", "o.json", "--gradescope", "o.json"),
+         files=assignment(), sub=True, names=("o.json",)),
+    Case("play-save-and-record-same-file", flag("--save", "g.gif", "--record", "g.gif"), sub=True,
+         names=("g.gif",)),
+    Case("grade-gradescope-written-when-not-graded", ["grade", "asg", "missing.py", "--gradescope", "results.json"],
+         files=assignment(), sub=True, check_always=True, check=_gradescope_zero, names=("missing.py",)),
+    # layouts: rows and tiny games
+    Case("layout-blank-line-in-middle", play("bad.lay"), files={"bad.lay": "%%%%%\n%P..%\n\n%..G%\n%%%%%\n"},
+         names=("bad.lay:3",)),
+    Case("layout-first-row-trailing-spaces", play("bad.lay"), files={"bad.lay": "%P. \n%%%%\n"},
+         names=("bad.lay",)),
+    Case("layout-pacman-beside-ghost", play("ok.lay"), status=0, files={"ok.lay": "PG\n"},
+         check=outcome_is("lost")),
+    Case("layout-many-rows-one-column", play("tall.lay"), files={"tall.lay": "P\n" + ".\n" * 100_000},
+         names=("tall.lay",)),
+    # agent arguments that are valid but unusual
+    Case("args-iterative-deepening", args("depth=none,time_limit=0.05", "--max-moves", "3"), status=0,
+         check=outcome_is("cut-off", "won", "lost")),
+    Case("args-iterative-deepening-endless-time", args("depth=none,time_limit=1e300", "--max-moves", "3"),
+         status=(0, 2), sub=True, names=("time_limit",), check=outcome_is("cut-off", "won", "lost")),
+    Case("args-ghost-model-directional", args("ghost_model=directional,depth=1"), status=0, check=not_crashed),
+    Case("args-alphabeta-depth-3", agent("alphabeta", "--agent-args", "depth=3,evaluation=score"), status=0,
+         check=not_crashed),
+    Case("agent-spec-trailing-space", agent("agents_x.py:Good "), files=AGENT_FILES, names=("Good",)),
+    Case("agent-spec-wrong-case-file", agent("AGENTS_X.PY:Good"), files=AGENT_FILES, names=("AGENTS_X.PY",)),
+    # windows under the dummy video driver
+    Case("play-pygame-window", ["play", "--layout", "test", "--display", "pygame", "--fps", "1000", "--max-moves",
+                                "5", "--seed", "1"], status=0, sub=True, check=_stdout_has("game 1")),
+    Case("play-pygame-zoom-tiny", ["play", "--layout", "test", "--display", "pygame", "--fps", "1000",
+                                   "--max-moves", "5", "--zoom", "0.001", "--seed", "1"], status=(0, 2), sub=True,
+         names=("--zoom",)),
+    Case("replay-pygame-window", ["replay", "g.json", "--display", "pygame", "--fps", "1000"], status=0, sub=True,
+         files={"g.json": replay_file()}),
+    Case("replay-pygame-zoom-huge", ["replay", "g.json", "--display", "pygame", "--fps", "1000", "--zoom", "1e6"],
+         sub=True, files={"g.json": replay_file()}, names=("--zoom",)),
+    Case("replay-text-display", ["replay", "g.json", "--display", "text", "--fps", "1000"], status=0,
+         files={"g.json": replay_file()}),
+    # documented commands as a user types them
+    Case("grade-starter", ["grade", "expectimax", "--starter"], status=0, check=_stdout_has("class ExpectimaxAgent")),
+    Case("batch-plot-png", batch("--plot", "p.png", "--games", "2"), status=0, sub=True, check=_files_exist("p.png")),
+    Case("tree-shipped-example", ["tree", str(REPO / "examples/trees/expectimax-max-of-chances.json")], status=0,
+         check=_stdout_has("value: 54.5")),
+]
+
+
 ALL_CASES = (LAYOUT_CASES + TREE_CASES + REPLAY_CASES + PLAY_FLAG_CASES + OUTPUT_CASES
              + AGENT_CASES + BATCH_FLAG_CASES + RESUME_CASES + BENCH_CASES + ASSIGNMENT_CASES + SUBMISSION_CASES
-             + EXTRA_CASES)
+             + EXTRA_CASES + MORE_CASES)
 
 
 def test_corpus_is_large_and_ids_are_unique() -> None:
