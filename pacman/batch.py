@@ -585,6 +585,11 @@ def _check_line(path: str, number: int, record: Any) -> None:
         value = record.get(name)
         if name not in record or not isinstance(value, kinds) or (kinds[0] is not bool and isinstance(value, bool)):
             raise BatchError(f"{where} (game {index}): '{name}' is {value!r}; not a game line of pacman-ai batch")
+    seconds = record.get("seconds")
+    if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)):
+        raise BatchError(f"{where} (game {index}): 'seconds' is {seconds!r}, expected a number")
+    if (record["score"] is None) != (record["moves"] is None):
+        raise BatchError(f"{where} (game {index}): a score without moves, or moves without a score")
     if record["won"] and record["lost"]:
         raise BatchError(f"{where} (game {index}): the game is both won and lost")
     if not isinstance(record.get("agent_args"), dict):
