@@ -16,6 +16,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -31,6 +32,10 @@ _KEY_ACTIONS = {
     "right": Action.EAST, "d": Action.EAST,
     "left": Action.WEST, "a": Action.WEST,
 }
+
+
+_MAX_FRAME_RATE = 120.0
+"""Frames drawn per second at most, whatever --fps asks."""
 
 
 class QuitGame(Exception):
@@ -156,6 +161,10 @@ class WindowDisplay:
         self._renderers = {False: Renderer(layout, cell=cell, panel=False),
                            True: Renderer(layout, cell=cell, panel=True)}
 
+    def _frames_per_round(self) -> int:
+        """In-between frames of a round: `frames_per_round`, fewer when that many would pass _MAX_FRAME_RATE."""
+        return max(1, min(self.frames_per_round, int(_MAX_FRAME_RATE // self.fps)))
+
     def run(self, play: Callable[[Any], GameResult]) -> GameResult | None:
         import pygame
 
@@ -199,7 +208,7 @@ class WindowDisplay:
         tick = 0
         move = 0
         result: GameResult | None = None
-        ended_at = 0
+        ended_at = 0.0
         quit_requested = False
         while True:
             for event in pygame.event.get():
@@ -216,9 +225,9 @@ class WindowDisplay:
                     elif name in ("right", "n") and paused:
                         step = True
                     elif name in ("+", "=", "[+]"):
-                        self.fps = min(self.fps * 1.5, 120.0)
+                        self.fps = min(self.fps * 1.5, max(self.fps, 120.0))
                     elif name in ("-", "[-]"):
-                        self.fps = max(self.fps / 1.5, 0.5)
+                        self.fps = max(self.fps / 1.5, min(self.fps, 0.5))
                     elif name == "v":
                         self.show_values = not self.show_values
                         renderer = self._renderers[self.show_values]
@@ -245,7 +254,7 @@ class WindowDisplay:
                     step = False
                     if next_round.result is not None:
                         result = next_round.result
-                        ended_at = tick
+                        ended_at = time.monotonic()
                     else:
                         previous, current = current, next_round
                         if next_round.pacman_action is not None:
@@ -254,7 +263,7 @@ class WindowDisplay:
                                 facing = next_round.pacman_action
                             progress = 0.0 if previous is not None else 1.0
             elif progress < 1.0:
-                progress = min(1.0, progress + 1.0 / self.frames_per_round)
+                progress = min(1.0, progress + 1.0 / self._frames_per_round())
 
             if current is not None:
                 banner = None
@@ -275,8 +284,9 @@ class WindowDisplay:
                 if self.frame_sink is not None:
                     self.frame_sink(pygame.surfarray.array3d(surface).swapaxes(0, 1))
             tick += 1
-            frame_rate = self.fps * self.frames_per_round
-            if result is not None and not self.hold_at_end and tick - ended_at > frame_rate:
+            # Fast games show fewer in-between frames, not more frames than a screen can show.
+            frame_rate = min(self.fps * self._frames_per_round(), _MAX_FRAME_RATE)
+            if result is not None and not self.hold_at_end and time.monotonic() - ended_at > 1.0:
                 thread.join(timeout=5)
                 return result
             clock.tick(frame_rate)
@@ -366,15 +376,16 @@ class ReplayWindow:
                     elif name == "end":
                         playing, progress, self.position = False, 1.0, last
                     elif name in ("+", "=", "[+]"):
-                        self.fps = min(self.fps * 1.5, 120.0)
+                        self.fps = min(self.fps * 1.5, max(self.fps, 120.0))
                     elif name in ("-", "[-]"):
-                        self.fps = max(self.fps / 1.5, 0.5)
+                        self.fps = max(self.fps / 1.5, min(self.fps, 0.5))
+                in_between = max(1, min(4, int(_MAX_FRAME_RATE // self.fps)))
                 if playing:
                     if progress >= 1.0 and self.position < last:
                         self.position += 1
                         progress = 0.0
                     elif progress < 1.0:
-                        progress = min(1.0, progress + 0.25)
+                        progress = min(1.0, progress + 1.0 / in_between)
                 state, facing = self.rounds[self.position]
                 previous = self.rounds[self.position - 1][0] if self.position > 0 and progress < 1.0 else None
                 surface = pygame.Surface(self.renderer.size)
@@ -386,6 +397,6 @@ class ReplayWindow:
                 tick += 1
                 if not self.hold_at_end and not scripted and self.position == last and progress >= 1.0:
                     return self.position
-                clock.tick(self.fps * 4)
+                clock.tick(min(self.fps * in_between, _MAX_FRAME_RATE))
         finally:
             pygame.display.quit()
