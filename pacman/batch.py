@@ -53,6 +53,7 @@ import concurrent.futures as cf
 import contextlib
 import functools
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -588,6 +589,9 @@ def _check_line(path: str, number: int, record: Any) -> None:
     seconds = record.get("seconds")
     if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)):
         raise BatchError(f"{where} (game {index}): 'seconds' is {seconds!r}, expected a number")
+    for name in ("score", "seconds"):
+        if isinstance(record.get(name), float) and not math.isfinite(record[name]):
+            raise BatchError(f"{where} (game {index}): '{name}' is {record[name]!r}, expected a finite number")
     if (record["score"] is None) != (record["moves"] is None):
         raise BatchError(f"{where} (game {index}): a score without moves, or moves without a score")
     if record["won"] and record["lost"]:

@@ -347,6 +347,7 @@ def _edited(line, **changes):
     (lambda lines: lines[:2] + ["[1, 2]\n"], r"line 3 is not a game line"),
     (lambda lines: lines[:2] + [_edited(lines[2], seconds="slow")], r"line 3 \(game \d\): 'seconds' is 'slow'"),
     (lambda lines: lines[:2] + [_edited(lines[2], moves=None)], r"line 3 .*a score without moves"),
+    (lambda lines: lines[:2] + [_edited(lines[2], score=float("inf"))], r"line 3 .*'score' is inf"),
 ])
 def test_a_resumed_file_that_cannot_be_right_is_refused_naming_the_line(played, edit, message):
     out, lines = played
