@@ -1110,8 +1110,10 @@ BATCH_FLAG_CASES = [
     Case("batch-agent-sys-exit-every-game", batch("--pacman", "agents_x.py:Exits", "--out", "r.jsonl"), status=0,
          files=AGENT_FILES, sub=True, timeout=30,
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),
-    Case("batch-agent-os-exit-every-game", batch("--pacman", "agents_x.py:OsExit", "--out", "r.jsonl"), status=0,
-         files=AGENT_FILES, sub=True, timeout=60, slow=True,
+    # README: a worker killed by an agent's os._exit is a crashed game and the batch goes on; a batch that stops
+    # instead because every game's worker died must at least name the agent.
+    Case("batch-agent-os-exit-every-game", batch("--pacman", "agents_x.py:OsExit", "--out", "r.jsonl"), status=(0, 2),
+         files=AGENT_FILES, sub=True, timeout=60, slow=True, names=("OsExit",),
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"] and line["score"] is None)),
     Case("batch-agent-garbage-every-game", batch("--pacman", "agents_x.py:Garbage", "--out", "r.jsonl"), status=0,
          files=AGENT_FILES, sub=True,
