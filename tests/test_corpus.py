@@ -1803,9 +1803,58 @@ MORE_CASES = [
 ]
 
 
+FINAL_CASES = [
+    Case("tree-p-on-max-node", tree(), files={"t.json": '{"max": [1, 2], "p": [0.5, 0.5]}'}, names=("t.json",)),
+    Case("tree-depth-on-leaf-root", tree("t.json", "--depth", "1", "--json"), status=0, files={"t.json": "7"},
+         check=tree_value(7, None)),
+    Case("tree-value-on-leaf-and-number", tree(), files={"t.json": '{"max": [{"value": 1, "min": [2]}]}'},
+         status=(0, 2), names=("t.json",)),
+    Case("replay-layout-name-not-string", replay(), status=(0, 2), names=("g.json",),
+         files={"g.json": replay_file(lambda d: d["layout"].update(name=5))}, check=_replay_ok),
+    Case("replay-zero-ghosts-actions-for-two", replay(), files={"g.json": replay_file(_set("num_ghosts", 0))},
+         names=("g.json",)),
+    Case("replay-no-layout-text", replay(), files={"g.json": replay_file(lambda d: d["layout"].pop("text"))},
+         names=("g.json",)),
+    Case("asg-visibility-unknown", grade(), files=assignment(MINI_TOML.replace("points = 2",
+                                                                               'points = 2\nvisibility = "secret"')),
+         names=("visibility",)),
+    Case("asg-games-ghosts-unknown", grade(), files=assignment(games_toml(GAMES_OK + 'ghosts = "purple"\n')),
+         names=("purple",)),
+    Case("asg-games-evaluation-file", grade(), files=assignment(games_toml(GAMES_OK + 'evaluation = "e.py:f"\n')),
+         names=("evaluation",)),
+    Case("asg-games-agent-unknown", grade(), files=assignment(games_toml(GAMES_OK + 'agent = "mine"\n')),
+         names=("agent",)),
+    Case("asg-games-max-moves-zero", grade(), files=assignment(games_toml(GAMES_OK + "max_moves = 0\n")),
+         names=("max_moves",)),
+    Case("asg-games-max-moves-huge", grade(), files=assignment(games_toml(GAMES_OK + f"max_moves = {10**15}\n")),
+         status=(0, 2), sub=True, names=("max_moves",)),
+    Case("asg-games-seeds-empty", grade(), files=assignment(games_toml(GAMES_OK.replace("[0]", "[]"))),
+         names=("seeds",)),
+    Case("asg-games-seeds-strings", grade(), files=assignment(games_toml(GAMES_OK.replace("[0]", '["0"]'))),
+         names=("seeds",)),
+    Case("asg-games-threshold-points-negative", grade(), files=assignment(games_toml(GAMES_OK.replace(
+        "points = 1 }", "points = -1 }"))), names=("points",)),
+    Case("asg-games-threshold-not-table", grade(), files=assignment(games_toml(
+        'layout = "test"\nseeds = [0]\nthresholds = [3]\n')), names=("thresholds[0]",)),
+    Case("asg-positions-evaluation-submission", grade(), files=assignment(positions_toml(
+        '[{ layout = "test" }]').replace("depth = 1\n", 'depth = 1\nevaluation = "submission"\n')),
+         names=("evaluation",)),
+    Case("asg-positions-game-over-prefix", grade(), files=assignment(positions_toml(
+        '[{ layout = "test", prefix = "South West South West" }]')), status=2, names=("prefix",)),
+    Case("asg-positions-depth-huge", grade(), files=assignment(positions_toml('[{ layout = "test" }]',
+                                                                               depth="1000")),
+         sub=True, status=(0, 2), names=("depth",)),
+    Case("asg-tree-ghosts-huge", grade(), files=assignment(tree_toml(ghosts="1000000000")), names=("ghosts",),
+         status=(0, 2), sub=True),
+    Case("asg-title-empty", grade(), files=assignment(MINI_TOML.replace('id = "mini"', 'id = "mini"\ntitle = ""')),
+         names=("title",)),
+    Case("asg-id-number", grade(), files=assignment(MINI_TOML.replace('id = "mini"', "id = 7")), names=("id",)),
+]
+
+
 ALL_CASES = (LAYOUT_CASES + TREE_CASES + REPLAY_CASES + PLAY_FLAG_CASES + OUTPUT_CASES
              + AGENT_CASES + BATCH_FLAG_CASES + RESUME_CASES + BENCH_CASES + ASSIGNMENT_CASES + SUBMISSION_CASES
-             + EXTRA_CASES + MORE_CASES)
+             + EXTRA_CASES + MORE_CASES + FINAL_CASES)
 
 
 def test_corpus_is_large_and_ids_are_unique() -> None:
