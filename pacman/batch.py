@@ -310,7 +310,7 @@ def validate_config(config: GameConfig) -> GameConfig:
 
 
 def _validate_config(config: GameConfig) -> GameConfig:
-    from agents import GHOST_KINDS, make_ghosts, make_pacman_agent
+    from agents import GHOST_KINDS, check_search_size, make_ghosts, make_pacman_agent
     from pacman.layout import load_layout
 
     if not isinstance(config, GameConfig):
@@ -346,7 +346,7 @@ def _validate_config(config: GameConfig) -> GameConfig:
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
     if config.ghosts not in GHOST_KINDS:
         make_ghosts(config.ghosts, 0)  # raises the registry's error naming the kinds
-    make_pacman_agent(config.pacman, config.agent_kwargs)
+    check_search_size(make_pacman_agent(config.pacman, config.agent_kwargs), layout, num_ghosts)
     return GameConfig(layout=config.layout, pacman=config.pacman, agent_args=tuple(agent_args.items()),
                       ghosts=config.ghosts, num_ghosts=num_ghosts, max_moves=config.max_moves,
                       move_time_limit=config.move_time_limit)
@@ -496,7 +496,7 @@ def _regular_file_kind(path: str) -> str | None:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return None
-    return None if stat.S_ISREG(mode) else files._file_kind(mode)
+    return None if stat.S_ISREG(mode) else files.file_kind(mode)
 
 
 def _iter_lines(path: str) -> Iterator[tuple[int, bytes, bool]]:
@@ -513,7 +513,7 @@ def _iter_lines(path: str) -> Iterator[tuple[int, bytes, bool]]:
         raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise BatchError(f"{path}: is {files._file_kind(mode)}, not a regular file (expected a results file)")
+        raise BatchError(f"{path}: is {files.file_kind(mode)}, not a regular file (expected a results file)")
     with open(fd, "rb") as handle:
         number = 0
         while True:

@@ -13,7 +13,7 @@ import os
 import stat
 from typing import Any, Callable
 
-__all__ = ["write_atomically", "write_json", "read_input_file"]
+__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind"]
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -65,7 +65,7 @@ def read_input_file(path: str | os.PathLike[str], what: str, max_bytes: int,
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise error(f"{shown}: is {_file_kind(info.st_mode)}, not a regular file (expected {what})")
+            raise error(f"{shown}: is {file_kind(info.st_mode)}, not a regular file (expected {what})")
         if info.st_size > max_bytes:
             raise error(f"{shown}: {info.st_size:,} bytes is too large for {what} (limit {max_bytes:,})")
         chunks = []
@@ -85,7 +85,8 @@ def read_input_file(path: str | os.PathLike[str], what: str, max_bytes: int,
         os.close(fd)
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words: 'a directory', 'a FIFO (named pipe)', ..."""
     for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                        (stat.S_ISSOCK, "a socket")):
