@@ -85,8 +85,12 @@ def load_object(spec: str, what: str) -> Any:
     if not sep or not target or not name.isidentifier():
         raise AgentSpecError(f"{what} {spec!r}: expected module:name or path/to/file.py:name")
     if target.endswith(".py") or "/" in target or "\\" in target:
-        path = Path(target).expanduser()
-        if not path.is_file():
+        try:
+            path = Path(target).expanduser()
+            is_file = path.is_file()
+        except (OSError, ValueError, RuntimeError):  # a name the OS refuses (too long, NUL), ~nobody
+            is_file = False
+        if not is_file:
             raise AgentSpecError(f"{what} {spec!r}: no such file {target!r}")
         module_name = f"_pacman_user_{abs(hash(str(path.resolve())))}"
         module = sys.modules.get(module_name)

@@ -901,8 +901,12 @@ class _FailureWatch:
                 if len(held) >= self.windows[number]:
                     count = "the only game to play" if len(held) == 1 else f"the first {len(held)} games"
                     of = f" of {self.labels[number]}" if self.labels[number] else ""
+                    why = record["error"]
+                    if why == _WORKER_DIED:  # nothing but the agent runs in a worker that is known to start
+                        why += (f" (does the Pacman agent {record.get('pacman')!r} end its process, with "
+                                f"os._exit or by running out of memory?)")
                     raise BatchError(f"the batch cannot run: {count}{of} failed the same way before any game was "
-                                     f"played: {record['error']}")
+                                     f"played: {why}")
                 return
             self.release(number)
         self.record_line(record)

@@ -62,6 +62,8 @@ def read_input_file(path: str | os.PathLike[str], what: str, max_bytes: int,
         fd = os.open(shown, flags)
     except OSError as exc:
         raise error(f"{shown}: cannot read {what} ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL character: no file can have that name
+        raise error(f"{shown!r}: cannot read {what} (a file name cannot contain a NUL character)") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -17,7 +17,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from agents.search import CHANCE, MAX, TERMINAL
 from agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
@@ -227,19 +227,32 @@ def shipped_directory() -> Path:
     return Path(__file__).resolve().parent / "assignments"
 
 
+def _answers(test: Callable[[], bool]) -> bool:
+    """`test()`, False where the OS refuses the name itself (too long, a NUL character, ~nobody)."""
+    try:
+        return test()
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
 def load_assignment(id_or_path: str | Path) -> Assignment:
     """Load a shipped assignment by id (``"expectimax"``) or an assignment directory by path."""
     text = str(id_or_path)
     if not text.strip():
         raise AssignmentError("the assignment is empty: give a shipped id such as 'expectimax', or a directory")
     shipped = shipped_directory() / text
-    if "/" not in text and os.sep not in text and text not in (".", "..") and (shipped / "assignment.toml").is_file():
+    if "/" not in text and os.sep not in text and text not in (".", "..") \
+            and _answers(lambda: (shipped / "assignment.toml").is_file()):
         directory = shipped
     else:
-        directory = Path(text).expanduser()
-        if directory.name == "assignment.toml" and os.path.lexists(directory) and not directory.is_dir():
+        try:
+            directory = Path(text).expanduser()
+        except RuntimeError:  # "~user" with no such home directory
+            directory = Path(text)
+        if _answers(lambda: directory.name == "assignment.toml" and os.path.lexists(directory)
+                    and not directory.is_dir()):
             directory = directory.parent
-        if not directory.is_dir() or not os.path.lexists(directory / "assignment.toml"):
+        if not _answers(lambda: directory.is_dir() and os.path.lexists(directory / "assignment.toml")):
             names = ", ".join(shipped_assignments()) or "none"
             raise AssignmentError(f"{text}: not a shipped assignment ({names}) nor a directory "
                                   f"holding an assignment.toml")
