@@ -275,6 +275,9 @@ def _play(args: argparse.Namespace) -> int:
         for game in range(args.games):
             _check_output("play", "--record", args.record if args.games == 1 else _numbered(args.record, game),
                           "file" if suffix else "folder")
+    if args.save and args.record and os.path.abspath(args.save) == os.path.abspath(args.record):
+        raise UsageError(f"pacman-ai play: --save {args.save} and --record {args.record} name the same file; "
+                         f"give each its own")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "

@@ -100,6 +100,13 @@ def test_bad_output_paths_are_refused_before_playing(capsys, tmp_path, flag):
     assert sorted(os.listdir(tmp_path)) == before
 
 
+def test_save_and_record_to_the_same_file_is_refused(capsys, tmp_path):
+    target = str(tmp_path / "g.gif")
+    refused(capsys, *QUICK, "--display", "none", "--save", target, "--record", target,
+            names=("--save", "--record", "the same file"))
+    assert os.listdir(tmp_path) == []
+
+
 def test_record_refuses_unknown_suffixes_and_a_file_where_png_frames_go(capsys, tmp_path):
     refused(capsys, *QUICK, "--display", "none", "--record", str(tmp_path / "g.avi"), names=("--record", ".avi"))
     (tmp_path / "frames").write_text("not a folder")
