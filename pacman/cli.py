@@ -305,6 +305,7 @@ def _play(args: argparse.Namespace) -> int:
     played = wins = 0
     scores: list[int] = []  # numbers only, so that memory stays small however many games
     total_moves = 0
+    thinking = 0.0  # seconds Pacman's agent took over all its moves
     for game in range(args.games):
         recorder = None
         if args.record:
@@ -339,6 +340,7 @@ def _play(args: argparse.Namespace) -> int:
         wins += result.won
         scores.append(result.score)
         total_moves += result.moves
+        thinking += sum(result.move_times)
         if args.save:
             from pacman.replay import save_replay
 
@@ -355,7 +357,8 @@ def _play(args: argparse.Namespace) -> int:
     if played > 1 and not args.json:
         print(f"{played} games: {wins} won ({100 * wins / played:.0f}%), "
               f"mean score {statistics.fmean(scores):.1f}, "
-              f"mean moves {total_moves / played:.1f}")
+              f"mean moves {total_moves / played:.1f}, "
+              f"{1000 * thinking / total_moves if total_moves else 0.0:.2f} ms per move")
     return 0
 
 

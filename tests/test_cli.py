@@ -172,3 +172,17 @@ def test_bad_trees_are_one_line_errors_naming_the_node(capsys, tmp_path, text, e
 def test_tree_depth_cut_without_heuristic_is_refused(capsys):
     status, _, err = run(capsys, "tree", str(EXAMPLES / "minimax-classic.json"), "--depth", "1")
     assert status == 2 and '$.max[0]: depth limit reached at an inner node with no "value" heuristic' in err
+
+
+def test_play_summary_reports_ms_per_move_over_every_move(capsys):
+    """The strength table's ms-per-move column comes from this line: thinking time over all Pacman moves."""
+    status, out, _ = run(capsys, "play", "--layout", "test", "--seed", "0", "--display", "none", "--games", "3",
+                         "--json")
+    games = [json.loads(line) for line in out.splitlines()]
+    status2, out2, _ = run(capsys, "play", "--layout", "test", "--seed", "0", "--display", "none", "--games", "3")
+    summary = out2.splitlines()[-1]
+    moves = sum(g["moves"] for g in games)
+    assert status == status2 == 0
+    assert summary.startswith(f"3 games: {sum(g['won'] for g in games)} won")
+    assert f"mean moves {moves / 3:.1f}, " in summary and summary.endswith(" ms per move")
+    assert float(summary.rsplit(", ", 1)[1].split()[0]) > 0
