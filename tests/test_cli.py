@@ -118,7 +118,8 @@ def test_bench_json_reports_medians_and_ratio(capsys):
     rates = report["successors_per_second"]
     assert status == 0 and report["runs"] == 3
     assert sorted(report["samples"]["fast"])[1] == rates["fast"]  # the median of three
-    assert report["ratio_fast_to_reference"] == round(rates["fast"] / rates["reference"], 1)
+    # the ratio is of the unrounded medians, the rates are rounded to whole successors
+    assert abs(report["ratio_fast_to_reference"] - rates["fast"] / rates["reference"]) <= 0.05 + 1e-3
 
 
 def test_bench_search_reports_every_configuration(capsys):
