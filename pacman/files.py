@@ -13,7 +13,7 @@ import os
 import stat
 from typing import Any, Callable
 
-__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind"]
+__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem"]
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -95,3 +95,45 @@ def file_kind(mode: int) -> str:
         if test(mode):
             return name
     return "a special file"
+
+
+def output_problem(path: str | os.PathLike[str], *, folder: bool = False) -> str | None:
+    """Why `path` cannot be written as a new or replaced file (or, with `folder`, filled as a folder); None if it can.
+
+    Checked before any work is done, so that a long run never ends on an unwritable
+    output: an empty name, a folder where a file goes (or a file where a folder
+    goes), a FIFO, device or socket (writing would block or go nowhere), a
+    read-only file, a missing or read-only folder. A file is created and removed
+    in the folder to be sure (``os.access`` says yes to root on a read-only file
+    system). Callers put the flag and the path in front of the answer.
+    """
+    target = os.fspath(path)
+    if not target or "\0" in target:
+        return "not a file name"
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        return f"cannot write there ({exc.strerror or exc})"
+    if info is not None:
+        if folder:
+            if not stat.S_ISDIR(info.st_mode):
+                return "exists and is not a folder"
+            return None if os.access(target, os.W_OK | os.X_OK) else "the folder is not writable"
+        if stat.S_ISDIR(info.st_mode):
+            return "is a folder, expected a file name"
+        if not stat.S_ISREG(info.st_mode):
+            return f"is {file_kind(info.st_mode)}, not a regular file"
+        if not os.access(target, os.W_OK):
+            return "the file exists and is not writable"
+    parent = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(parent):
+        return f"folder {parent} does not exist"
+    probe = os.path.join(parent, f".{os.path.basename(target)[:100]}.{os.getpid()}.probe")
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.remove(probe)
+    except OSError as exc:
+        return f"cannot write in folder {parent} ({exc.strerror or exc})"
+    return None

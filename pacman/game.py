@@ -27,16 +27,16 @@ import queue
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
 
 from pacman.actions import Action
-from pacman.errors import AgentSpecError, PacmanError, describe_failure
+from pacman.errors import AgentSpecError, IllegalActionError, PacmanError, describe_failure
 from pacman.layout import Layout, load_layout
 from pacman.state import GameState
 
-__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason"]
+__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions"]
 
 
 @dataclass(frozen=True)
@@ -274,6 +274,35 @@ def run_game(
     if display is not None:
         display.finish(state, result)
     return result
+
+
+def replay_actions(state: GameState, actions: Iterable[Action | str]) -> Iterator[tuple[int, GameState]]:
+    """Play recorded `actions` from `state`, in turn order (Pacman, ghost 1, ..., Pacman, ...).
+
+    Yields ``(agent, state after the action)`` for each action; the agent to move
+    is the turn number modulo the number of agents. An action that is not legal
+    (or not an action at all) raises IllegalActionError naming its turn, agent and
+    word; the states before it have been yielded. The one home of "play these
+    actions from the start" (replays, grading, bench).
+
+    >>> from pacman import load_layout
+    >>> start = GameState.initial(load_layout("test"))
+    >>> [agent for agent, _ in replay_actions(start, ["South", "West"])]
+    [0, 1]
+    """
+    num_agents = state.num_agents
+    for turn, word in enumerate(actions):
+        agent = turn % num_agents
+        try:
+            action = Action(word)
+        except ValueError:
+            raise IllegalActionError(f"action {turn}: {word!r} by agent {agent} is not an action "
+                                     f"(expected one of {', '.join(a.value for a in Action)})") from None
+        try:
+            state = state.successor(agent, action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"action {turn} ({action.value} by agent {agent}): {exc}") from None
+        yield agent, state
 
 
 def endless_reason(state: GameState) -> str | None:
