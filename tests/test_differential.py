@@ -1,4 +1,4 @@
-"""The fast engine equals the simple reference engine at every step of random games.
+"""The fast engine equals the simple engine (pacman.conformance) at every step of random games.
 
 Hypothesis draws small random layouts (walls, food, capsules, up to three ghosts)
 and random legal action sequences; after every single move every observable part
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pacman import GameState, LayoutError, load_layout, parse_layout
+from pacman.conformance import SimpleState
 from pacman.layout import layout_names
-from pacman.reference import ReferenceState
 
 
 def observe(state):
@@ -63,7 +63,7 @@ def layouts(draw):
 def play_both(layout, choose, steps, num_ghosts=None):
     """Play the same random game in both engines, comparing after every move."""
     fast = GameState.initial(layout, num_ghosts=num_ghosts)
-    ref = ReferenceState.initial(layout, num_ghosts=num_ghosts)
+    ref = SimpleState.initial(layout, num_ghosts=num_ghosts)
     assert observe(fast) == observe(ref)
     agent = 0
     for step in range(steps):
@@ -81,13 +81,13 @@ def play_both(layout, choose, steps, num_ghosts=None):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=layouts(), data=st.data())
-def test_fast_engine_equals_reference_on_random_layouts(layout, data):
+def test_fast_engine_equals_simple_engine_on_random_layouts(layout, data):
     play_both(layout, lambda n: data.draw(st.integers(0, n - 1)), steps=120)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=layouts(), seed=st.integers(0, 2**32 - 1), data=st.data())
-def test_fast_engine_equals_reference_with_fewer_ghosts(layout, seed, data):
+def test_fast_engine_equals_simple_engine_with_fewer_ghosts(layout, seed, data):
     k = data.draw(st.integers(0, layout.num_ghosts))
     rng = random.Random(seed)
     play_both(layout, rng.randrange, steps=200, num_ghosts=k)
@@ -126,14 +126,14 @@ def test_the_scary_maze_reaches_the_rare_cases():
 
 
 @pytest.mark.parametrize("seed", range(25))
-def test_fast_engine_equals_reference_around_scared_ghosts(seed):
+def test_fast_engine_equals_simple_engine_around_scared_ghosts(seed):
     rng = random.Random(seed)
     play_both(SCARY, rng.randrange, steps=600)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", layout_names())
-def test_fast_engine_equals_reference_on_every_shipped_layout(name):
+def test_fast_engine_equals_simple_engine_on_every_shipped_layout(name):
     layout = load_layout(name)
     for seed in range(20):
         rng = random.Random(seed)

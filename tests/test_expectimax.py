@@ -8,15 +8,10 @@ import pytest
 from agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_ghosts
 from agents.evaluation import better_evaluation, resolve_evaluation
 from pacman import Action, AgentSpecError, GameState, load_layout, parse_layout, run_game
+from pacman.conformance import SimpleState, textbook_action_values, uniform_ghosts
 from pacman.layout import layout_names
-from pacman.reference import ReferenceState
 
-# -- an independent textbook expectimax on the reference engine ------------------------
-
-
-def uniform(state, agent):
-    legal = state.legal_actions(agent)
-    return [(a, 1.0 / len(legal)) for a in legal]
+# -- the textbook expectimax (pacman.conformance) on the simple engine ------------------
 
 
 def directional(state, agent, prob=0.8):
@@ -34,34 +29,18 @@ def directional(state, agent, prob=0.8):
     return [(a, weights[a] / total) for a in legal]
 
 
-def textbook_values(state, depth, evaluate, model):
-    """Expectimax by the book: recursion over agents, depth counted in Pacman plies."""
-    n = state.num_agents
-
-    def value(s, agent, d):
-        if s.is_win() or s.is_lose() or d == 0:
-            return evaluate(s)
-        following, nd = (agent + 1) % n, d - (1 if agent == n - 1 else 0)
-        if agent == 0:
-            return max(value(s.successor(0, a), following, nd) for a in s.legal_actions(0))
-        return sum(p * value(s.successor(agent, a), following, nd) for a, p in model(s, agent))
-
-    following, nd = (1 % n), depth - (1 if n == 1 else 0)
-    return {a: value(state.successor(0, a), following, nd) for a in state.legal_actions(0)}
-
-
 def portable_evaluation(state):
     """Works on both engines: score, food left, and a pull toward the east."""
     return state.score - 3.0 * state.food_count + 0.25 * state.pacman_position[0]
 
 
 def random_positions(layout, count, seed, num_ghosts=None):
-    """Pairs of (fast, reference) states reached by the same random moves."""
+    """Pairs of (fast, simple engine) states reached by the same random moves."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
         fast = GameState.initial(layout, num_ghosts=num_ghosts)
-        ref = ReferenceState.initial(layout, num_ghosts=num_ghosts)
+        ref = SimpleState.initial(layout, num_ghosts=num_ghosts)
         for turn in range(rng.randrange(0, 40)):
             agent = turn % fast.num_agents
             legal = fast.legal_actions(agent)
@@ -82,14 +61,14 @@ SMALL_MAZES = [
 ]
 
 
-@pytest.mark.parametrize("model_name, model", [("random", uniform), ("directional", directional)])
+@pytest.mark.parametrize("model_name, model", [("random", uniform_ghosts), ("directional", directional)])
 @pytest.mark.parametrize("depth", [1, 2])
-def test_action_values_equal_textbook_expectimax_on_the_reference_engine(model_name, model, depth):
+def test_action_values_equal_textbook_expectimax_on_the_simple_engine(model_name, model, depth):
     for layout in SMALL_MAZES:
         for fast, ref in random_positions(layout, 4, seed=depth):
             agent = ExpectimaxAgent(depth=depth, evaluation=portable_evaluation, ghost_model=model_name)
             ours = agent.action_values(fast)
-            theirs = textbook_values(ref, depth, portable_evaluation, model)
+            theirs = textbook_action_values(ref, depth, portable_evaluation, model)
             assert list(ours) == list(theirs)
             for action in ours:
                 assert ours[action] == pytest.approx(theirs[action], abs=1e-9)
@@ -99,7 +78,7 @@ def test_action_values_with_better_equal_textbook_on_medium():
     layout = load_layout("medium")
     for fast, _ in random_positions(layout, 3, seed=5):
         ours = ExpectimaxAgent(depth=2, evaluation="better", ghost_model="random").action_values(fast)
-        theirs = textbook_values(fast, 2, better_evaluation, uniform)
+        theirs = textbook_action_values(fast, 2, better_evaluation, uniform_ghosts)
         assert ours == pytest.approx(theirs, abs=1e-9)
 
 

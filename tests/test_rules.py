@@ -1,6 +1,6 @@
 """Both engines against the rules, one rule at a time, on tiny hand-drawn mazes.
 
-Every test runs twice: on the simple reference engine and on the fast GameState.
+Every test runs twice: on the simple engine (pacman.conformance) and on the fast GameState.
 
 Every expected value here was worked out by hand from the rules; the last line
 of a layout is y = 0 and x counts from the left.
@@ -9,24 +9,24 @@ of a layout is y = 0 and x counts from the left.
 import pytest
 
 from pacman.actions import Action
+from pacman.conformance import SimpleState
 from pacman.errors import IllegalActionError, TerminalStateError
 from pacman.layout import parse_layout
-from pacman.reference import ReferenceState
 from pacman.state import GameState
 
 N, S, E, W, STOP = Action.NORTH, Action.SOUTH, Action.EAST, Action.WEST, Action.STOP
 
 
-_engine = ReferenceState
+_engine = SimpleState
 
 
-@pytest.fixture(autouse=True, params=[ReferenceState, GameState], ids=["reference", "fast"])
+@pytest.fixture(autouse=True, params=[SimpleState, GameState], ids=["simple", "fast"])
 def engine(request):
     """Run every test of this module once per engine."""
     global _engine
     _engine = request.param
     yield request.param
-    _engine = ReferenceState
+    _engine = SimpleState
 
 
 def start(text, num_ghosts=None):

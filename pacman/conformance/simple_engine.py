@@ -1,8 +1,8 @@
-"""The reference engine: the classic Pacman rules written as plainly as possible.
+"""The simple engine: the classic Pacman rules written as plainly as possible.
 
-It exists to be obviously correct. The fast engine (`pacman.state.GameState`) is
-tested move by move against it, and `pacman-ai bench` uses it as the slow
-baseline. A successor is a deep copy of the whole state with the rules applied
+Test support, shipped so that anyone can check the fast engine: it exists to be
+obviously correct. The fast engine (`pacman.state.GameState`) is tested move by
+move against it, and `pacman-ai bench` uses it as the slow baseline. A successor is a deep copy of the whole state with the rules applied
 to the copy in place; the unchanging layout is shared, never copied.
 
 The rules, in the order they are applied:
@@ -44,7 +44,7 @@ from pacman.rules import (
     WIN_POINTS,
 )
 
-__all__ = ["ReferenceState"]
+__all__ = ["SimpleState"]
 
 _DIRECTIONS = (Action.NORTH, Action.SOUTH, Action.EAST, Action.WEST)
 
@@ -65,7 +65,7 @@ def manhattan(a: tuple[float, float], b: tuple[float, float]) -> float:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-class ReferenceState:
+class SimpleState:
     """One moment of a game: positions, ghost directions and timers, food, capsules, score, outcome.
 
     Grids are lists of lists indexed ``grid[x][y]``. Nothing here is ever changed
@@ -89,7 +89,7 @@ class ReferenceState:
         self.capsule_list = list(layout.capsules)
 
     @classmethod
-    def initial(cls, layout: Layout, num_ghosts: int | None = None) -> ReferenceState:
+    def initial(cls, layout: Layout, num_ghosts: int | None = None) -> SimpleState:
         """The start of a game; `num_ghosts` keeps only the first k ghosts (None keeps all)."""
         if num_ghosts is None:
             num_ghosts = layout.num_ghosts
@@ -156,7 +156,7 @@ class ReferenceState:
 
     def __repr__(self) -> str:
         return (
-            f"ReferenceState(score={self.score}, pacman={self.pacman}, ghosts={self.ghosts}, "
+            f"SimpleState(score={self.score}, pacman={self.pacman}, ghosts={self.ghosts}, "
             f"timers={self.timers}, food={self.food_count}, won={self.won}, lost={self.lost})"
         )
 
@@ -195,7 +195,7 @@ class ReferenceState:
 
     # -------------------------------------------------------------- successors
 
-    def successor(self, agent: int, action: Action) -> ReferenceState:
+    def successor(self, agent: int, action: Action) -> SimpleState:
         """The state after `agent` takes `action`; this state is left unchanged."""
         self._check_agent(agent)
         position = self._agent_position(agent)

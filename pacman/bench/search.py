@@ -1,0 +1,94 @@
+"""The search benchmark: milliseconds per decision of `ExpectimaxAgent`, next to a textbook expectimax.
+
+Like the command line, bench is a front end: it may import `agents`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from agents import ExpectimaxAgent, make_ghosts
+from pacman.conformance import SimpleState, textbook_action
+from pacman.game import replay_actions, run_game
+from pacman.layout import Layout
+from pacman.state import GameState
+
+__all__ = ["bench_positions", "search_benchmark"]
+
+
+def _every_nth_state(start: Any, actions: list, every: int) -> list:
+    """The states before actions 0, every, 2 * every, ... of `actions` played from `start`."""
+    states = [start] if actions else []
+    for turn, (_, state) in enumerate(replay_actions(start, actions), start=1):
+        if turn % every == 0 and turn < len(actions):
+            states.append(state)
+    return states
+
+
+def bench_positions(layout: Layout, count: int = 20, seed: int = 0) -> list[tuple[GameState, SimpleState]]:
+    """`count` positions with Pacman to move from seeded games, as (fast state, simple-engine state) pairs.
+
+    The games are played by the default agent against the layout's ghosts moving
+    at random; every fourth position is taken.
+    """
+    positions: list[tuple[GameState, SimpleState]] = []
+    game_seed = seed
+    while len(positions) < count:
+        result = run_game(layout, ExpectimaxAgent(depth=1, evaluation="better"),
+                          make_ghosts("random", layout.num_ghosts), seed=game_seed, max_moves=400)
+        fast = GameState.initial(layout)
+        every = 4 * fast.num_agents
+        pairs = zip(_every_nth_state(fast, result.actions, every),
+                    _every_nth_state(SimpleState.initial(layout), result.actions, every))
+        positions.extend(list(pairs)[:count - len(positions)])
+        game_seed += 1
+    return positions
+
+
+def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positions: int = 20,
+                     seed: int = 0, textbook_depths: tuple[int, ...] = (2, 3)) -> dict[str, Any]:
+    """Milliseconds per decision (median over positions) and nodes per second of ExpectimaxAgent.
+
+    Every depth with the `score` and `better` evaluations, with and without the
+    transposition table (a fresh agent per position: the table helps within one
+    search only). Then the textbook expectimax on the simple engine on the same
+    positions, with `score`, and the ratio of the two at each of `textbook_depths`
+    (its rows say ``"engine": "reference"``, as the `--json` output always has).
+    """
+    pairs = bench_positions(layout, positions, seed)
+    rows = []
+    for depth in depths:
+        for evaluation in ("score", "better"):
+            for table in (True, False):
+                times, nodes = [], 0
+                for fast, _ in pairs:
+                    agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                                            transposition=table)
+                    started = time.perf_counter()
+                    agent.get_action(fast)
+                    times.append(time.perf_counter() - started)
+                    nodes += agent.last_search.nodes
+                rows.append({
+                    "depth": depth, "evaluation": evaluation, "transposition": table,
+                    "ms_per_move_median": round(1000 * statistics.median(times), 3),
+                    "ms_per_move_mean": round(1000 * statistics.fmean(times), 3),
+                    "nodes_per_second": round(nodes / sum(times)),
+                })
+    textbook = []
+    for depth in textbook_depths:
+        times = []
+        for _, simple in pairs:
+            started = time.perf_counter()
+            textbook_action(simple, depth, lambda s: float(s.score))
+            times.append(time.perf_counter() - started)
+        ours = next(r for r in rows if r["depth"] == depth and r["evaluation"] == "score" and r["transposition"])
+        median = 1000 * statistics.median(times)
+        textbook.append({
+            "depth": depth, "evaluation": "score", "engine": "reference",
+            "ms_per_move_median": round(median, 3),
+            "speedup_of_expectimax_agent": round(median / ours["ms_per_move_median"], 1),
+        })
+    return {"layout": layout.name, "positions": len(pairs), "ghosts": "random", "agent": rows,
+            "textbook": textbook}
