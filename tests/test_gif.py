@@ -6,10 +6,9 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from gif_reader import lzw_decode, read_gif_frames
 
-from pacman.view.gif import (
-    GifWriter, default_palette, lzw_decode, lzw_encode, quantize, read_gif_frames,
-)
+from pacman.view.gif import GifWriter, default_palette, lzw_encode, quantize
 
 H, W = 60, 80
 

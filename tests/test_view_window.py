@@ -79,7 +79,7 @@ def test_keyboard_agent_follows_the_last_key_while_legal():
 
 
 def test_recording_a_game_writes_a_gif_frame_by_frame(tmp_path):
-    from pacman.view.gif import read_gif_frames
+    from gif_reader import read_gif_frames
 
     layout, agent, play = play_small(max_moves=40)
     target = tmp_path / "game.gif"
