@@ -167,7 +167,7 @@ def test_unreachable_scheduler_on_the_command_line(capsys, tmp_path):
 def test_progress_bar_redraws_in_place_on_a_terminal():
     import io
 
-    from pacman.batch_cli import Progress
+    from pacman.cli.batch import Progress
 
     class Terminal(io.StringIO):
         def isatty(self):

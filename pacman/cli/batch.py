@@ -1,7 +1,8 @@
 """`pacman-ai batch`: its flags, its progress display and its report.
 
-Kept apart from `pacman.cli` so that the command line module only registers the
-subcommand; nothing here imports pygame.
+The games themselves are `pacman.batch`'s; this module turns flags into
+configurations, shows progress on stderr and prints or writes the summary.
+Nothing here imports pygame.
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ import sys
 import time
 from typing import Any, Sequence, TextIO
 
-__all__ = ["add_batch_parser", "run_batch_command", "Progress"]
+from pacman.cli.args import (
+    EXIT_INTERRUPTED,
+    UsageError,
+    non_negative_int,
+    non_negative_int_list,
+    positive_float,
+    positive_int,
+)
+
+__all__ = ["add_parser", "run", "Progress"]
 
 
-def _non_negative_int_list(text: str) -> list[int]:
-    from pacman.cli import _non_negative_int
-
-    return [_non_negative_int(item) for item in text.split(",")]
-
-
-def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `batch` subcommand to the subparsers of the `pacman-ai` parser."""
-    from pacman.cli import _non_negative_int, _positive_float, _positive_int
-
     batch = commands.add_parser(
         "batch", help="play many games headless, in parallel; JSONL results and a summary",
         description="Play N games per configuration without a display, in parallel, seeded, streaming one JSON "
@@ -40,18 +42,18 @@ def add_batch_parser(commands: Any) -> argparse.ArgumentParser:
                        help="agent arguments as in play; several values of a key sweep them: depth=1,2,3")
     batch.add_argument("--ghosts", default="random", metavar="KIND[,KIND]",
                        help="ghost kinds, random and/or directional (default: random)")
-    batch.add_argument("--num-ghosts", type=_non_negative_int_list, default=None, metavar="N[,N...]",
+    batch.add_argument("--num-ghosts", type=non_negative_int_list, default=None, metavar="N[,N...]",
                        help="keep the layout's first N ghosts; comma-separated to sweep (default: all)")
-    batch.add_argument("--games", type=_positive_int, default=100, metavar="N",
+    batch.add_argument("--games", type=positive_int, default=100, metavar="N",
                        help="games per configuration (default: 100; at most 10^9 games in all)")
-    batch.add_argument("--seed", type=_non_negative_int, default=0,
+    batch.add_argument("--seed", type=non_negative_int, default=0,
                        help="batch seed, 0 to 2^64-1; game i's seed is derived from it and i (default: 0)")
-    batch.add_argument("--max-moves", type=_positive_int, default=None, metavar="N",
+    batch.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
                        help="cut a game off after N Pacman moves (default: no limit)")
-    batch.add_argument("--move-time-limit", type=_positive_float, default=None, metavar="SECONDS",
+    batch.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                        help="an agent that thinks longer than this on one move ends its game as timed out "
                             "(at most 86400)")
-    batch.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
+    batch.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                        help="worker processes (default: the number of cores; at most 16 or twice the cores); with "
                             "--dask local, Dask workers")
     batch.add_argument("--dask", default=None, metavar="ADDRESS",
@@ -145,10 +147,9 @@ def _same_file(first: str, second: str) -> bool:
         return False
 
 
-def run_batch_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
     from pacman.batch import check_batch_numbers, check_out, check_writable, dask_executor, run_batch, validate_config
-    from pacman.cli import EXIT_INTERRUPTED, UsageError
     from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
     prog = "pacman-ai batch"

@@ -1,7 +1,8 @@
 """`pacman-ai grade`: its flags and what it prints and writes.
 
-Kept apart from `pacman.cli`, which only registers the subcommand. Nothing here
-imports pygame.
+Grading itself is `pacman.grading`'s; this module checks the flags and the
+output paths before anything runs, and prints or writes the reports. Nothing
+here imports pygame.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_grade_parser", "run_grade_command"]
+from pacman.cli.args import UsageError
+
+__all__ = ["add_parser", "run"]
 
 DEFAULT_ASSIGNMENT = "expectimax"
 
 
-def add_grade_parser(commands: Any) -> argparse.ArgumentParser:
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `grade` subcommand to the subparsers of the `pacman-ai` parser."""
     grade = commands.add_parser(
         "grade", help="autograde a submission on an assignment (sandboxed), or print its starter",
@@ -50,13 +53,11 @@ def add_grade_parser(commands: Any) -> argparse.ArgumentParser:
     return grade
 
 
-def _usage(message: str) -> Exception:
-    from pacman.cli import UsageError
-
+def _usage(message: str) -> UsageError:
     return UsageError(f"pacman-ai grade: {message} (see pacman-ai grade --help)")
 
 
-def run_grade_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai grade` with parsed arguments; returns the exit status."""
     from pacman.grading.assignment import load_assignment
 

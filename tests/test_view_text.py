@@ -1,10 +1,19 @@
 """The terminal view and the shipped palette it draws with."""
 
 import io
+import subprocess
+import sys
 
 from pacman import Action, GameState, load_layout, parse_layout
 from pacman.resources import palette
-from pacman.textview import TextDisplay, render_board
+from pacman.view.text import TextDisplay, render_board
+
+
+def test_the_terminal_view_loads_without_pygame():
+    code = "import sys, pacman.view.text; print('pygame' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
 
 
 def test_palette_has_every_colour_as_rgb():
@@ -57,7 +66,7 @@ def test_columns_line_up_with_twelve_ghosts():
     assert [len(line) for line in lines] == [layout.width] * layout.height
     assert lines[2] == "%.123456789ABC.%"
     for index, (x, y) in enumerate(state.ghost_positions, start=1):
-        from pacman.textview import ghost_glyph
+        from pacman.view.text import ghost_glyph
 
         assert lines[layout.height - 1 - y][x] == ghost_glyph(index)
     # In colour, the visible characters (escape codes removed) line up the same way.
@@ -68,7 +77,7 @@ def test_columns_line_up_with_twelve_ghosts():
 
 
 def test_ghost_glyphs_are_single_distinct_characters():
-    from pacman.textview import ghost_glyph
+    from pacman.view.text import ghost_glyph
 
     glyphs = [ghost_glyph(i) for i in range(1, 40)]
     assert all(len(g) == 1 for g in glyphs)

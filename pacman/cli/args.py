@@ -1,0 +1,128 @@
+"""What every subcommand shares: argument types, the one-line usage error, exit codes, output checks.
+
+A command-line mistake (a bad flag value, an output that cannot be written)
+is a `UsageError`: `pacman.cli.main` prints its one line and exits with
+`EXIT_USAGE`. The argument types raise `argparse.ArgumentTypeError`, which
+`OneLineParser` turns into such a line naming the flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Callable, NoReturn
+
+from pacman.files import output_problem
+
+__all__ = [
+    "EXIT_USAGE",
+    "EXIT_INTERRUPTED",
+    "UsageError",
+    "OneLineParser",
+    "positive_int",
+    "non_negative_int",
+    "non_negative_int_list",
+    "positive_float",
+    "bounded_int",
+    "bounded_float",
+    "check_output",
+    "numbered",
+]
+
+EXIT_USAGE = 2
+"""Exit status of a usage error (a bad flag, layout, agent spec, file)."""
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported in one line, exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def non_negative_int_list(text: str) -> list[int]:
+    """An argparse type: comma-separated non-negative integers, ``0,1,2``."""
+    return [non_negative_int(item) for item in text.split(",")]
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def bounded_int(low: int, high: int, why: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer from `low` to `high` (the error names the range and `why`)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer from {low:,} to {high:,}{why}, got {text!r}")
+        return value
+
+    return parse
+
+
+def bounded_float(low: float, high: float, why: str = "") -> Callable[[str], float]:
+    """An argparse type: a number from `low` to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:  # NaN fails both
+            raise argparse.ArgumentTypeError(f"expected a number from {low:g} to {high:g}{why}, got {text!r}")
+        return value
+
+    return parse
+
+
+def check_output(command: str, flag: str, target: str, *, folder: bool = False) -> None:
+    """Refuse an output path before anything runs (see `pacman.files.output_problem`): a UsageError naming flag and path."""
+    if not target:
+        raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
+    problem = output_problem(target, folder=folder)
+    if problem is not None:
+        raise UsageError(f"pacman-ai {command}: {flag} {target!r}: {problem}")
+
+
+def numbered(path: str, index: int) -> str:
+    """The output of game `index` of several: ``game.json`` -> ``game-3.json``, ``frames`` -> ``frames-3``."""
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}-{index}.{suffix}" if dot and "/" not in suffix else f"{path}-{index}"

@@ -1,0 +1,106 @@
+"""`pacman-ai bench`: measure speed (engine successors per second, expectimax ms per move, ms per GIF frame)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pacman.cli.args import bounded_int, non_negative_int
+
+__all__ = ["add_parser", "run", "MAX_BENCH_DEPTH"]
+
+MAX_BENCH_DEPTH = 4
+"""bench --depths: deeper searches take minutes per decision with the Python engine."""
+
+
+def depth_list(text: str) -> tuple[int, ...]:
+    try:
+        depths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected depths like 2,3,4, got {text!r}") from None
+    if not depths or min(depths) < 1 or max(depths) > MAX_BENCH_DEPTH:
+        raise argparse.ArgumentTypeError(f"expected depths from 1 to {MAX_BENCH_DEPTH} like 2,3,4, got {text!r}")
+    return depths
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `bench` subcommand to the subparsers of the `pacman-ai` parser."""
+    bench = commands.add_parser("bench", help="measure speed: successors per second, ms per move, ms per recorded frame",
+                                description="Successors per second of random-walk expansion, fast engine "
+                                            "against the reference engine; expectimax ms per decision; ms per "
+                                            "frame of recording a game to GIF; medians of several runs.")
+    bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
+    bench.add_argument("--runs", type=bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
+    bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=200_000, metavar="N",
+                       help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
+    bench.add_argument("--seed", type=non_negative_int, default=0, help="random-walk and game seed (default: 0)")
+    bench.add_argument("--part", choices=("all", "engine", "search", "record"), default="all",
+                       help="engine: successors per second; search: expectimax per decision; record: ms per GIF "
+                            "frame, Pillow's encoder against the pure-Python one (default: all)")
+    bench.add_argument("--moves", type=bounded_int(1, 5000), default=150, metavar="N",
+                       help="moves of the game recorded by --part record, at most 5000 (default: 150)")
+    bench.add_argument("--depths", type=depth_list, default=(2, 3, 4), metavar="D,D,...",
+                       help="search depths to measure (default: 2,3,4)")
+    bench.add_argument("--positions", type=bounded_int(1, 1000), default=20, metavar="N",
+                       help="positions each search figure is the median over, at most 1000 (default: 20)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return bench
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `pacman-ai bench`; returns the exit status."""
+    from pacman.bench import engine_benchmark, record_benchmark, search_benchmark
+    from pacman.layout import load_layout
+
+    layout = load_layout(args.layout)
+    report: dict[str, Any] = {}
+    if not args.json:
+        print(f"benchmarking on {layout.name} ...", file=sys.stderr, flush=True)
+    if args.part in ("all", "engine"):
+        report["engine"] = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
+    if args.part in ("all", "search"):
+        textbook = tuple(d for d in args.depths if d <= 3)
+        report["search"] = search_benchmark(layout, depths=args.depths, positions=args.positions,
+                                            seed=args.seed, textbook_depths=textbook)
+    if args.part in ("all", "record"):
+        report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
+                                            moves=args.moves, seed=args.seed)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    if "engine" in report:
+        engine = report["engine"]
+        rates = engine["successors_per_second"]
+        print(f"successors per second on {engine['layout']} (median of {engine['runs']} runs, "
+              f"Python {engine['python']})")
+        print(f"  fast engine, whole nodes (successors()):  {rates['fast']:>12,}")
+        print(f"  fast engine, step by step (successor()):  {rates['fast_stepwise']:>12,}")
+        print(f"  reference engine (successor()):           {rates['reference']:>12,}")
+        print(f"  ratio fast / reference:                   {engine['ratio_fast_to_reference']:>12}x")
+        print(f"  ratio step by step / reference:           {engine['ratio_stepwise_to_reference']:>12}x")
+    if "search" in report:
+        search = report["search"]
+        print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, "
+              f"median over {search['positions']} positions")
+        print(f"  {'depth':>5} {'evaluation':<10} {'table':<5} {'ms/move':>9} {'nodes/s':>10}")
+        for row in search["agent"]:
+            print(f"  {row['depth']:>5} {row['evaluation']:<10} {'on' if row['transposition'] else 'off':<5} "
+                  f"{row['ms_per_move_median']:>9.3f} {row['nodes_per_second']:>10,}")
+        for row in search["textbook"]:
+            print(f"  textbook expectimax on the reference engine, depth {row['depth']}, score: "
+                  f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
+    if "record" in report:
+        record = report["record"]
+        width, height = record["frame_size"]
+        print(f"recording a {record['moves']}-move game on {record['layout']} to GIF: {record['frames']} frames of "
+              f"{width}x{height} pixels, ms per frame (wall, CPU), median of {record['runs']} runs")
+        names = {"render": "drawing alone", "pillow": "GIF, Pillow's C encoder", "python": "GIF, pure-Python encoder"}
+        for name, value in record["ms_per_frame"].items():
+            print(f"  {names.get(name, name) + ':':<36} {value:>9.2f} {record['cpu_ms_per_frame'][name]:>9.2f}")
+        if "speedup_pillow_to_python" in record:
+            print(f"  {'ratio pure-Python / Pillow:':<36} {record['speedup_pillow_to_python']:>8}x "
+                  f"{record['cpu_speedup_pillow_to_python']:>8}x")
+    return 0
+

@@ -1,0 +1,218 @@
+"""`pacman-ai play`: play games on a layout and show them (a window, the terminal) or report them (--json).
+
+It can save each game as a replay file (--save) and record it as a GIF, an MP4
+or PNG frames (--record); outputs are checked before the first move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from typing import Any
+
+from pacman.cli.args import UsageError, bounded_int, non_negative_int, numbered, positive_int
+from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
+
+__all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT"]
+
+MAX_PLAY_GAMES = 10_000
+"""play --games: watching more games than this is a batch run."""
+MAX_MOVE_TIME_LIMIT = 86_400.0
+"""--move-time-limit: at most a day per move."""
+
+
+def move_time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value <= MAX_MOVE_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {MAX_MOVE_TIME_LIMIT:g}, "
+                                         f"got {text!r}")
+    return value
+
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `play` subcommand to the subparsers of the `pacman-ai` parser."""
+    from agents import GHOST_KINDS, PACMAN_AGENTS
+
+    play = commands.add_parser("play", help="play games and watch them (terminal) or report them (--json)",
+                               description="Play games on a layout and show or report them.")
+    play.add_argument("--layout", default="medium", help="shipped layout name or .lay path (default: medium)")
+    play.add_argument("--pacman", default="expectimax", metavar="NAME",
+                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, keyboard, module:Class or file.py:Class "
+                           f"(default: expectimax)")
+    play.add_argument("--agent-args", default=None, metavar="K=V,...",
+                      help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "
+                           "(default for expectimax: depth=2,evaluation=better)")
+    play.add_argument("--ghosts", default="random", choices=sorted(GHOST_KINDS),
+                      help="ghost agent kind (default: random)")
+    play.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
+                      help="keep the layout's first N ghosts (default: all)")
+    play.add_argument("--seed", type=non_negative_int, default=None,
+                      help="seed of the first game; game k uses seed + k (default: random, reported)")
+    play.add_argument("--games", type=bounded_int(1, MAX_PLAY_GAMES, " (use `pacman-ai batch` for more)"), default=1,
+                      metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
+    play.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
+                      help="cut a game off after N Pacman moves (default: no limit)")
+    play.add_argument("--move-time-limit", type=move_time_limit, default=None, metavar="SECONDS",
+                      help="an agent that thinks longer than this on one move ends its game, at most 86400 "
+                           "(default: none)")
+    play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
+                      help="how to show the game (default: a pygame window when a display exists, else the "
+                           "terminal; none with --json)")
+    play.add_argument("--fps", type=fps, default=8.0,
+                      help="rounds (Pacman's move and every ghost's) shown per second, 0.1 to 1000 (default: 8)")
+    play.add_argument("--json", action="store_true",
+                      help="print one JSON object per game on stdout (the board, if drawn, goes to stderr)")
+    play.add_argument("--zoom", type=zoom, default=1.0,
+                      help="scale of the pygame view and of --record, 0.1 to 8 (1: 32-pixel cells; the window can "
+                           "also be resized); a frame may have at most 8,388,608 pixels")
+    play.add_argument("--record", metavar="OUT", default=None,
+                      help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
+    play.add_argument("--save", metavar="GAME.json", default=None,
+                      help="write a replay file of the game (with --games N: GAME-0.json, GAME-1.json, ...)")
+    return play
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `pacman-ai play`; returns the exit status."""
+    import numpy as np
+
+    from agents import make_ghosts, make_pacman_agent, parse_agent_args
+    from agents.registry import effective_agent_args
+    from pacman.game import run_game
+    from pacman.layout import load_layout
+
+    layout = load_layout(args.layout)
+    if args.save is not None:
+        for game in range(args.games):
+            _check_output("play", "--save", args.save if args.games == 1 else numbered(args.save, game), "file")
+    if args.record is not None:
+        suffix = os.path.splitext(args.record)[1].lower()
+        if suffix not in ("", ".gif", ".mp4"):
+            raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG "
+                             f"frames (no suffix)")
+        for game in range(args.games):
+            _check_output("play", "--record", args.record if args.games == 1 else numbered(args.record, game),
+                          "file" if suffix else "folder")
+    if args.save and args.record and os.path.abspath(args.save) == os.path.abspath(args.record):
+        raise UsageError(f"pacman-ai play: --save {args.save} and --record {args.record} name the same file; "
+                         f"give each its own")
+    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
+    if num_ghosts > layout.num_ghosts:
+        raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
+                         f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
+    agent_args = parse_agent_args(args.agent_args)
+    choice = display_choice(args)
+    if choice == "pygame" or args.record:
+        check_frame_size("play", layout, args.zoom, panel=True)
+    if args.pacman == "keyboard":
+        if choice != "pygame":
+            raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
+        if agent_args:
+            raise UsageError("pacman-ai play: --pacman keyboard takes no --agent-args")
+        from pacman.view.window import KeyboardAgent
+
+        pacman_agent = KeyboardAgent()
+        recorded_args: dict[str, Any] = {}
+    else:
+        pacman_agent = make_pacman_agent(args.pacman, agent_args)
+        recorded_args = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
+    ghosts = make_ghosts(args.ghosts, num_ghosts)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    terminal = text_display(args) if choice == "text" else None
+
+    played = wins = 0
+    scores: list[int] = []  # numbers only, so that memory stays small however many games
+    total_moves = 0
+    thinking = 0.0  # seconds Pacman's agent took over all its moves
+    for game in range(args.games):
+        recorder = None
+        if args.record:
+            from pacman.view.record import FrameRecorder
+
+            target = args.record if args.games == 1 else numbered(args.record, game)
+            recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
+                                     show_values=args.pacman != "keyboard")
+
+        def play(display: Any, game: int = game, recorder: Any = recorder) -> Any:
+            from pacman.view.record import TeeDisplay
+
+            shown = TeeDisplay(display, recorder) if recorder is not None else display
+            return run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
+                            display=shown, move_time_limit=args.move_time_limit)
+
+        if choice == "pygame":
+            from pacman.view.window import WindowDisplay, real_display
+
+            window = WindowDisplay(layout, agent=pacman_agent, fps=args.fps, zoom=args.zoom,
+                                   hold_at_end=real_display() and game == args.games - 1)
+            result = window.run(play)
+            if result is None:  # the window was closed: stop here
+                if recorder is not None:
+                    recorder.abort()
+                    print("pacman-ai: recording discarded: the window was closed before the game ended",
+                          file=sys.stderr)
+                break
+        else:
+            result = play(terminal)
+        played += 1
+        wins += result.won
+        scores.append(result.score)
+        total_moves += result.moves
+        thinking += sum(result.move_times)
+        if args.save:
+            from pacman.replay import save_replay
+
+            path = args.save if args.games == 1 else numbered(args.save, game)
+            save_replay(path, layout, result, {"pacman": args.pacman, "agent_args": recorded_args,
+                                               "ghosts": args.ghosts})
+        if args.json:
+            record = result.to_dict()
+            record.update(game=game, pacman=args.pacman, agent_args=recorded_args, ghosts=args.ghosts)
+            print(json.dumps(record), flush=True)
+        elif choice != "text":
+            print(f"game {game + 1}: {result.outcome}, score {result.score}, {result.moves} moves, "
+                  f"seed {result.seed}" + (f" - {result.error}" if result.error else ""), flush=True)
+    if played > 1 and not args.json:
+        print(f"{played} games: {wins} won ({100 * wins / played:.0f}%), "
+              f"mean score {statistics.fmean(scores):.1f}, "
+              f"mean moves {total_moves / played:.1f}, "
+              f"{1000 * thinking / total_moves if total_moves else 0.0:.2f} ms per move")
+    return 0
+
+
+def _check_output(command: str, flag: str, target: str, kind: str) -> None:
+    """Refuse an output path before anything runs: no folder, a folder or special file where a file goes, read-only."""
+    import stat
+
+    where = f"pacman-ai {command}: {flag} {target!r}"
+    if not target:
+        raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot write there ({exc.strerror or exc})") from None
+    if info is not None:
+        if kind == "folder":
+            if not stat.S_ISDIR(info.st_mode):
+                raise UsageError(f"{where}: exists and is not a folder (PNG frames go into a folder)")
+            if not os.access(target, os.W_OK | os.X_OK):
+                raise UsageError(f"{where}: folder is not writable")
+            return
+        if stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"{where}: is a folder, expected a file name")
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{where}: exists and is not a regular file (a FIFO, a device or a socket)")
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{where}: the file exists and is not writable")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{where}: folder {folder} does not exist or is not writable")

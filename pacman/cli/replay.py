@@ -1,0 +1,74 @@
+"""`pacman-ai replay`: show a game saved by `play --save` again, move for move, checked before it is shown."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `replay` subcommand to the subparsers of the `pacman-ai` parser."""
+    replay = commands.add_parser("replay", help="replay a saved game exactly",
+                                 description="Replay a game saved with `play --save`: the same moves, the same "
+                                             "outcome, checked.")
+    replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
+    replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
+                        help="how to show the game (default: text, or none with --json)")
+    replay.add_argument("--fps", type=fps, default=8.0,
+                        help="rounds shown per second, 0.1 to 1000 (default: 8)")
+    replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
+    replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
+    return replay
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `pacman-ai replay`; returns the exit status."""
+    from pacman.game import GameResult
+    from pacman.replay import ReplayError, load_replay
+
+    replay = load_replay(args.file)
+    choice = display_choice(args)
+    if choice == "pygame":
+        check_frame_size("replay", replay.layout, args.zoom, panel=False)
+    try:
+        final = replay.final_state()  # checks the whole replay before showing any of it
+    except ReplayError as exc:
+        raise ReplayError(f"{args.file}: {exc}") from None
+    recorded = replay.result
+    moves = sum(1 for turn in range(len(replay.actions)) if turn % final.num_agents == 0)
+    result = GameResult(
+        layout=replay.layout.name, seed=replay.seed, won=final.is_win(), lost=final.is_lose(), score=final.score,
+        moves=moves, cut_off=bool(recorded.get("cut_off")), crashed=bool(recorded.get("crashed")),
+        timed_out=bool(recorded.get("timed_out")), failed_agent=recorded.get("failed_agent"),
+        error=recorded.get("error"), actions=replay.actions, num_agents=final.num_agents,
+    )
+
+    def show(display: Any) -> GameResult:
+        for state, agent, action in replay.states():
+            if agent is None:
+                display.start(state)
+            else:
+                display.update(state, agent, action)
+        display.finish(final, result)
+        return result
+
+    if choice == "pygame":
+        from pacman.view.window import ReplayWindow, real_display, replay_rounds
+
+        banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
+        ReplayWindow(replay.layout, replay_rounds(replay.states()), fps=args.fps, zoom=args.zoom,
+                     banner=banner, hold_at_end=real_display()).run()
+    elif choice == "text":
+        show(text_display(args))
+    if args.json:
+        record = result.to_dict()
+        record.update(replay.agents)
+        print(json.dumps(record))
+    elif choice != "text":  # the terminal view ends with its own result line
+        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})")
+    return 0

@@ -1,0 +1,32 @@
+"""`pacman-ai tree`: solve an explicit max/min/chance game tree given as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from pacman.cli.args import non_negative_int
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `tree` subcommand to the subparsers of the `pacman-ai` parser."""
+    tree = commands.add_parser("tree", help="solve an explicit game tree (JSON)",
+                               description="Solve an explicit max/min/chance game tree given as JSON: print "
+                                           "its value and the best root action.")
+    tree.add_argument("file", metavar="FILE.json", help="the tree (see README: 'Explicit game trees')")
+    tree.add_argument("--depth", type=non_negative_int, default=None, metavar="N",
+                      help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
+    tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
+    return tree
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `pacman-ai tree`; returns the exit status."""
+    from agents.trees import format_tree_result, load_tree, solve_tree, tree_report
+
+    result = solve_tree(load_tree(args.file), depth=args.depth)
+    print(json.dumps(tree_report(result)) if args.json else format_tree_result(result))
+    return 0
