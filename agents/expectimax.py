@@ -105,7 +105,7 @@ class PacmanGame:
 
     def kind(self, node: Node) -> str:
         state, agent = node
-        if state[7]:  # won or lost
+        if state.is_terminal():
             return TERMINAL
         return MAX if agent == 0 else self.ghost_kind
 
@@ -130,10 +130,12 @@ class PacmanGame:
         return [(p, (child, following)) for (_, p), child in zip(distribution, children)]
 
     def evaluate(self, node: Node) -> float:
-        return self.evaluation(node[0])
+        state, _ = node
+        return self.evaluation(state)
 
     def cost(self, node: Node) -> int:
-        return 1 if node[1] == self.num_agents - 1 else 0
+        _, agent = node
+        return 1 if agent == self.num_agents - 1 else 0
 
     def key(self, node: Node) -> Node:
         return node

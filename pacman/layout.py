@@ -29,6 +29,7 @@ Agents are ordered as in the classic game: Pacman first, then ghosts by
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,8 +65,11 @@ T = TypeVar("T")
 class Layout:
     """A parsed maze: walls, food, capsules and agent start cells. It never changes.
 
-    Positions are (x, y) with (0, 0) the bottom-left cell. Layouts compare by
-    identity; two loads of one file are two layouts.
+    Positions are (x, y) with (0, 0) the bottom-left cell. Layouts compare and
+    hash by value: by their `text`, `name` and `path`, which determine every
+    other field (two loads of one file are equal layouts, and their games' states
+    compare equal). A layout pickles as those three strings; unpickling parses
+    them again, once per process for a recently seen layout.
     """
 
     name: str
@@ -132,6 +136,27 @@ class Layout:
 
     def __str__(self) -> str:
         return self.text
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return (self.text, self.name, self.path) == (other.text, other.name, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.name, self.path))
+
+    def __reduce__(self):
+        # Only what defines the layout: not its derived tables (move tables, distances).
+        return (_restore_layout, (self.text, self.name, self.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _restore_layout(text: str, name: str, path: str | None) -> Layout:
+    """An unpickled layout. Bounded cache: unpickling many states of a few layouts parses
+    each layout, and builds its tables, once (not once per state)."""
+    return parse_layout(text, name=name, path=path)
 
 
 def _label_regions(layout: Layout) -> dict[tuple[int, int], int]:

@@ -1,166 +1,99 @@
 """The game state: immutable, hashable, compact, and fast enough to sit inside every search node.
 
-A `GameState` is a tuple of small ints. Positions live on a doubled grid so that a
+A `GameState` is a tuple; its fields are named once, below (`BOARD` ... `STATUS`),
+and read elsewhere through properties. Positions live on a doubled grid so that a
 scared ghost's half-cell position is an int too: position ``p = (2x) * S + 2y``
 with ``S = 2 * height``. A ghost is stored as ``p * 5 + d``, its position and its
 last direction (0-3 for North, South, East, West; 4 for none), which indexes the
 move tables directly. Food and capsules are bitmask ints. Every table is built once
 per layout (`_Board`) and shared by all states of that layout.
+
+Value semantics: states compare and hash by value. Equal layouts share one board
+(`_Board.of`), so a state pickles as its layout and its own fields (well under
+2 KB) and an unpickled state, in this process or another, equals the original.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Iterable, Iterator
+from operator import itemgetter
+from typing import TYPE_CHECKING
+from weakref import WeakValueDictionary
 
 from pacman.actions import ACTIONS, DIRECTIONS, Action
 from pacman.errors import IllegalActionError, PacmanError, TerminalStateError
-from pacman.rules import GHOST_POINTS, LOSE_POINTS, SCARED_TIME
+from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, SCARED_TIME, WIN_POINTS
 
 if TYPE_CHECKING:
     from pacman.layout import Layout
 
 __all__ = ["GameState"]
 
+# The fields of the GameState tuple, in order. Only this module reads them by position.
+BOARD = 0     # the layout's tables (`_Board`), shared by all its states
+PACMAN = 1    # Pacman's doubled-grid position
+FOOD = 2      # food mask: bit x * height + y
+CAPSULES = 3  # capsule mask, numbered like FOOD
+GHOSTS = 4    # each ghost's key: doubled-grid position * 5 + last direction
+TIMERS = 5    # each ghost's scared timer
+SCORE = 6     # the score
+STATUS = 7    # _PLAYING, _WON or _LOST
+
 _PLAYING, _WON, _LOST = 0, 1, 2
 _NO_DIRECTION = 4
 _DIRECTION_INDEX = {action: i for i, action in enumerate(DIRECTIONS)}
 _new = tuple.__new__
+#: The moves of a position no agent can occupy (shared; never changed).
+_NO_MOVES: dict = {}
+
+# Score changes of one Pacman move, from the rules: a plain move, eating food, eating the last food.
+_MOVE_POINTS = -MOVE_COST
+_FOOD_MOVE_POINTS = FOOD_POINTS - MOVE_COST
+_WINNING_MOVE_POINTS = FOOD_POINTS + WIN_POINTS - MOVE_COST
 
 
 class _Board:
-    """Per-layout tables shared by every state of one layout. Built once, never changed."""
+    """Per-layout tables shared by every state of one layout. Built once, never changed.
+
+    Each table is a list indexed by a doubled-grid position (Pacman, `bit`,
+    `coords`, `touch`) or by a ghost key (the ghost tables), made by one function
+    below. Positions no agent can occupy hold the empty value of the table's type.
+    """
 
     __slots__ = (
-        "layout", "stride", "coords", "bit", "pac_legal", "pac_moves", "pac_next",
-        "ghost_next", "scared_next",
-        "ghost_legal", "ghost_moves", "scared_moves", "snap", "near", "touch", "starts",
-        "cell_of_bit",
+        "layout", "stride", "coords", "bit", "cell_of_bit", "pac_moves", "pac_legal", "pac_next",
+        "near", "touch", "snap", "ghost_legal", "ghost_moves", "scared_moves", "ghost_next", "scared_next",
+        "starts", "__weakref__",
     )
 
     def __init__(self, layout: Layout) -> None:
-        w, h = layout.width, layout.height
-        s = 2 * h
         self.layout = layout
-        self.stride = s
-        size = 2 * w * s
-        open_cell = [[not layout.is_wall(x, y) for y in range(h)] for x in range(w)]
-
-        def pos(x2: int, y2: int) -> int:
-            return x2 * s + y2
-
-        # coords[p]: the (x, y) of a doubled-grid position, ints on cells, x.5 between.
-        self.coords: list[tuple[float, float] | None] = [None] * size
-        self.bit = [0] * size
-        self.cell_of_bit: list[tuple[int, int]] = [(0, 0)] * (w * h)
-        for x2 in range(2 * w):
-            for y2 in range(s):
-                x = x2 // 2 if x2 % 2 == 0 else x2 / 2
-                y = y2 // 2 if y2 % 2 == 0 else y2 / 2
-                self.coords[pos(x2, y2)] = (x, y)
-        for x in range(w):
-            for y in range(h):
-                self.bit[pos(2 * x, 2 * y)] = 1 << (x * h + y)
-                self.cell_of_bit[x * h + y] = (x, y)
-
-        # Pacman: on cells only. Legal actions in N, S, E, W order, then Stop.
-        self.pac_legal: list[tuple[Action, ...]] = [()] * size
-        self.pac_moves: list[dict[Action, Any] | None] = [None] * size
-        self.pac_next: list[tuple[tuple[int, int, frozenset[int]], ...]] = [()] * size
-        for x in range(w):
-            for y in range(h):
-                if not open_cell[x][y]:
-                    continue
-                moves: dict[Action, int] = {}
-                for action in DIRECTIONS:
-                    dx, dy = action.vector
-                    if not layout.is_wall(x + dx, y + dy):
-                        moves[action] = pos(2 * (x + dx), 2 * (y + dy))
-                moves[Action.STOP] = pos(2 * x, 2 * y)
-                p = pos(2 * x, 2 * y)
-                self.pac_moves[p] = moves
-                self.pac_legal[p] = tuple(moves)
-
-        # Ghosts: key k = p * 5 + last direction. On a cell: any open neighbour, no
-        # Stop, no reverse unless it is the only move. Between two cells (scared,
-        # half-way): only straight on. Full-speed moves exist on cells only, since a
-        # ghost that is not scared is never between cells.
-        self.ghost_legal: list[tuple[Action, ...]] = [()] * (size * 5)
-        self.ghost_moves: list[dict[Action, int] | None] = [None] * (size * 5)
-        self.scared_moves: list[dict[Action, int] | None] = [None] * (size * 5)
-        self.ghost_next: list[tuple[int, ...]] = [()] * (size * 5)
-        self.scared_next: list[tuple[int, ...]] = [()] * (size * 5)
-        self.snap = list(range(size * 5))
-        self.near: list[tuple[int, ...]] = [()] * (size * 5)
-        for x2 in range(2 * w):
-            for y2 in range(s):
-                on_cell = x2 % 2 == 0 and y2 % 2 == 0
-                p = pos(x2, y2)
-                if on_cell:
-                    if not open_cell[x2 // 2][y2 // 2]:
-                        continue
-                    touching = (p,)
-                elif x2 % 2 == 1 and y2 % 2 == 0:
-                    a, b = (x2 - 1) // 2, (x2 + 1) // 2
-                    if b >= w or not (open_cell[a][y2 // 2] and open_cell[b][y2 // 2]):
-                        continue
-                    touching = (pos(2 * a, y2), pos(2 * b, y2))
-                elif x2 % 2 == 0 and y2 % 2 == 1:
-                    a, b = (y2 - 1) // 2, (y2 + 1) // 2
-                    if b >= h or not (open_cell[x2 // 2][a] and open_cell[x2 // 2][b]):
-                        continue
-                    touching = (pos(x2, 2 * a), pos(x2, 2 * b))
-                else:
-                    continue
-                # x.5 rounds up: the snap goes to the higher of the two cells.
-                snapped = pos(x2 + x2 % 2, y2 + y2 % 2)
-                for d in range(5):
-                    k = p * 5 + d
-                    self.near[k] = touching
-                    self.snap[k] = snapped * 5 + d
-                    if on_cell:
-                        options = [a for a in DIRECTIONS if not layout.is_wall(x2 // 2 + a.vector[0], y2 // 2 + a.vector[1])]
-                        if d != _NO_DIRECTION:
-                            back = DIRECTIONS[d].reverse
-                            if back in options and len(options) > 1:
-                                options.remove(back)
-                    elif d == _NO_DIRECTION:
-                        continue  # between cells a ghost always has a direction
-                    else:
-                        options = [DIRECTIONS[d]]
-                    full: dict[Action, int] = {}
-                    half: dict[Action, int] = {}
-                    for action in options:
-                        dx, dy = action.vector
-                        nd = _DIRECTION_INDEX[action]
-                        half[action] = pos(x2 + dx, y2 + dy) * 5 + nd
-                        if on_cell:
-                            full[action] = pos(x2 + 2 * dx, y2 + 2 * dy) * 5 + nd
-                    self.ghost_legal[k] = tuple(options)
-                    self.scared_moves[k] = half
-                    self.scared_next[k] = tuple(half.values())
-                    if on_cell:
-                        self.ghost_moves[k] = full
-                        self.ghost_next[k] = tuple(full.values())
-        # touch[p]: every ghost key whose ghost collides with Pacman on cell p.
-        touch: list[set[int]] = [set() for _ in range(size)]
-        for k, cells in enumerate(self.near):
-            for p in cells:
-                touch[p].add(k)
-        self.touch = [frozenset(keys) for keys in touch]
-        # Pacman's moves as (target, its bit, ghost keys that collide there): one
-        # unpack per successor in the hot loop instead of three lookups.
-        for p, moves in enumerate(self.pac_moves):
-            if moves is not None:
-                steps = {a: (q, self.bit[q], self.touch[q]) for a, q in moves.items()}
-                self.pac_moves[p] = steps
-                self.pac_next[p] = tuple(steps.values())
-        self.starts = tuple(pos(2 * x, 2 * y) for x, y in layout.agent_starts)
+        self.stride = 2 * layout.height
+        self.coords = _coordinates(layout)
+        self.bit = _position_bits(layout)
+        self.cell_of_bit = _cells_by_bit(layout)
+        self.near = _touching_cells(layout)
+        self.touch = _ghosts_touching(self.near, len(self.coords))
+        self.pac_moves = _pacman_steps(layout, self.bit, self.touch)
+        self.pac_legal = [tuple(steps) for steps in self.pac_moves]
+        self.pac_next = [tuple(steps.values()) for steps in self.pac_moves]
+        self.snap = _snaps(layout)
+        self.ghost_legal = _ghost_actions(layout)
+        self.ghost_moves = _ghost_targets(layout, self.ghost_legal, scared=False)
+        self.scared_moves = _ghost_targets(layout, self.ghost_legal, scared=True)
+        self.ghost_next = [tuple(moves.values()) for moves in self.ghost_moves]
+        self.scared_next = [tuple(moves.values()) for moves in self.scared_moves]
+        self.starts = tuple(_position(layout, 2 * x, 2 * y) for x, y in layout.agent_starts)
 
     @classmethod
     def of(cls, layout: Layout) -> _Board:
-        """The board of a layout, built on first use and kept on the layout itself."""
-        return layout.derived("board", cls)
+        """The board of a layout: built on first use, kept on the layout, and shared by equal layouts.
+
+        Sharing makes states of two equal layouts (two loads of one file, an
+        unpickled layout) share their first field, so they compare and hash alike
+        with no Python-level ``__eq__`` in the hot path.
+        """
+        return layout.derived("board", _shared_board)
 
     def cells(self, mask: int) -> tuple[tuple[int, int], ...]:
         """The (x, y) cells of the set bits of a food or capsule mask, in (x, y) order."""
@@ -172,12 +105,179 @@ class _Board:
         return tuple(out)
 
 
+#: The board of every layout alive in this process, by layout value: weak, so a board
+#: lives exactly as long as some layout or state uses it.
+_BOARDS: WeakValueDictionary[Layout, _Board] = WeakValueDictionary()
+
+
+def _shared_board(layout: Layout) -> _Board:
+    """The board of an equal layout if one is alive, else a new board for `layout`."""
+    board = _BOARDS.get(layout)
+    if board is None:
+        board = _BOARDS[layout] = _Board(layout)
+    return board
+
+
+# -- the board's tables, one function each ------------------------------------------
+
+
+def _position(layout: Layout, x2: int, y2: int) -> int:
+    """The doubled-grid position of doubled coordinates (x2, y2) = (2x, 2y)."""
+    return x2 * 2 * layout.height + y2
+
+
+def _size(layout: Layout) -> int:
+    """How many doubled-grid positions a layout has."""
+    return 4 * layout.width * layout.height
+
+
+def _coordinates(layout: Layout) -> list[tuple[float, float]]:
+    """coords[p]: the (x, y) of position p, ints on cells and x.5 half-way between two."""
+    coords: list[tuple[float, float]] = [(0, 0)] * _size(layout)
+    for x2 in range(2 * layout.width):
+        for y2 in range(2 * layout.height):
+            coords[_position(layout, x2, y2)] = (x2 // 2 if x2 % 2 == 0 else x2 / 2,
+                                                 y2 // 2 if y2 % 2 == 0 else y2 / 2)
+    return coords
+
+
+def _position_bits(layout: Layout) -> list[int]:
+    """bit[p]: the food/capsule mask bit of the cell at position p (0 between cells)."""
+    bits = [0] * _size(layout)
+    for x in range(layout.width):
+        for y in range(layout.height):
+            bits[_position(layout, 2 * x, 2 * y)] = 1 << (x * layout.height + y)
+    return bits
+
+
+def _cells_by_bit(layout: Layout) -> list[tuple[int, int]]:
+    """cell_of_bit[i]: the (x, y) cell of mask bit i."""
+    return [(x, y) for x in range(layout.width) for y in range(layout.height)]
+
+
+def _ghost_places(layout: Layout) -> Iterator[tuple[int, int, bool, tuple[int, ...]]]:
+    """Every position a ghost can stand on: (x2, y2, on a cell?, the positions of the cells it touches).
+
+    That is every open cell, and every half-way point between two open cells
+    side by side (where a scared ghost can be).
+    """
+    w, h = layout.width, layout.height
+    for x2 in range(2 * w):
+        for y2 in range(2 * h):
+            x_half, y_half = x2 % 2, y2 % 2
+            if not x_half and not y_half:
+                if not layout.is_wall(x2 // 2, y2 // 2):
+                    yield x2, y2, True, (_position(layout, x2, y2),)
+            elif x_half and not y_half:
+                a, b = (x2 - 1) // 2, (x2 + 1) // 2
+                if b < w and not layout.is_wall(a, y2 // 2) and not layout.is_wall(b, y2 // 2):
+                    yield x2, y2, False, (_position(layout, 2 * a, y2), _position(layout, 2 * b, y2))
+            elif y_half and not x_half:
+                a, b = (y2 - 1) // 2, (y2 + 1) // 2
+                if b < h and not layout.is_wall(x2 // 2, a) and not layout.is_wall(x2 // 2, b):
+                    yield x2, y2, False, (_position(layout, x2, 2 * a), _position(layout, x2, 2 * b))
+
+
+def _touching_cells(layout: Layout) -> list[tuple[int, ...]]:
+    """near[k]: the cell positions where Pacman collides with the ghost of key k (within 0.7)."""
+    near: list[tuple[int, ...]] = [()] * (_size(layout) * 5)
+    for x2, y2, _, touching in _ghost_places(layout):
+        p = _position(layout, x2, y2)
+        for d in range(5):
+            near[p * 5 + d] = touching
+    return near
+
+
+def _ghosts_touching(near: list[tuple[int, ...]], size: int) -> list[frozenset[int]]:
+    """touch[p]: every ghost key whose ghost collides with Pacman on cell position p."""
+    touch: list[set[int]] = [set() for _ in range(size)]
+    for k, cells in enumerate(near):
+        for p in cells:
+            touch[p].add(k)
+    return [frozenset(keys) for keys in touch]
+
+
+def _pacman_steps(layout: Layout, bit: list[int], touch: list[frozenset[int]]) -> list[dict[Action, tuple]]:
+    """pac_moves[p]: Pacman's legal actions on cell p (N, S, E, W order, then Stop), each to
+    (target position, its mask bit, the ghost keys that collide there): one unpack per
+    successor in the hot loop instead of three look-ups. Empty off the open cells."""
+    steps: list[dict[Action, tuple]] = [_NO_MOVES] * _size(layout)
+    for x in range(layout.width):
+        for y in range(layout.height):
+            if layout.is_wall(x, y):
+                continue
+            moves = steps[_position(layout, 2 * x, 2 * y)] = {}
+            for action in ACTIONS:
+                dx, dy = action.vector
+                if not layout.is_wall(x + dx, y + dy):
+                    q = _position(layout, 2 * (x + dx), 2 * (y + dy))
+                    moves[action] = (q, bit[q], touch[q])
+    return steps
+
+
+def _snaps(layout: Layout) -> list[int]:
+    """snap[k]: the key a ghost of key k has when its scared timer runs out: on the nearest
+    cell, x.5 rounding up. Identity where there is nothing to snap."""
+    snap = list(range(_size(layout) * 5))
+    for x2, y2, _, _ in _ghost_places(layout):
+        p = _position(layout, x2, y2)
+        snapped = _position(layout, x2 + x2 % 2, y2 + y2 % 2)
+        for d in range(5):
+            snap[p * 5 + d] = snapped * 5 + d
+    return snap
+
+
+def _ghost_actions(layout: Layout) -> list[tuple[Action, ...]]:
+    """ghost_legal[k]: a ghost's legal actions. On a cell: any open neighbour, no Stop, no
+    reverse unless it is the only move. Between two cells (scared, half-way): only straight
+    on; such a ghost always has a direction."""
+    legal: list[tuple[Action, ...]] = [()] * (_size(layout) * 5)
+    for x2, y2, on_cell, _ in _ghost_places(layout):
+        p = _position(layout, x2, y2)
+        for d in range(5):
+            if on_cell:
+                x, y = x2 // 2, y2 // 2
+                options = [a for a in DIRECTIONS if not layout.is_wall(x + a.vector[0], y + a.vector[1])]
+                if d != _NO_DIRECTION:
+                    back = DIRECTIONS[d].reverse
+                    if back in options and len(options) > 1:
+                        options.remove(back)
+            elif d == _NO_DIRECTION:
+                continue
+            else:
+                options = [DIRECTIONS[d]]
+            legal[p * 5 + d] = tuple(options)
+    return legal
+
+
+def _ghost_targets(layout: Layout, legal: list[tuple[Action, ...]], scared: bool) -> list[dict[Action, int]]:
+    """ghost_moves[k] (full speed) or scared_moves[k] (half speed): each legal action to the
+    key it leads to. Full-speed moves exist on cells only, since a ghost that is not
+    scared is never between cells."""
+    targets: list[dict[Action, int]] = [_NO_MOVES] * (_size(layout) * 5)
+    step = 1 if scared else 2
+    for x2, y2, on_cell, _ in _ghost_places(layout):
+        if not (on_cell or scared):
+            continue
+        p = _position(layout, x2, y2)
+        for d in range(5):
+            if not legal[p * 5 + d]:
+                continue
+            moves = targets[p * 5 + d] = {}
+            for action in legal[p * 5 + d]:
+                dx, dy = action.vector
+                moves[action] = _position(layout, x2 + step * dx, y2 + step * dy) * 5 + _DIRECTION_INDEX[action]
+    return targets
+
+
 class GameState(tuple):
     """One position of a game: immutable, hashable, equal by value.
 
     Build the first one with `GameState.initial` and the rest with `successor`.
     The state does not know whose turn it is; callers pass the agent index
-    (Pacman is 0, ghosts 1..n).
+    (Pacman is 0, ghosts 1..n). Two states are equal when their layouts are equal
+    (`Layout` compares by value) and every agent, dot, timer and the score match;
+    this holds across `pickle` and processes.
 
     >>> from pacman import load_layout
     >>> state = GameState.initial(load_layout("test"))
@@ -187,8 +287,7 @@ class GameState(tuple):
     -1
     """
 
-    # Fields: board, pacman position, food mask, capsule mask, ghost keys, scared
-    # timers, score, status. A tuple subclass: creation, hashing and equality run in C.
+    # A tuple subclass, fields BOARD ... STATUS above: creation, hashing and equality run in C.
     __slots__ = ()
 
     @classmethod
@@ -210,13 +309,13 @@ class GameState(tuple):
         for x, y in layout.capsules:
             capsules |= 1 << (x * layout.height + y)
         ghosts = tuple(p * 5 + _NO_DIRECTION for p in board.starts[1:1 + num_ghosts])
-        return tuple.__new__(cls, (board, board.starts[0], food, capsules, ghosts, (0,) * num_ghosts, 0, _PLAYING))
+        return _new(cls, (board, board.starts[0], food, capsules, ghosts, (0,) * num_ghosts, 0, _PLAYING))
 
     # -- rules -------------------------------------------------------------------
 
     def legal_actions(self, agent: int) -> tuple[Action, ...]:
         """The actions `agent` may take, in North, South, East, West, Stop order; () when terminal."""
-        board, pac, _, _, ghosts, timers, _, status = self
+        board, pac, _, _, ghosts, _, _, status = self
         if status:
             return ()
         if agent == 0:
@@ -237,7 +336,7 @@ class GameState(tuple):
         nodes. It is [] on a terminal state when `actions` is None.
         """
         # One implementation of the rules for single steps and whole nodes. Its
-        # shape (locals, literals, common cases first) is for speed.
+        # shape (locals, common cases first) is for speed.
         board, pac, food, capsules, ghosts, timers, score, status = self
         if status:
             if actions is None:
@@ -246,72 +345,69 @@ class GameState(tuple):
                 f"no successor of a terminal state ({'won' if status == _WON else 'lost'}): "
                 f"agent {agent} cannot take {', '.join(map(str, actions))}"
             )
+        # Where the mover stands (`here`) and its move tables: every legal move (`every`)
+        # and the move of each action (`chosen`).
+        if agent == 0:
+            here, every, chosen = pac, board.pac_next, board.pac_moves
+        else:
+            i = agent - 1
+            if not 0 <= i < len(ghosts):
+                raise IllegalActionError(self._bad_agent(agent))
+            here, timer = ghosts[i], timers[i]
+            if timer:
+                every, chosen = board.scared_next, board.scared_moves
+            else:
+                every, chosen = board.ghost_next, board.ghost_moves
+        if actions is None:
+            targets = every[here]
+        else:
+            moves = chosen[here]
+            try:
+                targets = [moves[action] for action in actions]
+            except (KeyError, TypeError):
+                raise IllegalActionError(self._first_illegal(agent, actions)) from None
+
         out: list[GameState] = []
         append = out.append
         if agent == 0:
-            if actions is None:
-                targets = board.pac_next[pac]
-            else:
-                try:
-                    targets = [board.pac_moves[pac][action] for action in actions]
-                except (KeyError, TypeError):
-                    raise IllegalActionError(self._first_illegal(agent, actions)) from None
             eat = food | capsules
-            moved = score - 1
+            moved = score + _MOVE_POINTS
             for p, bit, touch in targets:
-                # Literals for speed: MOVE_COST 1, FOOD_POINTS 10, WIN_POINTS 500 (pacman.rules).
                 if not eat & bit:
-                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, 0))
+                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, _PLAYING))
                 elif food & bit:
                     left = food ^ bit
                     if left:
-                        state = _new(GameState, (board, p, left, capsules, ghosts, timers, score + 9, 0))
+                        state = _new(GameState, (board, p, left, capsules, ghosts, timers,
+                                                 score + _FOOD_MOVE_POINTS, _PLAYING))
                     else:
-                        state = _new(GameState, (board, p, left, capsules, ghosts, timers, score + 509, _WON))
+                        state = _new(GameState, (board, p, left, capsules, ghosts, timers,
+                                                 score + _WINNING_MOVE_POINTS, _WON))
                 else:
                     scared = (SCARED_TIME,) * len(ghosts)
-                    state = _new(GameState, (board, p, food, capsules ^ bit, ghosts, scared, score - 1, 0))
+                    state = _new(GameState, (board, p, food, capsules ^ bit, ghosts, scared, moved, _PLAYING))
                 if not touch.isdisjoint(ghosts):
                     state = _pacman_collisions(state)
                 append(state)
             return out
 
-        i = agent - 1
-        if not 0 <= i < len(ghosts):
-            raise IllegalActionError(self._bad_agent(agent))
-        key = ghosts[i]
         before, after = ghosts[:i], ghosts[i + 1:]
-        timer = timers[i]
-        near = board.near
         if not timer:
-            if actions is None:
-                targets = board.ghost_next[key]
-            else:
-                try:
-                    targets = [board.ghost_moves[key][action] for action in actions]
-                except (KeyError, TypeError):
-                    raise IllegalActionError(self._first_illegal(agent, actions)) from None
             caught = board.touch[pac]
             for g in targets:
                 moved = before + (g,) + after if before else (g,) + after
                 if g in caught:  # caught by a ghost that is not scared
-                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score - 500, _LOST)))
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score - LOSE_POINTS, _LOST)))
                 else:
-                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score, 0)))
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score, _PLAYING)))
             return out
 
         # A scared ghost moves half a cell; its timer drops after each of its own
         # moves, and on reaching 0 the ghost snaps to the nearest cell (x.5 rounds up).
-        if actions is None:
-            targets = board.scared_next[key]
-        else:
-            try:
-                targets = [board.scared_moves[key][action] for action in actions]
-            except (KeyError, TypeError):
-                raise IllegalActionError(self._first_illegal(agent, actions)) from None
+        near = board.near
         timer -= 1
         for g in targets:
-            new_score, new_status, new_timer = score, 0, timer
+            new_score, new_status, new_timer = score, _PLAYING, timer
             if not timer:
                 g = board.snap[g]
             if pac in near[g]:
@@ -329,94 +425,86 @@ class GameState(tuple):
 
     def is_win(self) -> bool:
         """True once Pacman has eaten the last food."""
-        return self[7] == _WON
+        return self[STATUS] == _WON
 
     def is_lose(self) -> bool:
         """True once a ghost that is not scared has caught Pacman."""
-        return self[7] == _LOST
+        return self[STATUS] == _LOST
 
     def is_terminal(self) -> bool:
         """True when the game is won or lost: no agent has a move."""
-        return self[7] != _PLAYING
+        return self[STATUS] != _PLAYING
 
     @property
     def layout(self) -> Layout:
         """The layout this game is played on."""
-        return self[0].layout
+        return self[BOARD].layout
 
     @property
     def num_agents(self) -> int:
         """1 + the number of ghosts: Pacman is agent 0."""
-        return 1 + len(self[4])
+        return 1 + len(self[GHOSTS])
 
     @property
     def num_ghosts(self) -> int:
         """How many ghosts are in the game."""
-        return len(self[4])
+        return len(self[GHOSTS])
 
-    @property
-    def score(self) -> int:
-        """The game score so far."""
-        return self[6]
+    score = property(itemgetter(SCORE), doc="The game score so far.")
+    scared_timers = property(itemgetter(TIMERS), doc="Each ghost's remaining scared moves (0: not scared).")
+    food_mask = property(
+        itemgetter(FOOD), doc="The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food.")
+    capsule_mask = property(itemgetter(CAPSULES), doc="The capsules as a bitmask, numbered like `food_mask`.")
 
     @property
     def pacman_position(self) -> tuple[int, int]:
         """Pacman's cell (x, y)."""
-        return self[0].coords[self[1]]
+        return self[BOARD].coords[self[PACMAN]]
 
     @property
     def ghost_positions(self) -> tuple[tuple[float, float], ...]:
         """Each ghost's (x, y), in agent order; a scared ghost may stand half-way: (3.5, 4)."""
-        coords = self[0].coords
-        return tuple(coords[k // 5] for k in self[4])
+        coords = self[BOARD].coords
+        return tuple(coords[k // 5] for k in self[GHOSTS])
 
     @property
     def ghost_directions(self) -> tuple[Action, ...]:
         """Each ghost's last direction; STOP for a ghost that has not moved since (re)starting."""
-        return tuple(ACTIONS[k % 5] for k in self[4])
-
-    @property
-    def scared_timers(self) -> tuple[int, ...]:
-        """Each ghost's remaining scared moves (0: not scared)."""
-        return self[5]
+        return tuple(ACTIONS[k % 5] for k in self[GHOSTS])
 
     @property
     def food_count(self) -> int:
         """Food dots left."""
-        return self[2].bit_count()
-
-    @property
-    def food_mask(self) -> int:
-        """The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food."""
-        return self[2]
-
-    @property
-    def capsule_mask(self) -> int:
-        """The capsules as a bitmask, numbered like `food_mask`."""
-        return self[3]
+        return self[FOOD].bit_count()
 
     @property
     def food(self) -> frozenset[tuple[int, int]]:
         """The cells that still hold food."""
-        return frozenset(self[0].cells(self[2]))
+        return frozenset(self[BOARD].cells(self[FOOD]))
 
     @property
     def capsules(self) -> tuple[tuple[int, int], ...]:
         """The cells that still hold a capsule, in (x, y) order."""
-        return self[0].cells(self[3])
+        return self[BOARD].cells(self[CAPSULES])
+
+    @property
+    def position_key(self) -> tuple:
+        """Every field but the board, as ints and tuples of ints: what makes two states of one layout
+        differ, and what a pickle carries beside the layout."""
+        return self[PACMAN:]
 
     def has_food(self, x: int, y: int) -> bool:
         """True if cell (x, y) holds food."""
-        layout = self[0].layout
-        return 0 <= x < layout.width and 0 <= y < layout.height and bool(self[2] >> (x * layout.height + y) & 1)
+        layout = self[BOARD].layout
+        return 0 <= x < layout.width and 0 <= y < layout.height and bool(self[FOOD] >> (x * layout.height + y) & 1)
 
     def agent_position(self, agent: int) -> tuple[float, float]:
         """The position of agent `agent` (0 is Pacman)."""
         if agent == 0:
             return self.pacman_position
-        if not 0 < agent <= len(self[4]):
+        if not 0 < agent <= len(self[GHOSTS]):
             raise IllegalActionError(self._bad_agent(agent))
-        return self[0].coords[self[4][agent - 1] // 5]
+        return self[BOARD].coords[self[GHOSTS][agent - 1] // 5]
 
     # -- presentation --------------------------------------------------------------
 
@@ -439,7 +527,7 @@ class GameState(tuple):
         return self.to_text()
 
     def __repr__(self) -> str:
-        status = ("playing", "won", "lost")[self[7]]
+        status = ("playing", "won", "lost")[self[STATUS]]
         return (
             f"GameState(layout={self.layout.name!r}, score={self.score}, {status}, "
             f"pacman={self.pacman_position}, ghosts={self.ghost_positions}, "
@@ -447,10 +535,12 @@ class GameState(tuple):
         )
 
     def __reduce__(self):
-        return (_rebuild, (tuple(self),))
+        # The layout (which pickles as its text, name and path) instead of the board:
+        # the board is found again, or built once, where the state is unpickled.
+        return (_rebuild, (self.layout, self.position_key))
 
     def _bad_agent(self, agent: object) -> str:
-        return f"agent {agent!r} does not exist: this game has agents 0..{len(self[4])}"
+        return f"agent {agent!r} does not exist: this game has agents 0..{len(self[GHOSTS])}"
 
     def _first_illegal(self, agent: int, actions: Iterable[object]) -> str:
         legal = self.legal_actions(agent)
@@ -468,15 +558,16 @@ class GameState(tuple):
         )
 
 
-def _rebuild(fields: tuple) -> GameState:
-    return tuple.__new__(GameState, fields)
+def _rebuild(layout: Layout, position_key: tuple) -> GameState:
+    """A state from its layout and `GameState.position_key` (unpickling)."""
+    return _new(GameState, (_Board.of(layout),) + position_key)
 
 
 def _pacman_collisions(state: GameState) -> GameState:
     """Pacman has just moved onto or beside ghosts: resolve each collision in ghost order.
 
-    A scared ghost is eaten (+200, sent home); any other catches Pacman (-500, lost)
-    unless this move has already won. Every colliding ghost counts.
+    A scared ghost is eaten (+GHOST_POINTS, sent home); any other catches Pacman
+    (-LOSE_POINTS, lost) unless this move has already won. Every colliding ghost counts.
     """
     board, pac, food, capsules, ghosts, timers, score, status = state
     ghosts = list(ghosts)

@@ -57,8 +57,7 @@ class ExpansionLog:
 
 def state_key(state: GameState, agent: int) -> tuple:
     """A JSON-friendly key of (state, agent to move): the state's fields without its layout tables."""
-    _, pac, food, capsules, ghosts, timers, score, status = state
-    return (agent, pac, food, capsules, tuple(ghosts), tuple(timers), score, status)
+    return (agent, *state.position_key)
 
 
 def unwrap(state: Any) -> Any:
