@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
+from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "resolve_evaluation", "load_object"]
@@ -27,6 +28,18 @@ Evaluation = Callable[[GameState], float]
 def score_evaluation(state: GameState) -> float:
     """The game score, nothing else."""
     return float(state.score)
+
+
+class _BetterTables:
+    """What `better_evaluation` needs of one layout, built once per layout (`Layout.derived`)."""
+
+    __slots__ = ("distances", "food_weight")
+
+    def __init__(self, layout: Layout) -> None:
+        self.distances = DistanceTable.of(layout)
+        #: the price of a food dot left: more than the longest walk to food (1.5 per step), so
+        #: eating a dot never looks worse than the walk to the next dot it leaves
+        self.food_weight = 1.5 * self.distances.diameter + 5.0
 
 
 def better_evaluation(state: GameState) -> float:
@@ -42,8 +55,9 @@ def better_evaluation(state: GameState) -> float:
     ends of a corridor) cost 30 each.
     A lost game counts far below any live state.
     """
-    table = DistanceTable.of(state.layout)
-    value = state.score - table.food_weight * state.food_mask.bit_count() - 25.0 * state.capsule_mask.bit_count()
+    tables = state.layout.derived("better_evaluation", _BetterTables)
+    table = tables.distances
+    value = state.score - tables.food_weight * state.food_mask.bit_count() - 25.0 * state.capsule_mask.bit_count()
     if state.is_terminal():
         return value - 2000.0 if state.is_lose() else value
     pacman = state.pacman_position

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from pacman.actions import Action
+from pacman.distances import breadth_first, maze_graph
+from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["PacmanAgent", "RandomAgent", "GreedyAgent"]
@@ -79,21 +80,12 @@ def _ghost_within_one(state: GameState) -> bool:
     )
 
 
-def _distance_to_food(state: GameState, layout) -> int:
+def _distance_to_food(state: GameState, layout: Layout) -> int:
     """Maze distance from Pacman to the nearest food (0 if none is left or reachable)."""
-    food = state.food
+    food = state.food_mask
     if not food:
         return 0
-    start = state.pacman_position
-    seen = {start}
-    frontier = deque([(start, 0)])
-    while frontier:
-        (x, y), d = frontier.popleft()
-        if (x, y) in food:
-            return d
-        for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            cell = (x + dx, y + dy)
-            if cell not in seen and not layout.is_wall(*cell):
-                seen.add(cell)
-                frontier.append((cell, d + 1))
-    return 0
+    x, y = state.pacman_position
+    graph = layout.derived("maze_graph", maze_graph)
+    distances = breadth_first(graph, x * layout.height + y)  # in order of distance: the first food is nearest
+    return next((d for cell, d in distances.items() if food >> cell & 1), 0)

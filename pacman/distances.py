@@ -20,13 +20,46 @@ import numpy as np
 if TYPE_CHECKING:
     from pacman.layout import Layout
 
-__all__ = ["DistanceTable", "UNREACHABLE"]
+__all__ = ["DistanceTable", "UNREACHABLE", "maze_graph", "breadth_first"]
 
 #: The distance between cells with no path between them (and to or from walls).
 UNREACHABLE = 1_000_000
 _NEAREST_CACHE = 50_000
 # Up to this many cells (every shipped layout) `rows` are Python lists; beyond, views of the matrix.
 _LIST_ROWS = 1024
+
+
+def maze_graph(layout: Layout) -> list[list[int]]:
+    """The maze as a graph: for each cell number, its open neighbours (North, South, East, West); [] for a wall."""
+    h = layout.height
+    graph: list[list[int]] = [[] for _ in range(layout.width * h)]
+    for x in range(layout.width):
+        for y in range(h):
+            if not layout.is_wall(x, y):
+                graph[x * h + y] = [(x + dx) * h + y + dy for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                                    if not layout.is_wall(x + dx, y + dy)]
+    return graph
+
+
+def breadth_first(graph: Sequence[Sequence[int]], source: int) -> dict[int, int]:
+    """The maze distance from `source` to every cell it reaches, in order of distance (the project's one BFS).
+
+    >>> from pacman import load_layout
+    >>> layout = load_layout("test")
+    >>> distances = breadth_first(maze_graph(layout), 1 * layout.height + 3)
+    >>> distances[3 * layout.height + 1]
+    4
+    """
+    seen = {source: 0}
+    frontier = deque([source])
+    while frontier:
+        cell = frontier.popleft()
+        d = seen[cell] + 1
+        for nxt in graph[cell]:
+            if nxt not in seen:
+                seen[nxt] = d
+                frontier.append(nxt)
+    return seen
 
 
 class DistanceTable:
@@ -44,32 +77,17 @@ class DistanceTable:
         self.layout = layout
         self.height = h
         matrix = np.full((n, n), UNREACHABLE, dtype=np.int32)
-        neighbours: list[list[int]] = [[] for _ in range(n)]
-        open_cells = [(x, y) for x in range(w) for y in range(h) if not layout.is_wall(x, y)]
-        for x, y in open_cells:
-            for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-                if not layout.is_wall(x + dx, y + dy):
-                    neighbours[x * h + y].append((x + dx) * h + y + dy)
-        for x, y in open_cells:
-            source = x * h + y
-            row = matrix[source]
-            seen = {source: 0}
-            frontier = deque([source])
-            while frontier:
-                cell = frontier.popleft()
-                d = seen[cell] + 1
-                for nxt in neighbours[cell]:
-                    if nxt not in seen:
-                        seen[nxt] = d
-                        frontier.append(nxt)
-            cells = np.fromiter(seen.keys(), dtype=np.int64, count=len(seen))
-            row[cells] = np.fromiter(seen.values(), dtype=np.int32, count=len(seen))
+        graph = maze_graph(layout)
+        for source in range(n):
+            if layout.is_wall(source // h, source % h):
+                continue
+            found = breadth_first(graph, source)
+            cells = np.fromiter(found.keys(), dtype=np.int64, count=len(found))
+            matrix[source][cells] = np.fromiter(found.values(), dtype=np.int32, count=len(found))
         matrix.flags.writeable = False
         reachable = matrix[matrix < UNREACHABLE]
         #: the longest shortest path between two connected cells
         self.diameter = int(reachable.max()) if reachable.size else 0
-        #: what evaluations charge per food dot left: more than any walk to food (1.5 per step)
-        self.food_weight = 1.5 * self.diameter + 5.0
         #: distances as a read-only numpy matrix, indexed [cell, cell]
         self.matrix = matrix
         #: the rows for fast single look-ups: Python lists on small mazes (the fastest), read-only
