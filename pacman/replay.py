@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pacman.actions import Action
-from pacman.errors import PacmanError
+from pacman.errors import IllegalActionError, PacmanError
 from pacman.files import read_input_file, write_json
-from pacman.game import GameResult
+from pacman.game import GameResult, replay_actions
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
 
@@ -51,13 +51,11 @@ class Replay:
         """The initial state, then (state, agent, action) after every recorded action."""
         state = GameState.initial(self.layout, num_ghosts=self.num_ghosts)
         yield state, None, None
-        for turn, action in enumerate(self.actions):
-            agent = turn % state.num_agents
-            try:
-                state = state.successor(agent, action)
-            except PacmanError as exc:
-                raise ReplayError(f"replay diverges at action {turn} ({action.value} by agent {agent}): {exc}") from None
-            yield state, agent, action
+        try:
+            for (agent, state), action in zip(replay_actions(state, self.actions), self.actions):
+                yield state, agent, action
+        except IllegalActionError as exc:  # it names the action: "action 7 (West by agent 0): ..."
+            raise ReplayError(f"replay diverges at {exc}") from None
 
     def final_state(self) -> GameState:
         """The state after the last action, checked against the recorded score and outcome."""

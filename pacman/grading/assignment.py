@@ -22,8 +22,9 @@ from typing import Any, Callable, Union
 from agents.search import CHANCE, MAX, TERMINAL
 from agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
 from pacman.actions import Action
-from pacman.errors import PacmanError
+from pacman.errors import IllegalActionError, PacmanError
 from pacman.files import read_input_file
+from pacman.game import replay_actions
 from pacman.layout import LAYOUT_ALIASES, Layout, layout_names, load_layout
 from pacman.state import GameState
 
@@ -396,22 +397,27 @@ class _Reader:
             words = list(prefix_raw)
         else:
             raise self.error(f"{key}.prefix", "expected a string of actions like \"West North East\" or a list")
-        state = GameState.initial(layout, num_ghosts=ghosts)
-        agents = ghosts + 1
         prefix = []
         for turn, word in enumerate(words):
             try:
-                action = Action(word)
+                prefix.append(Action(word))
             except ValueError:
                 raise self.error(f"{key}.prefix", f"move {turn + 1}: {word!r} is not an action "
                                                   f"(North, South, East, West, Stop)") from None
-            if state.is_terminal():
-                raise self.error(f"{key}.prefix", f"move {turn + 1} ({word}): the game is already over")
-            try:
-                state = state.successor(turn % agents, action)
-            except PacmanError as exc:
-                raise self.error(f"{key}.prefix", f"move {turn + 1}: {exc}") from None
-            prefix.append(action)
+        state = GameState.initial(layout, num_ghosts=ghosts)
+        agents = ghosts + 1
+        played = 0
+        try:
+            for played, (_, state) in enumerate(replay_actions(state, prefix), start=1):
+                if state.is_terminal() and played < len(prefix):
+                    raise self.error(f"{key}.prefix", f"move {played + 1} ({prefix[played].value}): "
+                                                      f"the game is already over")
+        except IllegalActionError:
+            # `state` is the one before the refused move, `played` the moves that were legal.
+            agent = played % agents
+            legal = ", ".join(a.value for a in state.legal_actions(agent))
+            raise self.error(f"{key}.prefix", f"move {played + 1}: illegal action {prefix[played].value} by "
+                                              f"agent {agent} at {state.agent_position(agent)}; legal: {legal}") from None
         if len(words) % agents:
             raise self.error(f"{key}.prefix", f"{len(words)} moves do not end on Pacman's turn: give whole "
                                               f"rounds of {agents} moves (Pacman, then each ghost)")

@@ -114,15 +114,15 @@ def _run_tree(module: types.ModuleType, item: dict) -> dict:
 
 def _run_position(module: types.ModuleType, item: dict) -> dict:
     from agents.evaluation import EVALUATIONS
-    from pacman.actions import Action
+    from pacman.game import replay_actions
     from pacman.grading.states import CountingState, ExpansionLog, unwrapping
     from pacman.layout import parse_layout
     from pacman.state import GameState
 
     layout = parse_layout(item["layout"], name=item["layout_name"])
     state = GameState.initial(layout, num_ghosts=item["ghosts"])
-    for turn, word in enumerate(item["prefix"]):
-        state = state.successor(turn % state.num_agents, Action(word))
+    for _, state in replay_actions(state, item["prefix"]):  # checked when the assignment was loaded
+        pass
     log = ExpansionLog()
     agent = _make_agent(module, item["depth"], unwrapping(EVALUATIONS[item["evaluation"]]))
     action = agent.get_action(CountingState(state, log))
