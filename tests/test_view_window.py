@@ -106,6 +106,12 @@ def test_bad_recording_targets_are_refused(tmp_path):
         open_frame_writer(tmp_path / "x.avi", 8)
     with pytest.raises(RecordingError, match="does not exist"):
         open_frame_writer(tmp_path / "missing" / "x.gif", 8)
+    (tmp_path / "frames").write_text("a file, not a folder")
+    with pytest.raises(RecordingError, match="frames: exists and is not a folder"):
+        open_frame_writer(tmp_path / "frames", 8)
+    (tmp_path / "folder.gif").mkdir()
+    with pytest.raises(RecordingError, match="folder.gif: is a folder, expected a file name"):
+        open_frame_writer(tmp_path / "folder.gif", 8)
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from typing import Any
 
 from pacman.actions import Action
 from pacman.errors import PacmanError
+from pacman.files import output_problem
 from pacman.game import GameResult
 from pacman.state import GameState
 from pacman.view.renderer import cell_pixels
@@ -97,9 +98,9 @@ def open_frame_writer(target: str | os.PathLike[str], fps: float, encoder: str =
     suffix = path.suffix.lower()
     if suffix not in ("", ".gif", ".mp4"):
         raise RecordingError(f"{target}: record to a .gif, a .mp4 or a folder (no suffix) of PNG frames")
-    parent = path.parent if suffix else path.parent
-    if not parent.exists() or not os.access(parent, os.W_OK):
-        raise RecordingError(f"{target}: folder {parent} does not exist or is not writable")
+    problem = output_problem(path, folder=not suffix)
+    if problem is not None:
+        raise RecordingError(f"{target}: {problem}")
     if suffix == ".gif":
         from pacman.view.gif import GifWriter
 
