@@ -48,7 +48,8 @@ def test_project_wheel_holds_the_packages_the_data_and_the_metadata(tmp_path):
     wheel = build_project_wheel(tmp_path)
     assert wheel.name == "pacman_ai-0.1.0-py3-none-any.whl"
     names = _check_wheel(wheel)
-    assert "pacman/cli.py" in names and "agents/trees.py" in names
+    assert "pacman/cli/__init__.py" in names and "agents/trees.py" in names
+    assert "pacman/conformance/simple_engine.py" in names and "pacman/bench/engine.py" in names
     assert "pacman/layouts/medium.lay" in names and "pacman/assets/palette.json" in names
     assert "pacman/grading/assignments/expectimax/assignment.toml" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
@@ -117,7 +118,7 @@ def test_a_missing_parent_folder_is_refused(tmp_path):
 def test_an_unwritable_parent_is_refused(tmp_path):
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o555)
-    assert "is not writable" in _refused(tmp_path, "locked/pkg")
+    assert f"cannot write in folder {locked} (Permission denied)" in _refused(tmp_path, "locked/pkg")
 
 
 def test_a_package_for_an_own_assignment_copies_it(tmp_path):

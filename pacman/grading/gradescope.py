@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 from pacman.errors import PacmanError
+from pacman.files import file_kind, output_problem
 
 __all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "MARKER"]
 
@@ -337,7 +338,7 @@ def check_package_target(directory: str | os.PathLike[str]) -> Path:
         raise PackageError(f"--gradescope-package {shown}: cannot use it: {exc.strerror or exc}") from None
     if info is not None:
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-            kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info.st_mode)
+            kind = _kind(info.st_mode)
             raise PackageError(f"--gradescope-package {shown}: is {kind}; give a new or empty folder")
         try:
             entries = os.listdir(target)
@@ -346,20 +347,23 @@ def check_package_target(directory: str | os.PathLike[str]) -> Path:
         if entries and not _is_previous_package(target):
             raise PackageError(f"--gradescope-package {shown}: folder is not empty and not a previous package; "
                                f"give a new or empty folder")
-    parent = target.absolute().parent
-    if not parent.is_dir():
-        raise PackageError(f"--gradescope-package {shown}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise PackageError(f"--gradescope-package {shown}: folder {parent} is not writable")
+    # The package is written beside the target and renamed into place: that folder must be made.
+    problem = output_problem(_beside(target, "tmp"), folder=True)
+    if problem is not None:
+        raise PackageError(f"--gradescope-package {shown}: {problem}")
     return target
 
 
+def _beside(target: Path, kind: str) -> Path:
+    """A hidden working folder next to `target` ("tmp": the package being written, "old": the one replaced)."""
+    return target.absolute().parent / f".{target.name}.{os.getpid()}.{kind}"
+
+
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a file")):
-        if test(mode):
-            return name
-    return "a special file"
+    """What a file that is not a folder is, in words (a link is not followed)."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "a file" if stat.S_ISREG(mode) else file_kind(mode)
 
 
 def _is_previous_package(folder: Path) -> bool:
@@ -395,9 +399,8 @@ def _copy_assignment(source: Path, target: Path) -> None:
             path = Path(folder) / name
             info = path.lstat()
             if not stat.S_ISREG(info.st_mode):
-                kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else _kind(info.st_mode)
-                raise PackageError(f"{path}: is {kind}; the assignment folder copied into the package may hold "
-                                   f"only files and folders")
+                raise PackageError(f"{path}: is {_kind(info.st_mode)}; the assignment folder copied into the "
+                                   f"package may hold only files and folders")
             if name.endswith(".pyc"):
                 continue
             total += info.st_size
@@ -424,9 +427,7 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
         if inside == source or source in inside.parents:
             raise PackageError(f"--gradescope-package {os.fspath(directory)}: is inside the assignment folder "
                                f"{assignment_files}, which the package copies; write it elsewhere")
-    parent = target.absolute().parent
-    staging = parent / f".{target.name}.{os.getpid()}.tmp"
-    old = parent / f".{target.name}.{os.getpid()}.old"
+    staging, old = _beside(target, "tmp"), _beside(target, "old")
     for leftover in (staging, old):
         if leftover.exists():
             shutil.rmtree(leftover)
