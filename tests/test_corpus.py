@@ -1248,7 +1248,7 @@ MINI_TOML = MINI_HEAD + MINI_QUESTION + MINI_TEST
 
 def assignment(toml: str = MINI_TOML, **extra: Any) -> dict[str, Any]:
     files: dict[str, Any] = {"asg/assignment.toml": toml, "asg/trees/t.json": MINI_TREE,
-                             "sub.py": (SUBMISSIONS / "reference.py").read_text()}
+                             "sub.py": (SUBMISSIONS / "correct.py").read_text()}
     files.update({f"asg/{k}" if not k.startswith("/") else k[1:]: v for k, v in extra.items()})
     return files
 
@@ -1457,7 +1457,7 @@ SUBMISSION_CASES = [
                                           "    def get_action(self, state):\n        return 'banana'\n"},
          sub=True, check=zero_score),
     Case("sub-bom-crlf-valid", grade("--json", "out.json"), status=0,
-         files={**assignment(), "sub.py": b"\xef\xbb\xbf" + (SUBMISSIONS / "reference.py").read_bytes().replace(
+         files={**assignment(), "sub.py": b"\xef\xbb\xbf" + (SUBMISSIONS / "correct.py").read_bytes().replace(
              b"\n", b"\r\n")}, sub=True, check=full_score),
     Case("sub-sandbox-user-unknown", grade("--sandbox-user", "no_such_user_zz"), files=assignment(), sub=True,
          names=("no_such_user_zz",)),
@@ -1737,10 +1737,10 @@ EXTRA_CASES = [
          names=("link.json",)),
     Case("grade-question-empty", grade("--question", ""), files=assignment(), names=(("--question", "question ''"),)),
     Case("sub-not-py-suffix", ["grade", "asg", "sub.txt", "--json", "out.json"], status=(0, 2), sub=True,
-         files={**assignment(), "sub.txt": (SUBMISSIONS / "reference.py").read_text()}, names=("sub.txt",),
+         files={**assignment(), "sub.txt": (SUBMISSIONS / "correct.py").read_text()}, names=("sub.txt",),
          check=full_score),
     Case("sub-prints-a-lot", grade("--json", "out.json"), status=0, sub=True,
-         files={**assignment(), "sub.py": "print('x' * 100000)\n" + (SUBMISSIONS / "reference.py").read_text()},
+         files={**assignment(), "sub.py": "print('x' * 100000)\n" + (SUBMISSIONS / "correct.py").read_text()},
          check=full_score),
 ]
 

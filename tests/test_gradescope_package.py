@@ -166,7 +166,7 @@ def test_the_package_installs_offline_in_a_fresh_venv_and_grades(tmp_path):
     root = tmp_path / "autograder"  # Gradescope's layout: source/ (the unzipped package), submission/, results/
     shutil.copytree(tmp_path / "pkg", root / "source")
     (root / "submission").mkdir()
-    shutil.copy(SUBMISSIONS / "reference.py", root / "submission" / "multi_agents.py")
+    shutil.copy(SUBMISSIONS / "correct.py", root / "submission" / "multi_agents.py")
     base_python = getattr(sys, "_base_executable", sys.executable)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PIP_", "VIRTUAL_ENV", "PYTHON"))}
     env.update(AUTOGRADER_ROOT=str(root), PYTHON=base_python, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1",

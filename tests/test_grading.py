@@ -1,6 +1,6 @@
 """Autograding: assignments, the state wrappers, the checks, the sandbox, reports and the CLI.
 
-Submissions used here live in tests/submissions/: a correct one (reference.py),
+Submissions used here live in tests/submissions/: a correct one (correct.py),
 known-wrong ones (each loses the points of the question that tests its mistake)
 and hostile ones (each must be contained).
 """
@@ -181,7 +181,26 @@ def test_bad_assignments_name_the_file_and_key(tmp_path, toml, files, message):
     assert "\n" not in str(info.value)
 
 
-def test_pinned_answers_override_the_reference(tmp_path, mini):
+def test_games_agent_project_and_its_former_name_reference(tmp_path, mini):
+    assert [t.agent for q in SHIPPED.questions for t in q.tests if t.kind == "games"][-1] == "project"
+    assert mini.questions[2].tests[0].agent == "project"  # MINI_TOML says agent = "reference"
+    folder = write_assignment(tmp_path / "agent", """
+        [assignment]
+        [[questions]]
+        id = "q"
+        points = 1
+        [[questions.tests]]
+        kind = "games"
+        layout = "test"
+        games = 1
+        agent = "solution"
+        thresholds = [{ measure = "wins", at_least = 1, points = 1 }]
+        """, {})
+    with pytest.raises(AssignmentError, match=r"agent: expected one of submission, project, got 'solution'"):
+        load_assignment(folder)
+
+
+def test_pinned_answers_override_the_projects_search(tmp_path, mini):
     folder = write_assignment(tmp_path / "pinned", """
         [assignment]
         [[questions]]
@@ -276,8 +295,8 @@ def test_games_reports_are_replayed_not_believed(mini):
 # -- grading through the sandbox -----------------------------------------------------------------
 
 
-def test_reference_solution_scores_full_marks():
-    report = grade(SHIPPED, submission("reference"))
+def test_correct_submission_scores_full_marks():
+    report = grade(SHIPPED, submission("correct"))
     assert scores(report) == {"trees": 8, "pacman": 10, "evaluation": 6}
     assert report.score == report.max_score == 24
     assert report.seconds < 60
@@ -308,7 +327,7 @@ def test_wrong_variants_lose_the_points_of_what_they_got_wrong(name, expected, f
 
 def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
     noisy = tmp_path / "noisy.py"
-    noisy.write_text(Path(submission("reference")).read_text().replace(
+    noisy.write_text(Path(submission("correct")).read_text().replace(
         "    def get_action(self, state):\n",
         "    def get_action(self, state):\n"
         "        print('{\"score\": 999}'); open('results.json', 'w').write('{\"score\": 999}')\n", 1))
@@ -409,7 +428,7 @@ def test_unreadable_submission_still_gets_a_gradescope_file(tmp_path, capsys):
 
 def test_grading_never_imports_pygame(mini):
     code = ("import sys; from pacman.grading import grade, load_assignment; "
-            f"r = grade(load_assignment({str(mini.directory)!r}), {submission('reference')!r}, questions=['tree']); "
+            f"r = grade(load_assignment({str(mini.directory)!r}), {submission('correct')!r}, questions=['tree']); "
             "assert r.score == 2, r.score; assert 'pygame' not in sys.modules; print('ok')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "ok", done.stderr
@@ -462,7 +481,7 @@ def test_run_autograder_grades_a_packaged_assignment(tmp_path, mini, capsys):
     assert (package / "assignment" / "assignment.toml").is_file()
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
-    (root / "submission" / "multi_agents.py").write_text(Path(submission("reference")).read_text())
+    (root / "submission" / "multi_agents.py").write_text(Path(submission("correct")).read_text())
     shutil.copytree(package, root / "source")
     (root / "venv").symlink_to(Path(sys.executable).parent.parent)  # this Python's pacman-ai stands in for setup.sh's
     # Run the script as Gradescope would, with /autograder moved here, as this user (no --sandbox-user).
@@ -476,7 +495,7 @@ def test_run_autograder_grades_a_packaged_assignment(tmp_path, mini, capsys):
 
 def test_sandbox_user_that_cannot_run_python_is_refused(tmp_path):
     with pytest.raises(SandboxError, match="sandbox user 'no-such-user-here' does not exist"):
-        grade(SHIPPED, submission("reference"), sandbox_user="no-such-user-here")
+        grade(SHIPPED, submission("correct"), sandbox_user="no-such-user-here")
 
 
 def docs_example(folder: Path) -> Path:
@@ -495,7 +514,7 @@ def test_the_worked_example_of_the_docs_grades_as_the_docs_say(tmp_path, capsys)
     assert main(["tree", str(course / "trees" / "ambush.json")]) == 0
     assert capsys.readouterr().out == "value: 5\naction: East\n"
     assignment = load_assignment(course)
-    assert grade(assignment, submission("reference")).score == 4
+    assert grade(assignment, submission("correct")).score == 4
     wrong = grade(assignment, submission("minimax"), questions=["ambush"])
     assert "returned 'Stop' (worth 2.75), expected 'East' (worth 5)" in wrong.questions[0].tests[0].messages[0]
 
@@ -511,6 +530,6 @@ def _sandbox_user_works() -> bool:
 @pytest.mark.skipif(os.geteuid() != 0 or not _sandbox_user_works(),
                     reason="needs root and a Python the user nobody can run")
 def test_as_sandbox_user_the_submission_cannot_touch_the_grader(mini):
-    assert grade(mini, submission("reference"), sandbox_user="nobody").score == 7
+    assert grade(mini, submission("correct"), sandbox_user="nobody").score == 7
     report = grade(mini, submission("kill_grader"), sandbox_user="nobody")
     assert report.score == 0

@@ -51,7 +51,7 @@ def assignment(folder: Path, toml: str, files: dict[str, str] | None = None) -> 
 
 @pytest.fixture
 def work(tmp_path):
-    (tmp_path / "ok.py").write_text((SUBMISSIONS / "reference.py").read_text())
+    (tmp_path / "ok.py").write_text((SUBMISSIONS / "correct.py").read_text())
     return tmp_path
 
 
@@ -230,7 +230,7 @@ def test_bad_outputs_and_flags_are_refused_before_grading(work, args, message):
     done = grade_cli(work, "expectimax", "ok.py", *args, timeout=30)
     refused(done, message)
     assert sorted(p.name for p in work.iterdir()) == before
-    assert (work / "ok.py").read_text() == (SUBMISSIONS / "reference.py").read_text()
+    assert (work / "ok.py").read_text() == (SUBMISSIONS / "correct.py").read_text()
 
 
 @pytest.mark.skipif(not Path("/proc/version").exists(), reason="needs /proc")
@@ -260,7 +260,7 @@ def test_the_watch_commands_play_a_student_style_solution(work, command):
     """The solution stores `evaluation` with no fallback of its own, as a student's would."""
     import shlex
 
-    (work / "multi_agents.py").write_text((SUBMISSIONS / "reference.py").read_text())
+    (work / "multi_agents.py").write_text((SUBMISSIONS / "correct.py").read_text())
     argv = shlex.split(command)
     assert argv[:2] == ["pacman-ai", "play"]
     headless = ["--display", "none", "--json", "--seed", "3", "--max-moves", "15"]

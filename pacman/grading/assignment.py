@@ -56,6 +56,8 @@ EVALUATION_CHOICES = ("score", "better", "submission")
 MEASURES = ("wins", "average_score", "timeouts")
 _VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 _SCORINGS = ("partial", "all")
+#: What a games test's `agent = "project"` was called before; assignments that use it keep working.
+_OLD_PROJECT_AGENT = "reference"
 #: Limits that keep an assignment's own mistakes from hanging or flooding the grader.
 MAX_TOML_BYTES = 1 << 20
 MAX_STARTER_BYTES = 1 << 20
@@ -112,9 +114,9 @@ class TreeTest:
     depth: int
     time_limit: float
     action: tuple[str, ...] | None = None
-    """Pinned correct root actions (None: the reference search decides)."""
+    """Pinned correct root actions (None: the project's search decides)."""
     expansions: int | None = None
-    """Pinned number of expanded nodes (None: the reference search decides)."""
+    """Pinned number of expanded nodes (None: the project's search decides)."""
     kind: str = "tree"
 
 
@@ -160,7 +162,7 @@ class GamesTest:
     num_ghosts: int
     seeds: tuple[int, ...]
     agent: str
-    """"submission": the submission's ExpectimaxAgent; "reference": the project's."""
+    """"submission": the submission's ExpectimaxAgent; "project": the project's."""
     depth: int
     evaluation: str
     max_moves: int
@@ -450,7 +452,9 @@ class _Reader:
             first = int(self.number(raw, key, "seed", default=0, minimum=0, whole=True, maximum=2 ** 62))
             count = int(self.number(raw, key, "games", minimum=1, whole=True, maximum=MAX_GAMES))
             seeds = tuple(range(first, first + count))
-        agent = self.choice(raw, key, "agent", ("submission", "reference"), default="submission")
+        if raw.get("agent") == _OLD_PROJECT_AGENT:
+            raw = {**raw, "agent": "project"}
+        agent = self.choice(raw, key, "agent", ("submission", "project"), default="submission")
         depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")
         max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True, maximum=1_000_000))

@@ -1,4 +1,4 @@
-"""The three test kinds: what the reference search expects, what is sent to the submission, and the verdict.
+"""The three test kinds: what the project's search expects, what is sent to the submission, and the verdict.
 
 Expected answers come from the project's own search (`agents.search.Searcher`,
 plain expectimax: no pruning, no transposition table) unless the assignment pins
@@ -27,8 +27,8 @@ __all__ = ["TestResult", "Check", "prepare", "TOLERANCE"]
 
 #: Two action values this close are a tie: either action is correct.
 TOLERANCE = 1e-6
-#: States the reference search of one position may expand: beyond, the test is refused, not ground through.
-MAX_REFERENCE_EXPANSIONS = 300_000
+#: States the project's search of one position may expand: beyond, the test is refused, not ground through.
+MAX_EXPECTED_EXPANSIONS = 300_000
 _SHOWN = 3  # paths or states listed in a message before "and N more"
 
 
@@ -195,7 +195,7 @@ class _RecordingPacmanGame(PacmanGame):
         self.expanded: list[tuple] = []
 
     def _record(self, node: tuple) -> None:
-        if len(self.expanded) >= MAX_REFERENCE_EXPANSIONS:
+        if len(self.expanded) >= MAX_EXPECTED_EXPANSIONS:
             raise _TooLarge
         self.expanded.append(state_key(*node))
 
@@ -226,7 +226,7 @@ class _PositionsCheck(Check):
             except _TooLarge:
                 raise AssignmentError(
                     f"positions test {test.name!r}: {position.label} at depth {test.depth} with {test.ghosts} "
-                    f"ghost(s) expands more than {MAX_REFERENCE_EXPANSIONS:,} states (the limit); "
+                    f"ghost(s) expands more than {MAX_EXPECTED_EXPANSIONS:,} states (the limit); "
                     f"lower its depth or ghosts") from None
             values = {a.value: float(v) for a, v in result.action_values.items()}
             best, best_value = _best_actions(values)
