@@ -1,8 +1,11 @@
 """Evaluation functions: a state's value to Pacman where the search stops.
 
-An evaluation is any callable ``state -> float``. It may declare bounds on every
-value it returns as an attribute ``bounds = (low, high)``; search then prunes with
-Star1 (exactly). `resolve_evaluation` turns what a user writes into a callable: a
+An evaluation is any callable ``state -> float``. It may declare bounds on the
+values it returns, and search then prunes with Star1 (exactly): a fixed attribute
+``bounds = (low, high)`` true for every state, or a function attribute
+``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
+moves of each agent can reach from `state` (scores have no fixed bounds: every
+move costs a point). Both built-in evaluations declare `bounds_within`. `resolve_evaluation` turns what a user writes into a callable: a
 callable, a registered name (``score``, ``better``), ``module:function`` or
 ``path/to/file.py:function``.
 """
@@ -15,31 +18,48 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from pacman.distances import DistanceTable
+from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.layout import Layout
+from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "resolve_evaluation", "load_object"]
+__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "score_bounds_within",
+           "resolve_evaluation", "load_object"]
 
 Evaluation = Callable[[GameState], float]
 
 
 def score_evaluation(state: GameState) -> float:
-    """The game score, nothing else."""
+    """The game score, nothing else. It declares bounds for a search (`score_bounds_within`)."""
     return float(state.score)
+
+
+# The weights of `better_evaluation`, named once: the evaluation and its bounds both use them.
+_CAPSULE_PRICE = 25.0   # per capsule left
+_LOST_PENALTY = 2000.0  # on a lost game
+_STEP_PRICE = 1.5       # per step to the nearest food
+_SCARED_PULL = 150.0    # a reachable scared ghost at distance d: _SCARED_PULL / (1 + d)
+_CAUGHT_PENALTY = 300.0  # a hunting ghost within one step
+_NEAR_PENALTY = 40.0    # a hunting ghost at d in 2..5: _NEAR_PENALTY / (d - 1)
+_ROOM_CELLS = 12        # fewer cells of room than this ...
+_ROOM_PRICE = 30.0      # ... cost this much each
 
 
 class _BetterTables:
     """What `better_evaluation` needs of one layout, built once per layout (`Layout.derived`)."""
 
-    __slots__ = ("distances", "food_weight")
+    __slots__ = ("distances", "food_weight", "pacman_region")
 
     def __init__(self, layout: Layout) -> None:
         self.distances = DistanceTable.of(layout)
-        #: the price of a food dot left: more than the longest walk to food (1.5 per step), so
-        #: eating a dot never looks worse than the walk to the next dot it leaves
-        self.food_weight = 1.5 * self.distances.diameter + 5.0
+        #: the price of a food dot left: more than the longest walk to food (_STEP_PRICE per
+        #: step), so eating a dot never looks worse than the walk to the next dot it leaves
+        self.food_weight = _STEP_PRICE * self.distances.diameter + 5.0
+        #: the mask of the cells Pacman can ever reach (his start cell's region)
+        region = layout.region(layout.pacman_start)
+        self.pacman_region = sum(1 << (x * layout.height + y) for x in range(layout.width)
+                                 for y in range(layout.height) if layout.region((x, y)) == region)
 
 
 def better_evaluation(state: GameState) -> float:
@@ -54,15 +74,18 @@ def better_evaluation(state: GameState) -> float:
     every such ghost (his room to escape, small when ghosts close in from both
     ends of a corridor) cost 30 each.
     A lost game counts far below any live state.
+
+    It declares bounds for a search (`better_bounds_within`), so that Star1 prunes with it.
     """
     tables = state.layout.derived("better_evaluation", _BetterTables)
     table = tables.distances
-    value = state.score - tables.food_weight * state.food_mask.bit_count() - 25.0 * state.capsule_mask.bit_count()
+    value = (state.score - tables.food_weight * state.food_mask.bit_count()
+             - _CAPSULE_PRICE * state.capsule_mask.bit_count())
     if state.is_terminal():
-        return value - 2000.0 if state.is_lose() else value
+        return value - _LOST_PENALTY if state.is_lose() else value
     pacman = state.pacman_position
     here = table.cell(pacman)
-    value -= 1.5 * table.nearest(pacman, state.food_mask)
+    value -= _STEP_PRICE * table.nearest(pacman, state.food_mask)
     row = table.rows[here]
     hunters = []
     closest = 1_000_000
@@ -71,19 +94,112 @@ def better_evaluation(state: GameState) -> float:
         d = row[cell]
         if timer:
             if timer > d:
-                value += 150.0 / (1.0 + d)
+                value += _SCARED_PULL / (1.0 + d)
             continue
         hunters.append(cell)
         closest = min(closest, d)
         if d <= 1:
-            value -= 300.0
+            value -= _CAUGHT_PENALTY
         elif d <= 5:
-            value -= 40.0 / (d - 1)
+            value -= _NEAR_PENALTY / (d - 1)
     if hunters and closest <= 8:
         room = table.room(here, hunters)
-        if room < 12:
-            value -= 30.0 * (12 - room)
+        if room < _ROOM_CELLS:
+            value -= _ROOM_PRICE * (_ROOM_CELLS - room)
     return value
+
+
+def better_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
+    """(low, high) holding `better_evaluation` of every state that `plies` moves of Pacman and
+    of each ghost can reach from `state`: the bounds Star1 prunes with.
+
+    Write the evaluation as ``B + T`` with ``B = score - W * food - 25 * capsules``
+    (W the food weight) and T the rest. From `state` (B0, T any):
+
+    - B falls only by MOVE_COST per Pacman move and LOSE_POINTS per ghost that
+      catches him (once: a lost game ends), so ``B >= B0 - plies * MOVE_COST -
+      ghosts * LOSE_POINTS``. It rises only by eating: a dot gives FOOD_POINTS -
+      MOVE_COST + W (the last one WIN_POINTS more), a capsule 25 - MOVE_COST, a
+      scared ghost GHOST_POINTS. Pacman steps one cell per move, so with the
+      nearest dot n steps away he eats at most ``f = plies - n + 1`` dots (none if
+      n > plies; at most the dots left), likewise at most ``c`` capsules; a ghost
+      is eaten at most once per ply, and only if scared now or after one of those
+      capsules: at most ``min(plies, [timer > 0] + c)`` times.
+    - T of a lost game is -2000, of a won one 0. Live, T is at most 150 per ghost
+      that can be scared (150 / (1 + d) each; scared now, or any ghost if c > 0)
+      and at least -(1.5 * N + 300 per ghost + 360): N the farthest the nearest dot
+      can be, the maze diameter while all the food left lies in Pacman's region (he
+      never leaves it), else UNREACHABLE; a hunter costs at most 300 (within one
+      step; 40 within five) and the room term at most 12 * 30.
+
+    So ``low = B0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(T)`` and ``high =
+    B0 + f * (FOOD_POINTS - MOVE_COST + W) + c * (25 - MOVE_COST) + WIN_POINTS [if f
+    covers every dot] + GHOST_POINTS * eats + 150 * scared``. Tests check them with
+    random states on every shipped layout.
+    """
+    tables = state.layout.derived("better_evaluation", _BetterTables)
+    table = tables.distances
+    food, capsules = state.food_mask, state.capsule_mask
+    food_left, capsules_left = food.bit_count(), capsules.bit_count()
+    timers = state.scared_timers
+    ghosts = len(timers)
+    b0 = state.score - tables.food_weight * food_left - _CAPSULE_PRICE * capsules_left
+    pacman = state.pacman_position
+    dots, eaten_capsules, eats, scared = _most_eaten(
+        plies, food_left, table.nearest(pacman, food), capsules_left, table.nearest(pacman, capsules), timers)
+    high = (b0 + dots * (FOOD_POINTS - MOVE_COST + tables.food_weight)
+            + eaten_capsules * (_CAPSULE_PRICE - MOVE_COST)
+            + (WIN_POINTS if food_left and dots >= food_left else 0)
+            + GHOST_POINTS * eats + _SCARED_PULL * scared)
+    farthest = table.diameter if not food & ~tables.pacman_region else UNREACHABLE
+    live = -_STEP_PRICE * farthest - (_CAUGHT_PENALTY * ghosts + _ROOM_PRICE * _ROOM_CELLS if ghosts else 0.0)
+    low = b0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(live, -_LOST_PENALTY if ghosts else 0.0)
+    return (low, high)
+
+
+def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: int, capsule_steps: float,
+                timers: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """At most how much Pacman eats in `plies` plies: (dots, capsules, scared ghosts, ghosts that can be scared).
+
+    `food_steps` and `capsule_steps` are never more than the steps to the nearest
+    dot and capsule. Pacman steps one cell per move, so with the nearest n steps away he
+    eats at most ``plies - n + 1`` (none if n > plies). A ghost is eaten at most
+    once per ply, and only while scared: scared now, or after each capsule eaten.
+    """
+    def most(left: int, steps: float) -> int:
+        return min(left, plies - int(steps) + 1) if left and steps <= plies else 0
+
+    dots, capsules = most(food_left, food_steps), most(capsules_left, capsule_steps)
+    eats = sum(min(plies, (timer > 0) + capsules) for timer in timers)
+    scared = len(timers) if capsules else sum(timer > 0 for timer in timers)
+    return dots, capsules, eats, scared
+
+
+def score_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
+    """(low, high) holding the score of every state that `plies` moves of Pacman and of each
+    ghost can reach from `state`: the bounds Star1 prunes with.
+
+    The score falls only by MOVE_COST per Pacman move and LOSE_POINTS per ghost
+    that catches him (a lost game ends), and rises only by FOOD_POINTS per dot
+    (WIN_POINTS more for the last) and GHOST_POINTS per scared ghost eaten, counted
+    by `_most_eaten` with Manhattan distances (never more than maze distances).
+    """
+    ghosts = len(state.scared_timers)
+    px, py = state.pacman_position
+
+    def steps(cells) -> int:
+        return min((abs(x - px) + abs(y - py) for x, y in cells), default=0)
+
+    food_left, capsules_left = state.food_mask.bit_count(), state.capsule_mask.bit_count()
+    dots, _, eats, _ = _most_eaten(plies, food_left, steps(state.food), capsules_left, steps(state.capsules),
+                                   state.scared_timers)
+    high = (state.score + dots * (FOOD_POINTS - MOVE_COST)
+            + (WIN_POINTS if food_left and dots >= food_left else 0) + GHOST_POINTS * eats)
+    return (state.score - plies * MOVE_COST - ghosts * LOSE_POINTS, high)
+
+
+better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
+score_evaluation.bounds_within = score_bounds_within  # type: ignore[attr-defined]
 
 
 #: Evaluations by name.

@@ -102,6 +102,16 @@ class PacmanGame:
         self.ghost_models = list(ghost_models) if ghost_models is not None else None
         self.ghost_kind = MIN if ghosts_minimise else CHANCE
         self.bounds = getattr(evaluation, "bounds", None)
+        self._bounds_within = getattr(evaluation, "bounds_within", None)
+
+    def search_bounds(self, node: Node, depth: float) -> tuple[float, float] | None:
+        """Bounds on every evaluation within `depth` plies of `node`: the evaluation's own
+        (`bounds_within`, else `bounds`); None if it declares none or the depth is unlimited."""
+        if self._bounds_within is None or math.isinf(depth):
+            return self.bounds
+        state, _ = node
+        # From any agent's turn, `depth` plies hold at most `depth` moves of each agent.
+        return self._bounds_within(state, math.ceil(depth))
 
     def kind(self, node: Node) -> str:
         state, agent = node
@@ -315,7 +325,10 @@ class ExpectimaxAgent(_SearchAgent):
     played (random ones are modelled as uniform), else uniform. `time_limit`
     (seconds) deepens iteratively up to `depth` (or without limit if depth is
     None) and answers with the deepest search that finished. `transposition`
-    and `pruning` (Star1, where the evaluation declares ``bounds``) are exact.
+    and `pruning` are exact. `pruning` is Star1 at the chance layers, which needs
+    bounds on the evaluation: both built-in evaluations declare them for each
+    search (``bounds_within(state, plies)``); for an evaluation that declares none
+    (neither that nor a fixed ``bounds = (low, high)``) it has no effect.
     """
 
 

@@ -10,8 +10,9 @@ explicit trees both implement it.
 
 - a transposition table (``table_size`` entries at most; it is cleared, not
   grown, when full), for games whose nodes have keys;
-- Star1 pruning at chance nodes, with alpha-beta at max and min nodes, where the
-  game declares bounds on every evaluation (``game.bounds``);
+- alpha-beta at max and min nodes, and Star1 pruning at chance nodes where the
+  game declares bounds on every evaluation: fixed ones (``game.bounds``), or
+  bounds for one search, from its root and depth (``game.search_bounds``);
 - iterative deepening under a deadline (`iterative_search`), which returns the
   result of the deepest search that finished.
 """
@@ -52,6 +53,10 @@ class SearchGame(Protocol[Node]):
 
     #: (low, high): every evaluation lies within; None if unknown. Enables Star1.
     bounds: tuple[float, float] | None
+
+    # Optional, preferred to `bounds` when present:
+    # def search_bounds(self, root: Node, depth: float) -> tuple[float, float] | None:
+    #     """(low, high) holding every evaluation within `depth` of `root`; None if unknown."""
 
     def kind(self, node: Node) -> str:
         """MAX, MIN, CHANCE or TERMINAL."""
@@ -103,8 +108,9 @@ class Searcher(Generic[Node]):
     """Expectiminimax with optional exact speed-ups. Never mutates a node.
 
     `prune` turns on alpha-beta at max and min nodes and Star1 at chance nodes
-    (Star1 only when the game declares evaluation bounds). `table_size` > 0 turns
-    on the transposition table, for nodes whose `key` is not None.
+    (Star1 only when the game declares evaluation bounds, fixed or per search).
+    `table_size` > 0 turns on the transposition table, for nodes whose `key` is
+    not None.
     """
 
     def __init__(self, game: SearchGame[Node], prune: bool = False, table_size: int = 0) -> None:
@@ -115,8 +121,13 @@ class Searcher(Generic[Node]):
         self.nodes = 0
         self.deadline: float | None = None
         self._cut = False
-        bounds = getattr(game, "bounds", None)
-        self._star1 = prune and bounds is not None and all(math.isfinite(b) for b in bounds)
+        self._fixed_bounds = getattr(game, "bounds", None)
+        self._search_bounds = getattr(game, "search_bounds", None)
+        self._use_bounds(self._fixed_bounds)
+
+    def _use_bounds(self, bounds: tuple[float, float] | None) -> None:
+        """Turn Star1 on for `bounds` (with pruning and finite bounds), else off."""
+        self._star1 = self.prune and bounds is not None and all(math.isfinite(b) for b in bounds)
         if self._star1:
             # Widened a hair: a chance average can round one step past a leaf bound.
             low, high = bounds
@@ -124,6 +135,16 @@ class Searcher(Generic[Node]):
             self._high = high + _SLACK * (1.0 + abs(high))
         else:
             self._low, self._high = -INF, INF
+
+    def _start(self, root: Node, depth: float) -> None:
+        """Before a search from `root`: the bounds of this search, when the game gives them per search."""
+        if self.prune and self._search_bounds is not None:
+            self._use_bounds(self._search_bounds(root, depth))
+
+    @property
+    def star1(self) -> bool:
+        """True if the last search (or, before any, the game's fixed bounds) let Star1 prune."""
+        return self._star1
 
     def clear(self) -> None:
         """Forget the transposition table."""
@@ -134,6 +155,7 @@ class Searcher(Generic[Node]):
 
     def value(self, node: Node, depth: float = INF) -> float:
         """The exact expectiminimax value of `node` searched to `depth`."""
+        self._start(node, depth)
         return self._value(node, depth, -INF, INF)
 
     def search(self, node: Node, depth: float = INF, all_values: bool = True) -> SearchResult:
@@ -145,6 +167,7 @@ class Searcher(Generic[Node]):
         started = time.perf_counter()
         self.nodes = 0
         self._cut = False
+        self._start(node, depth)
         game = self.game
         kind = game.kind(node)
         if kind not in (MAX, MIN) or depth <= 0:
