@@ -45,13 +45,14 @@ def _kind(data):
     return None
 
 
-def reference_value(data, depth=math.inf):
+def textbook_value(data, depth=math.inf):
+    """A tree's value by the book, straight from its JSON: plain recursion, no pruning."""
     kind = _kind(data)
     if kind is None:
         return float(data["value"] if isinstance(data, dict) else data)
     if depth <= 0:
         return float(data["value"])
-    values = [reference_value(child, depth - 1) for child in data[kind]]
+    values = [textbook_value(child, depth - 1) for child in data[kind]]
     if kind == "max":
         return max(values)
     if kind == "min":
@@ -66,12 +67,13 @@ def reference_value(data, depth=math.inf):
     return total
 
 
-def reference_action(data, depth=math.inf):
+def textbook_action(data, depth=math.inf):
+    """The root's first best action by `textbook_value` (None below a chance root or at depth 0)."""
     kind = _kind(data)
     if kind not in ("max", "min") or depth <= 0:
         return None
     children = data[kind]
-    values = [reference_value(child, depth - 1) for child in children]
+    values = [textbook_value(child, depth - 1) for child in children]
     best = max(values) if kind == "max" else min(values)
     index = values.index(best)  # the first best
     child = children[index]
@@ -115,8 +117,8 @@ def test_example_files(name, value, action, prune):
     assert result.action == action
     assert tree_report(result) == {"value": pytest.approx(value, abs=1e-12), "action": action}
     data = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
-    assert result.value == pytest.approx(reference_value(data), abs=1e-12)
-    assert result.action == reference_action(data)
+    assert result.value == pytest.approx(textbook_value(data), abs=1e-12)
+    assert result.action == textbook_action(data)
 
 
 def test_every_example_file_is_tested():
@@ -520,8 +522,8 @@ def test_bounds_cover_rounded_chance_averages():
     assert low == -3.0 and high > 3.0
     plain = solve_tree(root, prune=False)
     pruned = solve_tree(root, prune=True)
-    assert plain.value == pruned.value == reference_value(data) > 0.0
-    assert plain.action == pruned.action == reference_action(data) == "1"
+    assert plain.value == pruned.value == textbook_value(data) > 0.0
+    assert plain.action == pruned.action == textbook_action(data) == "1"
 
 
 def test_probabilities_are_rescaled_to_sum_to_one():
@@ -553,7 +555,7 @@ def test_pruning_never_costs_nodes_on_the_examples():
         assert solve_tree(root, prune=True).nodes <= solve_tree(root, prune=False).nodes
 
 
-# -- random trees: pruned, unpruned and the reference solver agree ----------------------------------
+# -- random trees: pruned, unpruned and the textbook solver agree ----------------------------------
 
 
 def _probabilities(weights):
@@ -595,14 +597,14 @@ trees = st.recursive(leaves, inner_nodes, max_leaves=40)
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trees, st.sampled_from([None, 0, 1, 2, 3]))
-def test_random_trees_pruned_unpruned_reference_agree(data, depth):
+def test_random_trees_pruned_unpruned_textbook_agree(data, depth):
     root = parse_tree(data)
     plain = solve_tree(root, depth, prune=False)
     pruned = solve_tree(root, depth, prune=True)
-    expected = reference_value(data, math.inf if depth is None else depth)
+    expected = textbook_value(data, math.inf if depth is None else depth)
     assert plain.value == pytest.approx(expected, abs=1e-9)
     assert pruned.value == pytest.approx(plain.value, abs=1e-9)
-    assert plain.action == reference_action(data, math.inf if depth is None else depth)
+    assert plain.action == textbook_action(data, math.inf if depth is None else depth)
     assert pruned.action == plain.action
     assert pruned.nodes <= plain.nodes
     assert set(pruned.action_values) == set(plain.action_values)
@@ -615,7 +617,7 @@ def test_random_trees_pruned_unpruned_reference_agree(data, depth):
 def test_random_trees_round_trip_through_files(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("trees") / "random.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    assert solve_tree(load_tree(path)).value == pytest.approx(reference_value(data), abs=1e-9)
+    assert solve_tree(load_tree(path)).value == pytest.approx(textbook_value(data), abs=1e-9)
 
 
 # -- hostile files through `pacman-ai tree`, as a user runs it ------------------------------------
