@@ -137,19 +137,24 @@ class Layout:
     def __str__(self) -> str:
         return self.text
 
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        """(text, name, path): what defines this layout. Layouts compare, hash and pickle by it."""
+        return (self.text, self.name, self.path)
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
         if not isinstance(other, Layout):
             return NotImplemented
-        return (self.text, self.name, self.path) == (other.text, other.name, other.path)
+        return self.key == other.key
 
     def __hash__(self) -> int:
-        return hash((self.text, self.name, self.path))
+        return hash(self.key)
 
     def __reduce__(self):
         # Only what defines the layout: not its derived tables (move tables, distances).
-        return (_restore_layout, (self.text, self.name, self.path))
+        return (_restore_layout, self.key)
 
 
 @functools.lru_cache(maxsize=4)

@@ -105,16 +105,16 @@ class _Board:
         return tuple(out)
 
 
-#: The board of every layout alive in this process, by layout value: weak, so a board
-#: lives exactly as long as some layout or state uses it.
-_BOARDS: WeakValueDictionary[Layout, _Board] = WeakValueDictionary()
+#: The board of every layout alive in this process, by `Layout.key` (strings: a key must
+#: not hold its board). Weak, so a board lives exactly as long as some layout or state uses it.
+_BOARDS: WeakValueDictionary[tuple, _Board] = WeakValueDictionary()
 
 
 def _shared_board(layout: Layout) -> _Board:
     """The board of an equal layout if one is alive, else a new board for `layout`."""
-    board = _BOARDS.get(layout)
+    board = _BOARDS.get(layout.key)
     if board is None:
-        board = _BOARDS[layout] = _Board(layout)
+        board = _BOARDS[layout.key] = _Board(layout)
     return board
 
 

@@ -1,11 +1,13 @@
 """Value semantics across pickle and processes: a small pickle, equal and same-hash after a round trip."""
 
+import gc
 import pickle
 import subprocess
 import sys
 
 from pacman import GameState, load_layout, parse_layout
 from pacman.layout import Layout
+from pacman.state import _BOARDS, BOARD
 
 
 def _played(layout, moves=12):
@@ -61,7 +63,18 @@ def test_unpickling_many_states_builds_the_board_once():
     del states
     restored = [pickle.loads(b) for b in blobs]
     assert len({id(s.layout) for s in restored}) == 1
-    assert len({id(tuple.__getitem__(s, 0)) for s in restored}) == 1  # one board for all
+    assert len({id(tuple.__getitem__(s, BOARD)) for s in restored}) == 1  # one board for all
+
+
+def test_boards_of_layouts_no_longer_used_go_away():
+    gc.collect()
+    before = len(_BOARDS)
+    for i in range(20):
+        layout = parse_layout("%%%%%%\n%P. G%\n%%%%%%\n", name=f"gone{i}")
+        GameState.initial(layout).successors(0)
+    del layout
+    gc.collect()
+    assert len(_BOARDS) <= before
 
 
 _CHILD = """
