@@ -14,6 +14,7 @@ import pytest
 from pacman.batch import (
     BatchError,
     GameConfig,
+    GameJob,
     TIMING_FIELDS,
     deterministic_part,
     game_seed,
@@ -22,7 +23,7 @@ from pacman.batch import (
 )
 from pacman.errors import AgentSpecError, LayoutError
 from pacman.game import agent_streams
-from pacman.stats import wilson_interval
+from pacman.batch.stats import wilson_interval
 
 HELPERS = os.path.join(os.path.dirname(__file__), "batch_agents.py")
 SMALL = GameConfig.create("small", "expectimax", {"depth": 1}, max_moves=60)
@@ -245,3 +246,32 @@ def test_an_unreachable_scheduler_fails_fast_with_a_batch_error():
     with pytest.raises(BatchError, match=f"--dask tcp://127.0.0.1:{port}: cannot reach a Dask scheduler within 1 s"):
         with dask_executor(f"tcp://127.0.0.1:{port}", timeout=1):
             pass
+
+
+#: What `pacman.batch` exported when it was one module: each name stays importable from the package.
+_NAMES_BEFORE_THE_SPLIT = (
+    "BatchError", "GameConfig", "GameJob", "BatchResult", "TIMING_FIELDS", "CONFIG_FIELDS", "MAX_GAMES",
+    "MAX_CONFIGURATIONS", "MAX_SEED", "MAX_MOVE_TIME_LIMIT", "FAILURE_WINDOW", "WORKER_START_TIMEOUT", "game_seed",
+    "max_jobs", "check_batch_numbers", "validate_config", "play_game", "run_batch", "read_results",
+    "deterministic_part", "dask_executor", "default_jobs", "check_writable", "check_out", "write_atomically",
+)
+
+
+def test_every_name_of_the_former_batch_module_is_still_importable_from_the_package():
+    import pacman.batch
+
+    missing = [name for name in _NAMES_BEFORE_THE_SPLIT if not hasattr(pacman.batch, name)]
+    assert missing == []
+    assert set(pacman.batch.__all__) <= set(_NAMES_BEFORE_THE_SPLIT)
+
+
+def test_the_worker_entry_points_are_pickled_by_a_stable_module_path():
+    import pickle
+
+    from pacman.batch import worker
+
+    for function in (worker.play_game, worker.start_worker, worker.worker_check):
+        assert function.__module__ == "pacman.batch.worker"
+        assert pickle.loads(pickle.dumps(function)) is function
+    job = GameJob(0, SMALL, 3, 7)
+    assert pickle.loads(pickle.dumps(job)) == job

@@ -437,7 +437,7 @@ def test_bad_batch_flags_are_one_line_errors(capsys, tmp_path, monkeypatch, argv
 
 
 def test_configuration_limit_is_what_the_sweep_module_enforces():
-    from pacman.sweep import parse_agent_args_sweep
+    from pacman.batch.sweep import parse_agent_args_sweep
 
     assert len(parse_agent_args_sweep("depth=" + ",".join(map(str, range(MAX_CONFIGURATIONS))))) == 1000
     with pytest.raises(BatchError, match="1,001 configurations"):

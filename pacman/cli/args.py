@@ -114,7 +114,7 @@ def bounded_float(low: float, high: float, why: str = "") -> Callable[[str], flo
 
 
 def check_output(command: str, flag: str, target: str, *, folder: bool = False) -> None:
-    """Refuse an output path before anything runs (see `pacman.files.output_problem`): a UsageError naming flag and path."""
+    """Refuse an output path before anything runs: a UsageError naming the flag, the path and the problem."""
     if not target:
         raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
     problem = output_problem(target, folder=folder)

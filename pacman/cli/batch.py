@@ -149,8 +149,11 @@ def _same_file(first: str, second: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
-    from pacman.batch import check_batch_numbers, check_out, check_writable, dask_executor, run_batch, validate_config
-    from pacman.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
+    from pacman.batch.cluster import dask_executor
+    from pacman.batch.config import check_batch_numbers, validate_config
+    from pacman.batch.results import check_out, check_writable
+    from pacman.batch.runner import run_batch
+    from pacman.batch.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
     prog = "pacman-ai batch"
     if args.resume and args.out is None:
@@ -174,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         if path is not None:
             check_writable(path, flag)
     if args.plot is not None:
-        from pacman.plot import require_matplotlib
+        from pacman.batch.plot import require_matplotlib
 
         require_matplotlib()
     check_batch_numbers(args.games, args.seed, args.jobs)
@@ -214,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
-        from pacman.batch import write_atomically
+        from pacman.batch.results import write_atomically
 
         def dump(path: str) -> None:
             with open(path, "w", encoding="utf-8") as handle:
@@ -223,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_atomically(args.summary, dump)
     if args.plot is not None:
-        from pacman.plot import plot_summary
+        from pacman.batch.plot import plot_summary
 
         plot_summary(summary, args.plot)
     return 0

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from pacman.batch import BatchError, write_atomically
+from pacman.batch.config import BatchError
+from pacman.batch.results import write_atomically
 
 __all__ = ["require_matplotlib", "plot_summary"]
 

@@ -11,7 +11,7 @@ import itertools
 import math
 from typing import Any, Mapping, Sequence
 
-from pacman.batch import MAX_CONFIGURATIONS, BatchError, GameConfig
+from pacman.batch.config import MAX_CONFIGURATIONS, BatchError, GameConfig
 from pacman.errors import AgentSpecError
 
 __all__ = ["split_list", "parse_agent_args_sweep", "expand_sweep", "format_table"]

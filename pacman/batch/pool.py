@@ -1,0 +1,114 @@
+"""Our process pool: worker processes that start without the caller's main module, and stopping it at once.
+
+Worker processes of our own pool start without re-running the caller's main
+module (a script needs no ``if __name__ == "__main__":`` guard), so agents and
+evaluations must be importable by name (``module:Class`` or
+``path/to/file.py:Class``), never ``__main__:Class``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import functools
+import multiprocessing
+import os
+import types
+from typing import Any
+
+from pacman.batch.worker import start_worker
+
+__all__ = ["process_pool", "stop_pool"]
+
+
+# Worker processes without the parent's __main__.
+#
+# With the spawn and forkserver start methods, multiprocessing sends every new
+# process "preparation data" naming the parent's main module, and the child runs
+# that module again (as __mp_main__) before it does anything, so that objects
+# pickled by reference to __main__ can be found. A batch sends only names
+# (layouts, agent specs), so its workers need nothing from __main__, and running
+# it again breaks an unguarded script: the script starts a batch inside every
+# worker. Our pool's processes therefore get the same preparation data without
+# the two main-module entries (sys.path, the working directory and the rest are
+# kept). This is done by a Popen subclass whose launching method sees a `spawn`
+# module that filters that data: nothing global is changed, so other pools and
+# threads of the program are unaffected. Specs naming __main__ are refused in
+# `validate_config` because workers cannot see it.
+
+
+class _SpawnWithoutMain:
+    """`multiprocessing.spawn`, except that its preparation data never names the parent's main module."""
+
+    def __getattr__(self, name: str) -> Any:
+        from multiprocessing import spawn
+
+        return getattr(spawn, name)
+
+    @staticmethod
+    def get_preparation_data(name: str) -> dict[str, Any]:
+        from multiprocessing import spawn
+
+        data = spawn.get_preparation_data(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+@functools.lru_cache(maxsize=None)
+def _popen_without_main() -> type | None:
+    """The start method's Popen class with a launcher that sends no main module; None if it cannot be made."""
+    import importlib
+
+    module_name = {"forkserver": "popen_forkserver", "spawn": "popen_spawn_posix" if os.name == "posix"
+                   else "popen_spawn_win32"}[_START_METHOD]
+    popen = importlib.import_module(f"multiprocessing.{module_name}").Popen
+    for method in ("_launch", "__init__"):  # POSIX launches in _launch, Windows in __init__
+        function = vars(popen).get(method)
+        if isinstance(function, types.FunctionType) and "get_preparation_data" in function.__code__.co_names \
+                and function.__globals__.get("spawn") is not None:
+            launcher = types.FunctionType(function.__code__, {**function.__globals__, "spawn": _SpawnWithoutMain()},
+                                          function.__name__, function.__defaults__, function.__closure__)
+            launcher.__kwdefaults__ = function.__kwdefaults__
+            return type(f"{popen.__name__}WithoutMain", (popen,), {method: launcher, "__module__": __name__})
+    return None  # another Python: workers prepare as usual (an unguarded script then fails the worker check)
+
+
+class _WorkerProcess(multiprocessing.get_context(_START_METHOD).Process):  # type: ignore[misc, name-defined]
+    """A pool worker process started without the parent's main module (see the comment above)."""
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        popen = _popen_without_main()
+        if popen is None:
+            return multiprocessing.get_context(_START_METHOD).Process._Popen(process_obj)
+        return popen(process_obj)
+
+
+class _WorkerContext(type(multiprocessing.get_context(_START_METHOD))):  # type: ignore[misc]
+    """The start method's context, making `_WorkerProcess` processes."""
+
+    Process = _WorkerProcess
+
+
+def process_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of fresh processes; forked from a clean server process where the OS has one (fast, no threads)."""
+    context = _WorkerContext()
+    if _START_METHOD == "forkserver":
+        context.set_forkserver_preload(["pacman.batch.worker", "agents"])
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_worker)
+
+
+def stop_pool(pool: cf.Executor) -> None:
+    """Stop a pool now: cancel queued games and kill the running ones (their results are not wanted)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.kill()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)

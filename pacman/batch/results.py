@@ -1,0 +1,287 @@
+"""Results files: one JSON line per game, appended as games end; read back, checked, and resumed.
+
+Each finished game is one line, appended and flushed at once, so a crash or
+Ctrl-C loses only the games in flight, and a resumed run plays only the
+missing ones. The lines carry their configuration, which is how a file and a
+command that do not match are told apart: a resumed file is checked line by
+line, and a line that is not a game line, a game played with other flags or
+another seed, a game listed twice or beyond `games` is refused, naming the file
+and the line. A file written when lines held only the given agent arguments
+still resumes (its arguments completed with today's defaults).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import stat
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from pacman import files
+from pacman.batch.config import (
+    CONFIG_FIELDS,
+    FLAG_OF,
+    BatchError,
+    config_key,
+    config_values,
+    game_seed,
+    is_int,
+    show_value,
+)
+
+__all__ = [
+    "TIMING_FIELDS",
+    "deterministic_part",
+    "read_results",
+    "resumed_lines",
+    "ResultsFile",
+    "check_writable",
+    "check_out",
+    "write_atomically",
+]
+
+#: Fields of a game line that depend on the machine, not on the seed: left out when runs are compared.
+TIMING_FIELDS = ("seconds", "ms_per_move_mean", "ms_per_move_max", "move_ms", "worker", "worker_rss_mb")
+
+#: The longest line a results file may have (a game of 100,000 moves takes about 1 MB).
+_MAX_LINE_BYTES = 64 * 2**20
+
+#: The result fields of a game line and the types each may have (None: JSON null).
+_RESULT_TYPES: dict[str, tuple[type, ...]] = {
+    "won": (bool,), "lost": (bool,), "cut_off": (bool,), "crashed": (bool,), "timed_out": (bool,),
+    "score": (int, float, type(None)), "moves": (int, type(None)), "outcome": (str,),
+}
+
+
+def deterministic_part(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A game line without its `TIMING_FIELDS`: what must be equal across runs, jobs and executors."""
+    return {key: value for key, value in record.items() if key not in TIMING_FIELDS}
+
+
+def _regular_file_kind(path: str) -> str | None:
+    """None if `path` is absent or a regular file (symlinks followed), else what it is (`a FIFO (named pipe)`)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return None if stat.S_ISREG(mode) else files.file_kind(mode)
+
+
+def _iter_lines(path: str) -> Iterator[tuple[int, bytes, bool]]:
+    """(number, line, complete) for each line of a regular file, streamed; a FIFO or device is refused unread."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise BatchError(f"{path}: is {files.file_kind(mode)}, not a regular file (expected a results file)")
+    with open(fd, "rb") as handle:
+        number = 0
+        while True:
+            try:
+                line = handle.readline(_MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise BatchError(f"{path}: cannot read: {exc.strerror or exc}") from None
+            if not line:
+                return
+            number += 1
+            if len(line) > _MAX_LINE_BYTES:
+                raise BatchError(f"{path}: line {number} is longer than {_MAX_LINE_BYTES // 2**20} MB; "
+                                 f"not a results file of pacman-ai batch?")
+            yield number, line, line.endswith(b"\n")
+
+
+def read_results(path: str | os.PathLike[str], *, repair: bool = False) -> list[dict[str, Any]]:
+    """The game lines of a results file, in file order.
+
+    A last line without its newline is what a killed run leaves behind: it is
+    dropped (and with `repair`, cut from the file). Any other line that is not a
+    game line is an error naming the file and line. A FIFO or device is refused.
+    """
+    path = os.fspath(path)
+    numbered, cut = _numbered_results(path)
+    if repair and cut is not None:
+        _cut(path, cut)
+    return [record for _, record in numbered]
+
+
+def _numbered_results(path: str) -> tuple[list[tuple[int, dict[str, Any]]], int | None]:
+    """(line number, game line) for every line, and where an unfinished last line starts (None if none)."""
+    records = []
+    cut = None
+    offset = 0
+    for number, line, complete in _iter_lines(path):
+        if not complete:
+            cut = offset
+            break
+        offset += len(line)
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise BatchError(f"{path}: line {number} is not JSON; not a results file of pacman-ai batch?") from None
+        _check_line(path, number, record)
+        records.append((number, record))
+    return records, cut
+
+
+def _cut(path: str, size: int) -> None:
+    """Cut the unfinished last line a killed run left: the file keeps its first `size` bytes."""
+    try:
+        with open(path, "r+b") as handle:
+            handle.truncate(size)
+    except OSError as exc:
+        raise BatchError(f"{path}: cannot cut its unfinished last line: {exc.strerror or exc}") from None
+
+
+def _check_line(path: str, number: int, record: Any) -> None:
+    """Refuse a line that is not a game line of ours: fields missing or of the wrong type."""
+    where = f"{path}: line {number}"
+    if not isinstance(record, dict):
+        raise BatchError(f"{where} is not a game line (a JSON object)")
+    index = record.get("index")
+    if not is_int(index) or index < 0:
+        raise BatchError(f"{where} is not a game line (its 'index' is {index!r}, expected an integer >= 0)")
+    for name, kinds in _RESULT_TYPES.items():
+        value = record.get(name)
+        if name not in record or not isinstance(value, kinds) or (kinds[0] is not bool and isinstance(value, bool)):
+            raise BatchError(f"{where} (game {index}): '{name}' is {value!r}; not a game line of pacman-ai batch")
+    seconds = record.get("seconds")
+    if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)):
+        raise BatchError(f"{where} (game {index}): 'seconds' is {seconds!r}, expected a number")
+    for name in ("score", "seconds"):
+        if isinstance(record.get(name), float) and not math.isfinite(record[name]):
+            raise BatchError(f"{where} (game {index}): '{name}' is {record[name]!r}, expected a finite number")
+    if (record["score"] is None) != (record["moves"] is None):
+        raise BatchError(f"{where} (game {index}): a score without moves, or moves without a score")
+    if record["won"] and record["lost"]:
+        raise BatchError(f"{where} (game {index}): the game is both won and lost")
+    if not isinstance(record.get("agent_args"), dict):
+        raise BatchError(f"{where} (game {index}): 'agent_args' is {record.get('agent_args')!r}, expected an object")
+    move_ms = record.get("move_ms", [])
+    if not isinstance(move_ms, list) or not all(isinstance(ms, (int, float)) and not isinstance(ms, bool)
+                                                for ms in move_ms):
+        raise BatchError(f"{where} (game {index}): 'move_ms' is not a list of numbers")
+
+
+class ResultsFile:
+    """An append-only JSONL file: one whole line per game, flushed as soon as it is written.
+
+    It is opened at the first line only, so a batch that stops before any game
+    leaves the file as it was (absent, or untouched).
+    """
+
+    def __init__(self, path: str, truncate: bool) -> None:
+        self.path = path
+        self.truncate = truncate
+        self._handle: Any = None
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        """Append one game's line and flush it."""
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        try:
+            if self._handle is None:
+                self._handle = open(self.path, "w" if self.truncate else "a", encoding="utf-8")
+            self._handle.write(line)
+            self._handle.flush()
+        except OSError as exc:
+            raise BatchError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+
+    def close(self) -> None:
+        """Close the file, if a line opened it."""
+        if self._handle is not None:
+            with contextlib.suppress(OSError):
+                self._handle.close()
+
+
+def check_writable(path: str | os.PathLike[str], flag: str) -> None:
+    """Raise BatchError unless `path` can be created or replaced: a regular file or nothing, in a writable folder.
+
+    A FIFO or a device is refused: writing to one would block or go nowhere.
+    """
+    path = os.fspath(path)
+    if not path or "\0" in path:
+        raise BatchError(f"{flag} {path!r}: not a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise BatchError(f"{flag} {path}: is a folder, expected a file")
+    kind = _regular_file_kind(path)
+    if kind is not None:
+        raise BatchError(f"{flag} {path}: is {kind}, not a regular file")
+    if not os.path.isdir(folder):
+        raise BatchError(f"{flag} {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise BatchError(f"{flag} {path}: not writable")
+    # os.access says yes to root on a read-only file system: make sure a file can be created there now,
+    # rather than learn it after the games, when the summary or the plot is written
+    probe = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.probe")
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.remove(probe)
+    except OSError as exc:
+        raise BatchError(f"{flag} {path}: cannot write in {folder}: {exc.strerror or exc}") from None
+
+
+def check_out(path: str | os.PathLike[str], *, resume: bool, overwrite: bool) -> bool:
+    """Check a results file can be written, and is not an earlier run's to be clobbered; True if it has games."""
+    path = os.fspath(path)
+    check_writable(path, "--out")
+    exists = os.path.exists(path) and os.path.getsize(path) > 0
+    if exists and not (resume or overwrite):
+        raise BatchError(f"--out {path}: file exists; --resume continues it, --force overwrites it")
+    return exists
+
+
+def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """`pacman.files.write_atomically`, with a failure to write reported as a BatchError."""
+    try:
+        files.write_atomically(path, write)
+    except OSError as exc:
+        raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
+
+
+def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mapping[str, Any]], games: int,
+                  seed: int) -> list[tuple[int, dict[str, Any]]]:
+    """(configuration number, line) for every line of a file being resumed, after checking each of them.
+
+    Refused, naming the line: a line that is not a game line (or not JSON), a game
+    of another configuration or seed, a game index beyond `games`, a game twice.
+    """
+    numbered, cut = _numbered_results(path)
+    agents = {e["pacman"] for e in expected}
+    seen: dict[tuple[int, int], int] = {}
+    kept = []
+    for number, record in numbered:
+        config_number = jobs_by_key.get(config_key(record, agents))
+        if config_number is None:
+            values = config_values(record, agents)
+            nearest = min(expected, key=lambda e: sum(v != w for v, w in zip(values, config_values(e))))
+            differences = [f"{FLAG_OF[k]} {show_value(v)} in the file, {show_value(w)} in the command"
+                           for k, v, w in zip(CONFIG_FIELDS, values, config_values(nearest)) if v != w]
+            raise BatchError(f"{path}: line {number} (game {record['index']}) was played with another "
+                             f"configuration: {'; '.join(differences)}; give the same flags, or another --out")
+        index = record["index"]
+        if index >= games:
+            raise BatchError(f"{path}: line {number} is game {index}, beyond --games {games} (games 0-{games - 1}); "
+                             f"give --games {index + 1} or more to continue this file, or another --out")
+        if record.get("seed") != game_seed(seed, index):
+            raise BatchError(f"{path}: line {number} (game {index}) has seed {record.get('seed')!r}, expected "
+                             f"{game_seed(seed, index)}; the file was not written by this version")
+        if (config_number, index) in seen:
+            raise BatchError(f"{path}: line {number} is game {index} again (already on line "
+                             f"{seen[config_number, index]}); a results file has each game once")
+        seen[config_number, index] = number
+        kept.append((config_number, record))
+    if cut is not None:
+        _cut(path, cut)  # only now that the file is known to be ours
+    return kept

@@ -1,0 +1,353 @@
+"""Running a batch: `run_batch` sends the games to workers, retries games whose worker died, writes each line.
+
+Games run on any `concurrent.futures.Executor`: our process pool (the default),
+a Dask cluster (`pacman.batch.cluster.dask_executor`), or anything else that can
+pickle `play_game`. Jobs are made one at a time as workers free up, so memory
+before the first game does not grow with the number of games.
+
+**A batch that cannot run stops.** Before any game, one worker must answer a
+check (it started, imported the project and loaded the layouts) within
+`WORKER_START_TIMEOUT` seconds. Then, if the first `FAILURE_WINDOW` games a run
+plays of one configuration (all of them, when fewer are left) all fail outside
+the agent's play with the identical message (the game could not be set up on
+the worker, the worker process died on its first run and on its retry, the
+executor failed), before any game of that configuration ended otherwise, the
+batch stops with a BatchError quoting that message, and those lines are not
+written. A game whose agent raises, exits or overruns its time is that game's
+result, never a batch failure; failures that differ, or that follow a game
+played, are recorded as crashed games and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from pacman.batch.config import (
+    MAX_CONFIGURATIONS,
+    BatchError,
+    GameConfig,
+    GameJob,
+    base_record,
+    check_batch_numbers,
+    config_key,
+    default_jobs,
+    is_int,
+    is_loading_agents,
+    show_value,
+    validate_config,
+)
+from pacman.batch.pool import process_pool, stop_pool
+from pacman.batch.results import ResultsFile, check_out, resumed_lines
+from pacman.batch.summary import summarize_batch, varying_fields
+from pacman.batch.worker import (
+    WORKER_DIED,
+    WORKER_FAILED,
+    failed_outside_agent,
+    failed_record,
+    failure_text,
+    is_worker,
+    play_game,
+    worker_check,
+)
+
+__all__ = ["BatchResult", "run_batch", "FAILURE_WINDOW", "WORKER_START_TIMEOUT"]
+
+#: How many first games failing identically outside the agent stop a batch.
+FAILURE_WINDOW = 5
+#: Seconds a worker has to start and answer the check before any game is sent.
+WORKER_START_TIMEOUT = 60.0
+
+_NESTED = ("run_batch was called while {where}: the file that defines the agent (or evaluation) starts a batch "
+           "when it is imported; put that call under if __name__ == \"__main__\":, or the agent in a file of its own")
+
+
+@dataclass
+class BatchResult:
+    """The games of a batch, finished ones only, sorted by configuration then index."""
+
+    configs: list[GameConfig]
+    """The configurations played, in order."""
+    games: int
+    """Games planned per configuration."""
+    seed: int
+    """The batch seed."""
+    records: list[dict[str, Any]] = field(default_factory=list)
+    """Every finished game's line (resumed ones included)."""
+    played: int = 0
+    """Games played by this run (not read back from a resumed file)."""
+    seconds: float = 0.0
+    """Wall-clock seconds of this run."""
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run before every game finished."""
+    executor: str = ""
+    """What ran the games, e.g. ``process pool, 2 workers``."""
+    retried: int = 0
+    """Games replayed because their worker process died."""
+
+    @property
+    def complete(self) -> bool:
+        """Every planned game of every configuration has its line."""
+        return not self.interrupted and len(self.records) == self.games * len(self.configs)
+
+    def records_of(self, config_index: int) -> list[dict[str, Any]]:
+        """The lines of one configuration, by index."""
+        key = config_key(base_record(GameJob(config_index, self.configs[config_index], 0, self.seed)))
+        return [r for r in self.records if config_key(r) == key]
+
+    def summary(self) -> dict[str, Any]:
+        """The batch's summary: per configuration under ``configurations``; with one, its figures at the top too.
+
+        `seconds` and `games_per_second` at the top are this run's wall clock and
+        the games it played per second of it. ``agent_args`` are the effective
+        arguments; ``label`` names the configuration by the arguments as given.
+        """
+        return summarize_batch(self)
+
+
+def run_batch(
+    configs: GameConfig | Sequence[GameConfig],
+    games: int,
+    seed: int = 0,
+    *,
+    jobs: int | None = None,
+    executor: cf.Executor | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_resume: Callable[[Sequence[dict[str, Any]]], None] | None = None,
+) -> BatchResult:
+    """Play `games` games of every config and return their lines and summary.
+
+    Games run in a pool of `jobs` worker processes (default: the cores), or on the
+    given `executor` (which the caller owns; `jobs` then says how many games to
+    keep in flight). With `out`, each game's line is appended to that JSONL file as
+    it finishes; an existing file is refused unless `resume` (play only the
+    missing games, after checking every line of the file) or `overwrite`.
+    `on_resume` is called once before any game with the lines read back from a
+    resumed file (an empty list otherwise), and `on_game` with every new line, in
+    this process (for progress).
+
+    A worker process that dies mid-game has its game retried once in a fresh
+    process, then recorded as crashed; the batch goes on. A batch whose workers
+    cannot start, or whose first games all fail the same way outside the agent,
+    raises BatchError (see the module's docstring). Ctrl-C stops the workers and
+    returns what finished, with `interrupted` set.
+
+    >>> result = run_batch(GameConfig.create("test", "greedy"), games=4, jobs=1)   # doctest: +SKIP
+    >>> result.summary()["win_rate"]                                              # doctest: +SKIP
+    1.0
+    """
+    if isinstance(configs, GameConfig):
+        configs = [configs]
+    configs = list(configs)
+    if not configs:
+        raise BatchError("no configuration to play")
+    if len(configs) > MAX_CONFIGURATIONS:
+        raise BatchError(f"{len(configs):,} configurations: a batch plays at most {MAX_CONFIGURATIONS:,}")
+    check_batch_numbers(games, seed, jobs if executor is None else None, len(configs))
+    if jobs is not None and (not is_int(jobs) or jobs < 1):
+        raise BatchError(f"--jobs must be a positive integer, got {jobs!r}")
+    # A script that defines its agent and runs the batch, unguarded, and names itself as the agent's file
+    # would be imported again here, and start this batch again, and so on: stop at the first repetition.
+    if is_worker() or is_loading_agents():
+        raise BatchError(_NESTED.format(where="a batch worker imported it" if is_worker()
+                                        else "the batch imported it"))
+    configs = [validate_config(config) for config in configs]
+    jobs_by_key: dict[str, int] = {}
+    expected = []
+    for number, config in enumerate(configs):
+        base = base_record(GameJob(number, config, 0, seed))
+        key = config_key(base)
+        if key in jobs_by_key:
+            raise BatchError(f"the same configuration is listed twice: {config.label()} "
+                             f"(its agent arguments with their defaults: {show_value(config.effective_agent_args)})")
+        jobs_by_key[key] = number
+        expected.append(base)
+
+    result = BatchResult(configs=list(configs), games=games, seed=seed)
+    finished: set[tuple[int, int]] = set()
+    results_file = None
+    if out is not None:
+        out = os.fspath(out)
+        exists = check_out(out, resume=resume, overwrite=overwrite)
+        if exists and resume:
+            for number, record in resumed_lines(out, jobs_by_key, expected, games, seed):
+                finished.add((number, record["index"]))
+                result.records.append(record)
+        results_file = ResultsFile(out, truncate=not resume)
+    if on_resume is not None:
+        on_resume(list(result.records))
+    remaining = games * len(configs) - len(finished)
+    # Game by game across the configurations: a sweep that is stopped early has about as many games of each,
+    # and the rate (the ETA) reflects the mix of slow and fast configurations from the start.
+    todo = (GameJob(number, config, index, seed) for index in range(games)
+            for number, config in enumerate(configs) if (number, index) not in finished)
+
+    def record_line(record: dict[str, Any]) -> None:
+        if results_file is not None:
+            results_file.write(record)
+        result.records.append(record)
+        result.played += 1
+        if on_game is not None:
+            on_game(record)
+
+    done_of = collections.Counter(number for number, _ in finished)
+    windows = [min(FAILURE_WINDOW, games - done_of[number]) for number in range(len(configs))]
+    labels = [config.label(varying_fields(configs)) if len(configs) > 1 else "" for config in configs]
+    watch = _FailureWatch(windows, labels, lambda record: jobs_by_key[config_key(record)], record_line)
+    started = time.perf_counter()
+    try:
+        if remaining:
+            _run_jobs(todo, remaining, watch, result, jobs=jobs, executor=executor, configs=configs)
+        elif executor is None:
+            result.executor = "nothing to play"
+    except KeyboardInterrupt:
+        result.interrupted = True
+        watch.release()
+    finally:
+        result.seconds = time.perf_counter() - started
+        if results_file is not None:
+            results_file.close()
+    order = dict(jobs_by_key)
+    result.records.sort(key=lambda r: (order[config_key(r)], r["index"]))
+    return result
+
+
+class _FailureWatch:
+    """Holds back the first lines of each configuration while they all failed the same way outside the agent.
+
+    When a configuration's `windows[n]` first lines all did, the batch cannot run:
+    BatchError. The first line of that configuration that differs (a game played,
+    or another failure) releases them.
+    """
+
+    def __init__(self, windows: Sequence[int], labels: Sequence[str], config_of: Callable[[dict[str, Any]], int],
+                 record_line: Callable[[dict[str, Any]], None]) -> None:
+        self.windows, self.labels, self.config_of, self.record_line = windows, labels, config_of, record_line
+        self.held: dict[int, list[dict[str, Any]]] = {number: [] for number in range(len(windows))}
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        number = self.config_of(record)
+        held = self.held.get(number)
+        if held is not None:
+            if failed_outside_agent(record) and (not held or held[0]["error"] == record["error"]):
+                held.append(record)
+                if len(held) >= self.windows[number]:
+                    count = "the only game to play" if len(held) == 1 else f"the first {len(held)} games"
+                    of = f" of {self.labels[number]}" if self.labels[number] else ""
+                    why = record["error"]
+                    if why == WORKER_DIED:  # nothing but the agent runs in a worker that is known to start
+                        why += (f" (does the Pacman agent {record.get('pacman')!r} end its process, with "
+                                f"os._exit or by running out of memory?)")
+                    raise BatchError(f"the batch cannot run: {count}{of} failed the same way before any game was "
+                                     f"played: {why}")
+                return
+            self.release(number)
+        self.record_line(record)
+
+    def release(self, number: int | None = None) -> None:
+        """Write the held lines of configuration `number` (of all, if None) and stop watching it."""
+        for key in list(self.held) if number is None else [number]:
+            for record in self.held.pop(key, []):
+                self.record_line(record)
+
+
+def _check_workers(pool: cf.Executor, configs: Sequence[GameConfig], own: bool) -> None:
+    """Ask one worker to start, import the project and load the layouts; BatchError if it cannot."""
+    layouts = sorted({config.layout for config in configs})
+    where = "worker processes" if own else "workers"
+    try:
+        future = pool.submit(worker_check, layouts)
+        problem = future.result(timeout=WORKER_START_TIMEOUT)
+    except cf.BrokenExecutor:
+        raise BatchError(f"the batch cannot run: its {where} exit as soon as they start (any message of theirs "
+                         f"is above)") from None
+    except cf.TimeoutError:
+        raise BatchError(f"the batch cannot run: no worker answered within {WORKER_START_TIMEOUT:g} s") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise BatchError(f"the batch cannot run: its {where} failed: {failure_text(exc)}") from None
+    if problem is not None:
+        raise BatchError(f"the batch cannot run: {problem}")
+
+
+def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any]], None], result: BatchResult, *,
+              jobs: int | None, executor: cf.Executor | None, configs: Sequence[GameConfig]) -> None:
+    """Run `count` games keeping a few in flight per worker; rebuild our own pool when a worker process dies."""
+    own = executor is None
+    workers = jobs or default_jobs()
+    workers = min(workers, count) if own else workers
+    pool: cf.Executor = process_pool(workers) if executor is None else executor
+    result.executor = (f"process pool, {workers} worker{'s' if workers != 1 else ''}" if own
+                       else result.executor or type(executor).__name__)
+    limit = 2 * workers
+    pending = iter(todo)
+    exhausted = False
+    running: dict[cf.Future, GameJob] = {}
+    try:
+        _check_workers(pool, configs, own)
+        while not exhausted or running:
+            while not exhausted and len(running) < limit:
+                job = next(pending, None)
+                if job is None:
+                    exhausted = True
+                    break
+                running[pool.submit(play_game, job)] = job
+            if not running:
+                break
+            done, _ = cf.wait(running, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            dead: list[GameJob] = []
+            for future in sorted(done, key=lambda f: (running[f].index, running[f].config_index)):
+                job = running.pop(future)
+                try:
+                    record = future.result()
+                except cf.BrokenExecutor:
+                    dead.append(job)
+                    continue
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # a Dask worker lost for good, an agent's exit on a thread...
+                    record = failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+                emit(record)
+            if dead:
+                # Every game in flight went down with the pool; we cannot tell which one killed it,
+                # so each suspect gets its retry alone in a fresh process.
+                suspects = sorted(dead + list(running.values()), key=lambda j: (j.index, j.config_index))
+                running.clear()
+                stop_pool(pool)
+                for job in suspects:
+                    result.retried += 1
+                    emit(_run_alone(job))
+                pool, own = process_pool(workers), True  # a broken pool of the caller's is replaced by ours
+    except BaseException:
+        if own:
+            stop_pool(pool)
+        else:
+            for future in running:
+                future.cancel()
+        raise
+    else:
+        if own:
+            pool.shutdown(wait=True)
+
+
+def _run_alone(job: GameJob) -> dict[str, Any]:
+    """Play one game in a process of its own; a failed line if that process dies too."""
+    pool = process_pool(1)
+    try:
+        return pool.submit(play_game, job).result()
+    except cf.BrokenExecutor:
+        return failed_record(job, WORKER_DIED)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        return failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+    finally:
+        stop_pool(pool)
