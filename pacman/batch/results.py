@@ -60,15 +60,6 @@ def deterministic_part(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key not in TIMING_FIELDS}
 
 
-def _regular_file_kind(path: str) -> str | None:
-    """None if `path` is absent or a regular file (symlinks followed), else what it is (`a FIFO (named pipe)`)."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return None
-    return None if stat.S_ISREG(mode) else files.file_kind(mode)
-
-
 def _iter_lines(path: str) -> Iterator[tuple[int, bytes, bool]]:
     """(number, line, complete) for each line of a regular file, streamed; a FIFO or device is refused unread."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -205,31 +196,17 @@ class ResultsFile:
 
 
 def check_writable(path: str | os.PathLike[str], flag: str) -> None:
-    """Raise BatchError unless `path` can be created or replaced: a regular file or nothing, in a writable folder.
+    """Raise BatchError naming `flag` unless `path` can be created or replaced (`pacman.files.output_problem`).
 
-    A FIFO or a device is refused: writing to one would block or go nowhere.
+    Checked before any game, so that a long batch never ends on a summary or a
+    plot it cannot write; a FIFO or a device is refused (writing would block or
+    go nowhere).
     """
     path = os.fspath(path)
-    if not path or "\0" in path:
-        raise BatchError(f"{flag} {path!r}: not a file name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise BatchError(f"{flag} {path}: is a folder, expected a file")
-    kind = _regular_file_kind(path)
-    if kind is not None:
-        raise BatchError(f"{flag} {path}: is {kind}, not a regular file")
-    if not os.path.isdir(folder):
-        raise BatchError(f"{flag} {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise BatchError(f"{flag} {path}: not writable")
-    # os.access says yes to root on a read-only file system: make sure a file can be created there now,
-    # rather than learn it after the games, when the summary or the plot is written
-    probe = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.probe")
-    try:
-        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        os.remove(probe)
-    except OSError as exc:
-        raise BatchError(f"{flag} {path}: cannot write in {folder}: {exc.strerror or exc}") from None
+    problem = files.output_problem(path)
+    if problem is not None:
+        shown = path if path and "\0" not in path else repr(path)
+        raise BatchError(f"{flag} {shown}: {problem}")
 
 
 def check_out(path: str | os.PathLike[str], *, resume: bool, overwrite: bool) -> bool:
