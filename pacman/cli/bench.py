@@ -15,7 +15,8 @@ MAX_BENCH_DEPTH = 4
 """bench --depths: deeper searches take minutes per decision with the Python engine."""
 
 
-def depth_list(text: str) -> tuple[int, ...]:
+def _depth_list(text: str) -> tuple[int, ...]:
+    """The --depths argument type: search depths from 1 to MAX_BENCH_DEPTH, ``2,3,4``."""
     try:
         depths = tuple(int(part) for part in text.split(","))
     except ValueError:
@@ -41,7 +42,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "frame, Pillow's encoder against the pure-Python one (default: all)")
     bench.add_argument("--moves", type=bounded_int(1, 5000), default=150, metavar="N",
                        help="moves of the game recorded by --part record, at most 5000 (default: 150)")
-    bench.add_argument("--depths", type=depth_list, default=(2, 3, 4), metavar="D,D,...",
+    bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
                        help="search depths to measure (default: 2,3,4)")
     bench.add_argument("--positions", type=bounded_int(1, 1000), default=20, metavar="N",
                        help="positions each search figure is the median over, at most 1000 (default: 20)")

@@ -24,7 +24,8 @@ MAX_MOVE_TIME_LIMIT = 86_400.0
 """--move-time-limit: at most a day per move."""
 
 
-def move_time_limit(text: str) -> float:
+def _move_time_limit(text: str) -> float:
+    """The --move-time-limit argument type: seconds above 0, at most a day."""
     try:
         value = float(text)
     except ValueError:
@@ -33,7 +34,6 @@ def move_time_limit(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {MAX_MOVE_TIME_LIMIT:g}, "
                                          f"got {text!r}")
     return value
-
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -59,7 +59,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                       metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
     play.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
                       help="cut a game off after N Pacman moves (default: no limit)")
-    play.add_argument("--move-time-limit", type=move_time_limit, default=None, metavar="SECONDS",
+    play.add_argument("--move-time-limit", type=_move_time_limit, default=None, metavar="SECONDS",
                       help="an agent that thinks longer than this on one move ends its game, at most 86400 "
                            "(default: none)")
     play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
