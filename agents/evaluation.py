@@ -175,6 +175,39 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
     return dots, capsules, eats, scared
 
 
+class _ManhattanBalls:
+    """Masks of the cells within Manhattan distance r of a cell, made on first use (bounded cache)."""
+
+    _LIMIT = 20_000
+
+    def __init__(self, layout: Layout) -> None:
+        self.width, self.height = layout.width, layout.height
+        self.balls: dict[tuple[int, int, int], int] = {}
+
+    def ball(self, x: int, y: int, r: int) -> int:
+        """The mask of the cells (bit ``x * height + y``) within Manhattan distance `r` of (x, y)."""
+        key = (x, y, r)
+        mask = self.balls.get(key)
+        if mask is None:
+            h = self.height
+            mask = 0
+            for cx in range(max(0, x - r), min(self.width, x + r + 1)):
+                reach = r - abs(cx - x)
+                for cy in range(max(0, y - reach), min(h, y + reach + 1)):
+                    mask |= 1 << (cx * h + cy)
+            if len(self.balls) >= self._LIMIT:
+                self.balls.clear()
+            self.balls[key] = mask
+        return mask
+
+    def steps(self, x: int, y: int, mask: int, limit: int) -> int:
+        """The Manhattan distance from (x, y) to the nearest set bit of `mask`, or limit + 1 if farther."""
+        for r in range(limit + 1):
+            if mask & self.ball(x, y, r):
+                return r
+        return limit + 1
+
+
 def score_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
     """(low, high) holding the score of every state that `plies` moves of Pacman and of each
     ghost can reach from `state`: the bounds Star1 prunes with.
@@ -182,17 +215,16 @@ def score_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
     The score falls only by MOVE_COST per Pacman move and LOSE_POINTS per ghost
     that catches him (a lost game ends), and rises only by FOOD_POINTS per dot
     (WIN_POINTS more for the last) and GHOST_POINTS per scared ghost eaten, counted
-    by `_most_eaten` with Manhattan distances (never more than maze distances).
+    by `_most_eaten` with Manhattan distances (never more than maze distances, and
+    no distance table to build).
     """
     ghosts = len(state.scared_timers)
-    px, py = state.pacman_position
-
-    def steps(cells) -> int:
-        return min((abs(x - px) + abs(y - py) for x, y in cells), default=0)
-
-    food_left, capsules_left = state.food_mask.bit_count(), state.capsule_mask.bit_count()
-    dots, _, eats, _ = _most_eaten(plies, food_left, steps(state.food), capsules_left, steps(state.capsules),
-                                   state.scared_timers)
+    food, capsules = state.food_mask, state.capsule_mask
+    food_left, capsules_left = food.bit_count(), capsules.bit_count()
+    balls = state.layout.derived("manhattan_balls", _ManhattanBalls)
+    x, y = state.pacman_position
+    dots, _, eats, _ = _most_eaten(plies, food_left, balls.steps(x, y, food, plies), capsules_left,
+                                   balls.steps(x, y, capsules, plies), state.scared_timers)
     high = (state.score + dots * (FOOD_POINTS - MOVE_COST)
             + (WIN_POINTS if food_left and dots >= food_left else 0) + GHOST_POINTS * eats)
     return (state.score - plies * MOVE_COST - ghosts * LOSE_POINTS, high)
