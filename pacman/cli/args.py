@@ -1,4 +1,4 @@
-"""What every subcommand shares: argument types, the one-line usage error, exit codes.
+"""What every subcommand shares: argument types, the one-line usage error, exit codes, output checks.
 
 A command-line mistake (a bad flag value, an output that cannot be written)
 is a `UsageError`: `pacman.cli.main` prints its one line and exits with
@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable, NoReturn
 
+from pacman.files import output_problem
+
 __all__ = [
     "EXIT_USAGE",
     "EXIT_INTERRUPTED",
@@ -22,6 +24,7 @@ __all__ = [
     "positive_float",
     "bounded_int",
     "bounded_float",
+    "check_output",
     "numbered",
 ]
 
@@ -108,6 +111,15 @@ def bounded_float(low: float, high: float, why: str = "") -> Callable[[str], flo
         return value
 
     return parse
+
+
+def check_output(command: str, flag: str, target: str, *, folder: bool = False) -> None:
+    """Refuse an output path before anything runs: a UsageError naming the flag, the path and the problem."""
+    if not target:
+        raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
+    problem = output_problem(target, folder=folder)
+    if problem is not None:
+        raise UsageError(f"pacman-ai {command}: {flag} {target!r}: {problem}")
 
 
 def numbered(path: str, index: int) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman.cli.args import UsageError
+from pacman.files import output_problem
 
 __all__ = ["add_parser", "run"]
 
@@ -94,23 +95,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_output(flag: str, target: str) -> None:
-    """Refuse an output path that cannot take a whole new file: empty, a directory, a FIFO, a device, no folder."""
-    import stat
-
+    """Refuse an output path that cannot take a whole new file (`pacman.files.output_problem`), before grading."""
     if not target.strip():
         raise _usage(f"{flag}: expected a file name, got an empty string")
-    if os.path.lexists(target):
-        try:
-            mode = os.stat(target).st_mode
-        except OSError as exc:
-            raise _usage(f"{flag} {target}: cannot use it ({exc.strerror or exc})") from None
-        if stat.S_ISDIR(mode):
-            raise _usage(f"{flag} {target}: is a directory; give a file name")
-        if not stat.S_ISREG(mode):
-            raise _usage(f"{flag} {target}: is not a regular file (a FIFO, a device or a socket); give a file name")
-    folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
-        raise _usage(f"{flag} {target}: folder {folder} does not exist or is not writable")
+    problem = output_problem(target)
+    if problem is not None:
+        raise _usage(f"{flag} {target}: {problem}")
 
 
 def _write_result(flag: str, target: str, data: Any) -> None:

@@ -13,7 +13,7 @@ import statistics
 import sys
 from typing import Any
 
-from pacman.cli.args import UsageError, bounded_int, non_negative_int, numbered, positive_int
+from pacman.cli.args import UsageError, bounded_int, check_output, non_negative_int, numbered, positive_int
 from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
 
 __all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT"]
@@ -91,15 +91,15 @@ def run(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     if args.save is not None:
         for game in range(args.games):
-            _check_output("play", "--save", args.save if args.games == 1 else numbered(args.save, game), "file")
+            check_output("play", "--save", args.save if args.games == 1 else numbered(args.save, game))
     if args.record is not None:
         suffix = os.path.splitext(args.record)[1].lower()
         if suffix not in ("", ".gif", ".mp4"):
             raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG "
                              f"frames (no suffix)")
         for game in range(args.games):
-            _check_output("play", "--record", args.record if args.games == 1 else numbered(args.record, game),
-                          "file" if suffix else "folder")
+            check_output("play", "--record", args.record if args.games == 1 else numbered(args.record, game),
+                         folder=not suffix)
     if args.save and args.record and os.path.abspath(args.save) == os.path.abspath(args.record):
         raise UsageError(f"pacman-ai play: --save {args.save} and --record {args.record} name the same file; "
                          f"give each its own")
@@ -186,33 +186,3 @@ def run(args: argparse.Namespace) -> int:
               f"{1000 * thinking / total_moves if total_moves else 0.0:.2f} ms per move")
     return 0
 
-
-def _check_output(command: str, flag: str, target: str, kind: str) -> None:
-    """Refuse an output path before anything runs: no folder, a folder or special file where a file goes, read-only."""
-    import stat
-
-    where = f"pacman-ai {command}: {flag} {target!r}"
-    if not target:
-        raise UsageError(f"pacman-ai {command}: {flag}: expected a file name, got an empty string")
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot write there ({exc.strerror or exc})") from None
-    if info is not None:
-        if kind == "folder":
-            if not stat.S_ISDIR(info.st_mode):
-                raise UsageError(f"{where}: exists and is not a folder (PNG frames go into a folder)")
-            if not os.access(target, os.W_OK | os.X_OK):
-                raise UsageError(f"{where}: folder is not writable")
-            return
-        if stat.S_ISDIR(info.st_mode):
-            raise UsageError(f"{where}: is a folder, expected a file name")
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{where}: exists and is not a regular file (a FIFO, a device or a socket)")
-        if not os.access(target, os.W_OK):
-            raise UsageError(f"{where}: the file exists and is not writable")
-    folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"{where}: folder {folder} does not exist or is not writable")
