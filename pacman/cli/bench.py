@@ -30,7 +30,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `bench` subcommand to the subparsers of the `pacman-ai` parser."""
     bench = commands.add_parser("bench", help="measure speed: successors per second, ms per move, ms per recorded frame",
                                 description="Successors per second of random-walk expansion, fast engine "
-                                            "against the reference engine; expectimax ms per decision; ms per "
+                                            "against the simple engine (pacman.conformance); expectimax ms per decision; ms per "
                                             "frame of recording a game to GIF; medians of several runs.")
     bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
     bench.add_argument("--runs", type=bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
@@ -78,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
               f"Python {engine['python']})")
         print(f"  fast engine, whole nodes (successors()):  {rates['fast']:>12,}")
         print(f"  fast engine, step by step (successor()):  {rates['fast_stepwise']:>12,}")
-        print(f"  reference engine (successor()):           {rates['reference']:>12,}")
-        print(f"  ratio fast / reference:                   {engine['ratio_fast_to_reference']:>12}x")
-        print(f"  ratio step by step / reference:           {engine['ratio_stepwise_to_reference']:>12}x")
+        print(f"  simple engine (successor()):              {rates['reference']:>12,}")
+        print(f"  ratio fast / simple:                      {engine['ratio_fast_to_reference']:>12}x")
+        print(f"  ratio step by step / simple:              {engine['ratio_stepwise_to_reference']:>12}x")
     if "search" in report:
         search = report["search"]
         print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, "
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {row['depth']:>5} {row['evaluation']:<10} {'on' if row['transposition'] else 'off':<5} "
                   f"{row['ms_per_move_median']:>9.3f} {row['nodes_per_second']:>10,}")
         for row in search["textbook"]:
-            print(f"  textbook expectimax on the reference engine, depth {row['depth']}, score: "
+            print(f"  textbook expectimax on the simple engine, depth {row['depth']}, score: "
                   f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
     if "record" in report:
         record = report["record"]
