@@ -5,7 +5,7 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds = (low, high)`` true for every state, or a function attribute
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). Both built-in evaluations declare `bounds_within`. `resolve_evaluation` turns what a user writes into a callable: a
+move costs a point). `better` declares `bounds_within`; `score` declares none. `resolve_evaluation` turns what a user writes into a callable: a
 callable, a registered name (``score``, ``better``), ``module:function`` or
 ``path/to/file.py:function``.
 """
@@ -24,14 +24,19 @@ from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "score_bounds_within",
-           "resolve_evaluation", "load_object"]
+__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "resolve_evaluation",
+           "load_object"]
 
 Evaluation = Callable[[GameState], float]
 
 
 def score_evaluation(state: GameState) -> float:
-    """The game score, nothing else. It declares bounds for a search (`score_bounds_within`)."""
+    """The game score, nothing else.
+
+    It declares no bounds, so Star1 does not prune with it: bounds that hold
+    (the score falls by a point a move, rises by what Pacman can eat) cut so
+    little with a value this flat that they cost more time than they save.
+    """
     return float(state.score)
 
 
@@ -175,63 +180,7 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
     return dots, capsules, eats, scared
 
 
-class _ManhattanBalls:
-    """Masks of the cells within Manhattan distance r of a cell, made on first use (bounded cache)."""
-
-    _LIMIT = 20_000
-
-    def __init__(self, layout: Layout) -> None:
-        self.width, self.height = layout.width, layout.height
-        self.balls: dict[tuple[int, int, int], int] = {}
-
-    def ball(self, x: int, y: int, r: int) -> int:
-        """The mask of the cells (bit ``x * height + y``) within Manhattan distance `r` of (x, y)."""
-        key = (x, y, r)
-        mask = self.balls.get(key)
-        if mask is None:
-            h = self.height
-            mask = 0
-            for cx in range(max(0, x - r), min(self.width, x + r + 1)):
-                reach = r - abs(cx - x)
-                for cy in range(max(0, y - reach), min(h, y + reach + 1)):
-                    mask |= 1 << (cx * h + cy)
-            if len(self.balls) >= self._LIMIT:
-                self.balls.clear()
-            self.balls[key] = mask
-        return mask
-
-    def steps(self, x: int, y: int, mask: int, limit: int) -> int:
-        """The Manhattan distance from (x, y) to the nearest set bit of `mask`, or limit + 1 if farther."""
-        for r in range(limit + 1):
-            if mask & self.ball(x, y, r):
-                return r
-        return limit + 1
-
-
-def score_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
-    """(low, high) holding the score of every state that `plies` moves of Pacman and of each
-    ghost can reach from `state`: the bounds Star1 prunes with.
-
-    The score falls only by MOVE_COST per Pacman move and LOSE_POINTS per ghost
-    that catches him (a lost game ends), and rises only by FOOD_POINTS per dot
-    (WIN_POINTS more for the last) and GHOST_POINTS per scared ghost eaten, counted
-    by `_most_eaten` with Manhattan distances (never more than maze distances, and
-    no distance table to build).
-    """
-    ghosts = len(state.scared_timers)
-    food, capsules = state.food_mask, state.capsule_mask
-    food_left, capsules_left = food.bit_count(), capsules.bit_count()
-    balls = state.layout.derived("manhattan_balls", _ManhattanBalls)
-    x, y = state.pacman_position
-    dots, _, eats, _ = _most_eaten(plies, food_left, balls.steps(x, y, food, plies), capsules_left,
-                                   balls.steps(x, y, capsules, plies), state.scared_timers)
-    high = (state.score + dots * (FOOD_POINTS - MOVE_COST)
-            + (WIN_POINTS if food_left and dots >= food_left else 0) + GHOST_POINTS * eats)
-    return (state.score - plies * MOVE_COST - ghosts * LOSE_POINTS, high)
-
-
 better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
-score_evaluation.bounds_within = score_bounds_within  # type: ignore[attr-defined]
 
 
 #: Evaluations by name.

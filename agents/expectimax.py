@@ -326,9 +326,9 @@ class ExpectimaxAgent(_SearchAgent):
     (seconds) deepens iteratively up to `depth` (or without limit if depth is
     None) and answers with the deepest search that finished. `transposition`
     and `pruning` are exact. `pruning` is Star1 at the chance layers, which needs
-    bounds on the evaluation: both built-in evaluations declare them for each
-    search (``bounds_within(state, plies)``); for an evaluation that declares none
-    (neither that nor a fixed ``bounds = (low, high)``) it has no effect.
+    bounds on the evaluation: `better` (the default) declares them for each search
+    (``bounds_within(state, plies)``); with `score`, or any evaluation that
+    declares neither that nor a fixed ``bounds = (low, high)``, it has no effect.
     """
 
 

@@ -256,21 +256,27 @@ class Searcher(Generic[Node]):
             total = 0.0
             if self._star1 and (alpha > -INF or beta < INF):
                 low, high = self._low, self._high
+                # The window, widened a hair once per node: see _SLACK.
+                alpha_cut = alpha - _SLACK * (1.0 + abs(alpha))
+                beta_cut = beta + _SLACK * (1.0 + abs(beta))
                 rest = 1.0
                 for p, child in outcomes:
-                    rest = max(0.0, rest - p)
+                    rest -= p
+                    if rest < 0.0:
+                        rest = 0.0
                     if p > 0.0:
-                        child_alpha = max(low, (alpha - total - rest * high) / p)
-                        child_beta = min(high, (beta - total - rest * low) / p)
-                        v = self._value(child, next_depth, child_alpha, child_beta)
+                        child_alpha = (alpha - total - rest * high) / p
+                        child_beta = (beta - total - rest * low) / p
+                        v = self._value(child, next_depth, child_alpha if child_alpha > low else low,
+                                        child_beta if child_beta < high else high)
                     else:
                         v = self._value(child, next_depth, -INF, INF)
                     total += p * v
                     upper = total + rest * high
-                    if upper < alpha - _SLACK * (1.0 + abs(alpha)):
+                    if upper < alpha_cut:
                         return upper  # fails low: an upper bound
                     lower = total + rest * low
-                    if lower > beta + _SLACK * (1.0 + abs(beta)):
+                    if lower > beta_cut:
                         return lower  # fails high: a lower bound
                 value = total
             else:

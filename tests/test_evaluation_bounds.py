@@ -1,10 +1,10 @@
-"""The bounds the built-in evaluations declare for a search hold, and Star1 prunes with them without changing a value."""
+"""The bounds `better` declares for a search hold, and Star1 prunes with them without changing a value."""
 
 import numpy as np
 import pytest
 
 from agents import ExpectimaxAgent
-from agents.evaluation import better_bounds_within, better_evaluation, score_bounds_within, score_evaluation
+from agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
 from pacman import Action, GameState, load_layout
 from pacman.layout import layout_names
 
@@ -48,7 +48,7 @@ def _every_descendant(state, plies):
             yield from level
 
 
-EVALUATIONS = [(better_evaluation, better_bounds_within), (score_evaluation, score_bounds_within)]
+EVALUATIONS = [(better_evaluation, better_bounds_within)]
 
 
 @pytest.mark.parametrize("evaluation, bounds_within", EVALUATIONS)
@@ -88,19 +88,27 @@ def test_bounds_count_a_capsule_and_the_ghosts_it_scares():
         assert low <= evaluation(after) <= high and low <= evaluation(eaten) <= high
 
 
-@pytest.mark.parametrize("evaluation", ["better", "score"])
-def test_star1_prunes_with_the_built_in_evaluations_and_keeps_every_value_and_move(evaluation):
+@pytest.mark.parametrize("transposition", [False, True])
+def test_star1_prunes_with_better_and_keeps_every_value_and_move(transposition):
     layout = load_layout("medium")
     pruned = plain = 0
     for root in _random_roots(layout, 6, seed=1):
         for depth in (2, 3):
-            with_star1 = ExpectimaxAgent(depth=depth, evaluation=evaluation, transposition=False, pruning=True)
-            without = ExpectimaxAgent(depth=depth, evaluation=evaluation, transposition=False, pruning=False)
+            with_star1 = ExpectimaxAgent(depth=depth, transposition=transposition, pruning=True)
+            without = ExpectimaxAgent(depth=depth, transposition=transposition, pruning=False)
             assert with_star1.get_action(root) == without.get_action(root)
             pruned += with_star1.last_search.nodes
             plain += without.last_search.nodes
             assert with_star1.action_values(root) == without.action_values(root)
     assert pruned < plain
+
+
+def test_score_declares_no_bounds_so_pruning_changes_nothing():
+    root = _random_roots(load_layout("medium"), 1, seed=2)[0]
+    assert not hasattr(score_evaluation, "bounds") and not hasattr(score_evaluation, "bounds_within")
+    with_star1 = ExpectimaxAgent(depth=2, evaluation="score", transposition=False, pruning=True)
+    with_star1.get_action(root)
+    assert not with_star1._searcher.star1
 
 
 def test_bounds_count_the_win_of_the_last_dot():
