@@ -127,9 +127,16 @@ def test_bench_search_reports_every_configuration(capsys):
                          "--positions", "3", "--json")
     search = json.loads(out)["search"]
     assert status == 0 and search["positions"] == 3
-    configs = {(r["depth"], r["evaluation"], r["transposition"]) for r in search["agent"]}
-    assert configs == {(d, e, t) for d in (1, 2) for e in ("score", "better") for t in (True, False)}
+    configs = [(r["depth"], r["evaluation"], r["transposition"], r["pruning"]) for r in search["agent"]]
+    assert sorted(configs, key=str) == sorted(
+        [(d, "score", t, None) for d in (1, 2) for t in (True, False)]
+        + [(d, "better", t, p) for d in (1, 2) for t in (True, False) for p in (True, False)], key=str)
     assert all(r["ms_per_move_median"] > 0 and r["nodes_per_second"] > 0 for r in search["agent"])
+    # Star1 with better's bounds is exact and never expands more: the same positions, fewer or equal nodes
+    rows = {(r["depth"], r["evaluation"], r["transposition"], r["pruning"]): r for r in search["agent"]}
+    for depth in (1, 2):
+        assert rows[depth, "better", False, True]["nodes_per_move_mean"] <= \
+            rows[depth, "better", False, False]["nodes_per_move_mean"]
     assert [r["depth"] for r in search["textbook"]] == [1, 2]
 
 

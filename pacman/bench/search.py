@@ -52,7 +52,7 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
     """Milliseconds per decision (median over positions) and nodes per second of ExpectimaxAgent.
 
     Every depth with the `score` and `better` evaluations, with and without the
-    transposition table (a fresh agent per position: the table helps within one
+    transposition table, and for `better` with and without Star1 pruning (a fresh agent per position: the table helps within one
     search only). Then the textbook expectimax on the simple engine on the same
     positions, with `score`, and the ratio of the two at each of `textbook_depths`
     (its rows say ``"engine": "reference"``, as the `--json` output always has).
@@ -61,19 +61,23 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
     rows = []
     for depth in depths:
         for evaluation in ("score", "better"):
-            for table in (True, False):
+            # Star1 prunes only with an evaluation that declares bounds: `better` does, `score` does not
+            for table, pruning in ((True, True), (False, True), *(((True, False), (False, False))
+                                                                  if evaluation == "better" else ())):
                 times, nodes = [], 0
                 for fast, _ in pairs:
                     agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
-                                            transposition=table)
+                                            transposition=table, pruning=pruning)
                     started = time.perf_counter()
                     agent.get_action(fast)
                     times.append(time.perf_counter() - started)
                     nodes += agent.last_search.nodes
                 rows.append({
                     "depth": depth, "evaluation": evaluation, "transposition": table,
+                    "pruning": pruning if evaluation == "better" else None,  # None: no bounds, nothing to prune
                     "ms_per_move_median": round(1000 * statistics.median(times), 3),
                     "ms_per_move_mean": round(1000 * statistics.fmean(times), 3),
+                    "nodes_per_move_mean": round(nodes / len(pairs), 1),
                     "nodes_per_second": round(nodes / sum(times)),
                 })
     textbook = []

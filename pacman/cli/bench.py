@@ -85,10 +85,15 @@ def run(args: argparse.Namespace) -> int:
         search = report["search"]
         print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, "
               f"median over {search['positions']} positions")
-        print(f"  {'depth':>5} {'evaluation':<10} {'table':<5} {'ms/move':>9} {'nodes/s':>10}")
+        print(f"  {'depth':>5} {'evaluation':<10} {'table':<5} {'prune':<5} {'ms/move':>9} {'nodes/move':>10} "
+              f"{'nodes/s':>10}")
         for row in search["agent"]:
+            prune = "-" if row.get("pruning") is None else "on" if row["pruning"] else "off"
             print(f"  {row['depth']:>5} {row['evaluation']:<10} {'on' if row['transposition'] else 'off':<5} "
-                  f"{row['ms_per_move_median']:>9.3f} {row['nodes_per_second']:>10,}")
+                  f"{prune:<5} {row['ms_per_move_median']:>9.3f} {row['nodes_per_move_mean']:>10,.1f} "
+                  f"{row['nodes_per_second']:>10,}")
+        print("  (prune: Star1 pruning, which needs an evaluation that declares bounds: `better` does, "
+              "`score` does not)")
         for row in search["textbook"]:
             print(f"  textbook expectimax on the simple engine, depth {row['depth']}, score: "
                   f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
