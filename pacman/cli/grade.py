@@ -26,11 +26,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `grade` subcommand to the subparsers of the `pacman-ai` parser."""
     grade = commands.add_parser(
         "grade", help="autograde a submission on an assignment (sandboxed), or print its starter",
-        description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', or a directory with "
-                    "an assignment.toml). Each test runs in a separate process with time and memory limits. "
+        description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', a directory with "
+                    "an assignment.toml, or a classic CS188 test folder: a directory whose CONFIG gives the "
+                    "questions' order, graded as the classic autograder grades it). Each test runs in a separate process with time and memory limits. "
                     "The report goes to stdout; --json and --gradescope write result files.")
     grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
-                       help="shipped assignment id or assignment directory")
+                       help="shipped assignment id, assignment directory, or classic test folder (test_cases)")
     grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py", help="the student's file")
     grade.add_argument("--question", action="append", default=None, metavar="ID",
                        help="grade only this question (repeat for several)")
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return _package(args)
     if args.assignment is None:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
+    if _is_classic(args.assignment):
+        return _grade_classic(args)
     assignment = load_assignment(args.assignment)
     if args.starter:
         if assignment.starter is None:
@@ -74,6 +77,38 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.submission is None:
         raise _usage("give SUBMISSION.py, the file to grade (or --starter for the starter file)")
+    _check_outputs(args)
+    if args.question:
+        for question in args.question:
+            assignment.question(question)  # an unknown id is an error before anything runs
+    return _grade(args, assignment)
+
+
+def _is_classic(assignment: str) -> bool:
+    """Whether ASSIGNMENT is a classic CS188 test folder (a folder whose CONFIG gives ``order``)."""
+    from pacman.grading.classic import is_classic_course
+
+    return os.path.isdir(assignment) and is_classic_course(assignment)
+
+
+def _grade_classic(args: argparse.Namespace) -> int:
+    """`pacman-ai grade path/to/test_cases multiAgents.py`: a classic course folder."""
+    from pacman.grading.classic import grade_course, load_course
+
+    if args.starter:
+        raise _usage(f"{args.assignment} is a classic test folder: it has no starter file")
+    course = load_course(args.assignment)
+    if args.submission is None:
+        raise _usage("give SUBMISSION.py, the file to grade (e.g. multiAgents.py)")
+    _check_outputs(args)
+    if args.question:
+        for question in args.question:
+            course.question(question)  # an unknown id is an error before anything runs
+    return _grade(args, course, grade_course)
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """The output files: writable, distinct, and not the submission; the sandbox user: not empty."""
     if args.gradescope == "-":
         raise _usage("--gradescope needs a file name (Gradescope reads /autograder/results/results.json)")
     outputs = {}
@@ -88,10 +123,6 @@ def run(args: argparse.Namespace) -> int:
             outputs[key] = flag
     if args.sandbox_user is not None and not args.sandbox_user.strip():
         raise _usage("--sandbox-user: expected a user name (e.g. nobody), got an empty string")
-    if args.question:
-        for question in args.question:
-            assignment.question(question)  # an unknown id is an error before anything runs
-    return _grade(args, assignment)
 
 
 def _check_output(flag: str, target: str) -> None:
@@ -112,8 +143,9 @@ def _write_result(flag: str, target: str, data: Any) -> None:
         raise _usage(f"{flag} {target}: cannot write the results ({exc.strerror or exc})") from None
 
 
-def _grade(args: argparse.Namespace, assignment: Any) -> int:
-    from pacman.grading.grader import SubmissionError, grade
+def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
+    """Grade with `grade` (our assignments' by default; `grade_course` for a classic folder) and report."""
+    from pacman.grading.grader import SubmissionError
     from pacman.grading.reaper import become_subreaper
 
     # Processes a submission starts that outlive its stand-in parent come back to the grader,
@@ -125,6 +157,8 @@ def _grade(args: argparse.Namespace, assignment: Any) -> int:
         if args.verbose:
             print(f"  {question} / {test.name}: {'pass' if test.passed else 'FAIL'}", file=sys.stderr, flush=True)
 
+    if grade is None:
+        from pacman.grading.grader import grade
     try:
         report = grade(assignment, args.submission, questions=args.question, progress=progress,
                        sandbox_user=args.sandbox_user)
@@ -152,6 +186,9 @@ def _package(args: argparse.Namespace) -> int:
     if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
             or args.sandbox_user:
         raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
+    if args.assignment is not None and _is_classic(args.assignment):
+        raise _usage(f"--gradescope-package: {args.assignment} is a classic test folder, which this version "
+                     "cannot package yet; on Gradescope run pacman-ai grade TEST_FOLDER FILE.py --gradescope OUT")
     if args.requirement is not None and not args.requirement.strip():
         raise _usage("--requirement: expected what pip should install, got an empty string")
     check_package_target(args.gradescope_package)  # before the assignment is read: fail fast

@@ -37,10 +37,15 @@ class QuestionResult:
     scoring: str
     visibility: str
     tests: list[TestResult]
+    notes: list[str] = field(default_factory=list)
+    """About the question as a whole (a classic question skipped for its prerequisite, disabled tests)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "score": self.score, "max_score": self.max_score,
+        data = {"id": self.id, "title": self.title, "score": self.score, "max_score": self.max_score,
                 "scoring": self.scoring, "tests": [t.to_dict() for t in self.tests]}
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
 
 
 @dataclass
@@ -111,8 +116,13 @@ def grade(
     needs root); the expected answers of all tests are computed before the
     submission runs at all.
     """
+    from pacman.grading.classic.detect import classic_hint, classic_imports, missing_classic_module
+
     started = time.perf_counter()
     source = read_submission(submission)
+    modules = classic_imports(source)
+    if modules:  # one message, rather than the same ModuleNotFoundError for every test
+        raise SubmissionError(classic_hint(str(submission), assignment.id, modules))
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
@@ -126,6 +136,9 @@ def grade(
         for check in question_checks:
             run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
                             user=sandbox_user)
+            missing = missing_classic_module(run.import_error)
+            if missing is not None:
+                raise SubmissionError(classic_hint(str(submission), assignment.id, [missing]))
             verdict = check.judge(run.outcomes)
             verdicts.append(verdict)
             if run.output.strip():

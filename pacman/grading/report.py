@@ -26,6 +26,7 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
         lines.append(f"Question {question.id}: {question.title}  "
                      f"{_points(question.score)}/{_points(question.max_score)}"
                      + ("  (all tests must pass)" if question.scoring == "all" else ""))
+        lines.extend(f"  {note}" for note in question.notes)
         for test in question.tests:
             verdict = "PASS" if test.passed else "FAIL"
             lines.append(f"  {verdict} {test.name} ({test.kind})  {_points(test.score)}/{_points(test.max_score)}")
@@ -46,7 +47,7 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
     """Gradescope's results.json: one entry per question, its output the tests' verdicts and reasons."""
     tests = []
     for number, question in enumerate(report.questions, start=1):
-        output = []
+        output = list(question.notes)
         for test in question.tests:
             output.append(f"{'PASS' if test.passed else 'FAIL'} {test.name} ({test.kind}): "
                           f"{_points(test.score)}/{_points(test.max_score)}")

@@ -102,6 +102,8 @@ class SandboxRun:
     processes: int
     """Child processes started (one, plus one after each that died or was killed)."""
     seconds: float
+    import_error: str | None = None
+    """Why the submission could not be imported, if it could not (every item then failed with it)."""
 
 
 def _package_roots() -> list[str]:
@@ -169,13 +171,16 @@ def run_items(
     time_limits: list[float],
     memory_mb: int = 1024,
     user: str | None = None,
+    loader: str = "module",
 ) -> SandboxRun:
     """Run `items` against the submission (`source`, read from `path`) in child processes.
 
     `time_limits[i]` is the wall-clock limit of item i in seconds. With `user`
     (needs root) the submission runs as that user, who then cannot write the
-    grader's files or signal the grader, and may run at most 64 processes. Always
-    returns one outcome per item, whatever the submission does.
+    grader's files or signal the grader, and may run at most 64 processes.
+    `loader` is ``"module"`` (our assignments) or ``"classic"`` (a classic CS188
+    file, loaded with the classic API on its import path). Always returns one
+    outcome per item, whatever the submission does.
     """
     ids = _user_ids(user) if user is not None else None
     started = time.perf_counter()
@@ -184,6 +189,7 @@ def run_items(
     output_parts: list[str] = []
     processes = 0
     first = 0
+    import_error = None
     roots = _package_roots()
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
         if ids is not None:
@@ -195,7 +201,7 @@ def run_items(
                 os.chown(home, *ids)
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
             status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                capture_path, ids)
+                                capture_path, ids, loader)
             # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade` is).
             end_children(keep=ours)
             try:
@@ -206,6 +212,7 @@ def run_items(
             except OSError:
                 pass
             if status.fatal is not None:  # the submission cannot be imported: nothing else can run
+                import_error = status.fatal
                 for i in range(first, len(items)):
                     if outcomes[i] is None:
                         outcomes[i] = ItemOutcome(False, error=status.fatal)
@@ -220,7 +227,7 @@ def run_items(
                 progressed += 1
             first = progressed
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
-    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started)
+    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error)
 
 
 @dataclass
@@ -233,14 +240,14 @@ class _ChildStatus:
 
 def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
-               capture_path: str, ids: tuple[int, int] | None) -> _ChildStatus:
+               capture_path: str, ids: tuple[int, int] | None, loader: str = "module") -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
     cpu = sum(time_limits[i] for i in todo) + IMPORT_TIME_LIMIT + 5
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
-           "processes": _SANDBOX_PROCESSES if ids is not None else None}
+           "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader}
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "from pacman.grading.worker import main; main()")
     status = _ChildStatus()

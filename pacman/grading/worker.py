@@ -60,6 +60,9 @@ def _describe(exc: BaseException, submission_path: str) -> str:
     if isinstance(exc, RecursionError):
         return f"RecursionError: {exc}"
     if isinstance(exc, SystemExit):
+        method = _not_implemented(exc)
+        if method is not None:
+            return f"not implemented: {method}"
         return f"called exit() / raised SystemExit({exc.code!r})"
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == submission_path]
     where = ""
@@ -70,6 +73,15 @@ def _describe(exc: BaseException, submission_path: str) -> str:
     if len(text) > 300:
         text = text[:300] + "..."
     return f"{type(exc).__name__}: {text}{where}"
+
+
+def _not_implemented(exc: BaseException) -> str | None:
+    """The method that called the classic ``util.raiseNotDefined()`` (which exits), if that is how `exc` came."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    for caller, frame in zip(frames, frames[1:]):
+        if frame.name == "raiseNotDefined":
+            return caller.name
+    return None
 
 
 def _load(source: str, path: str) -> types.ModuleType:
@@ -229,6 +241,15 @@ def main() -> None:
     import pacman.game  # noqa: F401
     import pacman.grading.states  # noqa: F401
 
+    classic = job.get("loader") == "classic"  # a classic CS188 file, graded on a classic test folder
+    if classic:
+        from pacman.grading.classic.runner import RUNNERS as classic_runners, prepare_classic_api
+
+        prepare_classic_api()
+        runners = {**_RUNNERS, **classic_runners}
+    else:
+        runners = _RUNNERS
+
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long output: writes fail, the process lives
     _limit(resource.RLIMIT_AS, job["memory_mb"] << 20)
     _limit(resource.RLIMIT_CPU, int(job["cpu_seconds"]) + 1)
@@ -239,7 +260,12 @@ def main() -> None:
     _stand_between(job["fd"])
     path = job["path"]
     try:
-        module = _load(job["source"], path)
+        if classic:
+            from pacman.grading.classic.runner import load_classic_submission
+
+            module, path = load_classic_submission(job["source"], path)
+        else:
+            module = _load(job["source"], path)
     except BaseException as exc:  # anything at import, SystemExit included, fails every item
         channel.send("import_error", error=_describe(exc, path))
         sys.stdout.flush()
@@ -250,7 +276,7 @@ def main() -> None:
         channel.send("start", item=index)
         started = time.perf_counter()
         try:
-            data = _RUNNERS[item["kind"]](module, item)
+            data = runners[item["kind"]](module, item)
         except BaseException as exc:  # the submission's failure is this item's, not the grader's
             channel.send("result", item=index, ok=False, error=_describe(exc, path),
                          seconds=time.perf_counter() - started)

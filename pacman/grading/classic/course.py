@@ -1,0 +1,164 @@
+"""A classic course folder: the top ``CONFIG`` (``order``), question folders, their tests.
+
+::
+
+    test_cases/
+      CONFIG                 order: "q1 q2 q3"
+      q1/CONFIG              max_points: "4"  class: "PassAllTestsQuestion"  (depends: "q0")
+      q1/1-small.test        class: "GraphGameTreeTest" ...
+      q1/1-small.solution    action: ... generated: ...
+
+Everything is read and checked when the course is loaded, before a submission
+runs: a mistake is one line naming the file (and the line, inside a file).
+Tests run in file-name order; a test with ``disabled: "true"`` is skipped.
+Keys this project does not use are ignored, so that folders written for the
+classic autograder load unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pacman.grading.classic.format import ClassicFormatError, read_classic_file
+from pacman.grading.classic.graph_tree import GraphGameTreeTest
+from pacman.grading.classic.kinds import ClassicTest
+from pacman.grading.classic.questions import QUESTION_CLASSES
+
+__all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course", "TEST_CLASSES"]
+
+#: Test classes by the name a ``.test`` file's ``class`` gives.
+TEST_CLASSES: dict[str, type[ClassicTest]] = {GraphGameTreeTest.class_name: GraphGameTreeTest}
+#: Classes of the classic format this project does not grade yet (a clear error rather than "unknown").
+_NOT_YET = ("PacmanGameTreeTest", "EvalAgentTest")
+#: Tests in one question folder, at most.
+MAX_TESTS = 2000
+
+
+@dataclass
+class ClassicQuestion:
+    """One question folder."""
+
+    id: str
+    title: str
+    max_points: int
+    question_class: str
+    depends: tuple[str, ...]
+    tests: list[ClassicTest]
+    disabled: list[str] = field(default_factory=list)
+    """Names of the tests skipped because they say ``disabled: "true"``."""
+
+
+@dataclass
+class ClassicCourse:
+    """A whole course folder, checked."""
+
+    directory: Path
+    questions: list[ClassicQuestion]
+
+    @property
+    def id(self) -> str:
+        return self.directory.resolve().name
+
+    def question(self, question_id: str) -> ClassicQuestion:
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        known = ", ".join(q.id for q in self.questions)
+        raise ClassicFormatError(f"{self.directory}: no question {question_id!r} (its questions: {known})")
+
+    def with_prerequisites(self, question_ids: list[str]) -> list[ClassicQuestion]:
+        """The questions asked for plus, transitively, those they depend on, in the course's order."""
+        wanted: set[str] = set()
+        todo = list(question_ids)
+        while todo:
+            question = self.question(todo.pop())
+            if question.id not in wanted:
+                wanted.add(question.id)
+                todo.extend(question.depends)
+        return [q for q in self.questions if q.id in wanted]
+
+
+def is_classic_course(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a folder with a ``CONFIG`` file that gives ``order`` (a classic ``test_cases``)."""
+    config = Path(path) / "CONFIG"
+    if not config.is_file():
+        return False
+    try:
+        return "order" in read_classic_file(config).values
+    except ClassicFormatError:
+        return True  # a CONFIG that is there but malformed: load_course says what is wrong with it
+
+
+def _whole(file, key: str) -> int:
+    text = file.require(key).strip()
+    try:
+        value = int(text)
+    except ValueError:
+        raise file.error(key, f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise file.error(key, f"expected at least 0, got {value}")
+    return value
+
+
+def _inside(directory: Path, name: str, config) -> Path:
+    folder = directory / name
+    if name in (".", "..") or "/" in name or "\\" in name or not folder.is_dir() or folder.is_symlink():
+        raise config.error("order", f"{name!r} is not a question folder of {directory}")
+    return folder
+
+
+def _load_question(folder: Path, question_id: str) -> ClassicQuestion:
+    config = read_classic_file(folder / "CONFIG")
+    question_class = config.require("class").strip()
+    if question_class not in QUESTION_CLASSES:
+        raise config.error("class", f"expected one of {', '.join(QUESTION_CLASSES)}, got {question_class!r}")
+    max_points = _whole(config, "max_points")
+    depends = tuple((config.get("depends") or "").split())
+    tests: list[ClassicTest] = []
+    disabled = []
+    paths = sorted(p for p in folder.iterdir() if p.name.endswith(".test"))
+    if len(paths) > MAX_TESTS:
+        raise ClassicFormatError(f"{folder}: {len(paths)} tests, more than the {MAX_TESTS} a question may have")
+    for path in paths:
+        name = path.name[: -len(".test")]
+        test = read_classic_file(path)
+        if (test.get("disabled") or "").strip().lower() == "true":
+            disabled.append(name)
+            continue
+        kind = test.require("class").strip()
+        cls = TEST_CLASSES.get(kind)
+        if cls is None:
+            if kind in _NOT_YET:
+                raise test.error("class", f"{kind} tests are not graded by this version of pacman-ai yet")
+            raise test.error("class", f"expected one of {', '.join(TEST_CLASSES)}, got {kind!r}")
+        solution_path = folder / f"{name}.solution"
+        if not solution_path.is_file():
+            raise ClassicFormatError(f"{path}: its solution file {solution_path.name} is missing")
+        tests.append(cls(name, test, read_classic_file(solution_path)))
+    title = (config.get("title") or "").strip() or ", ".join(
+        dict.fromkeys(getattr(t, "alg", "") for t in tests if getattr(t, "alg", ""))) or question_id
+    return ClassicQuestion(question_id, title, max_points, question_class, depends, tests, disabled)
+
+
+def load_course(directory: str | os.PathLike[str]) -> ClassicCourse:
+    """Read and check a classic course folder; ClassicFormatError naming the file and line if anything is wrong."""
+    root = Path(directory)
+    config = read_classic_file(root / "CONFIG")
+    order = config.require("order").split()
+    if not order:
+        raise config.error("order", "lists no question")
+    questions: list[ClassicQuestion] = []
+    for question_id in order:
+        if any(q.id == question_id for q in questions):
+            raise config.error("order", f"question {question_id!r} is listed twice")
+        questions.append(_load_question(_inside(root, question_id, config), question_id))
+    earlier: set[str] = set()
+    for question in questions:
+        for prerequisite in question.depends:
+            if prerequisite not in earlier:
+                where = "is not a question of the course" if prerequisite not in order else "comes after it in order"
+                raise ClassicFormatError(f"{root / question.id / 'CONFIG'}: depends: {prerequisite!r} {where}")
+        earlier.add(question.id)
+    return ClassicCourse(root, questions)

@@ -1,0 +1,121 @@
+"""The classic test-file format: ``key: "value"`` lines and ``key: \"\"\"`` ... ``\"\"\"`` blocks.
+
+Used by a classic course's ``CONFIG``, ``NAME.test`` and ``NAME.solution``
+files. Outside a block, blank lines and lines starting with ``#`` are ignored;
+any other line is an error naming the file and the line. A block's lines are
+kept as written, up to a line that is ``\"\"\"`` alone.
+
+>>> parse_classic_text('# a comment\\nalg: "MinimaxAgent"\\nlines: \"\"\"\\na b\\n\"\"\"\\n', "x.test").values
+{'alg': 'MinimaxAgent', 'lines': 'a b'}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pacman.grading.assignment import AssignmentError
+
+__all__ = ["ClassicFormatError", "ClassicFile", "parse_classic_text", "read_classic_file", "format_classic"]
+
+#: A classic test file larger than this is refused (their trees are a few kilobytes).
+MAX_CLASSIC_FILE_BYTES = 4 << 20
+
+_SINGLE = re.compile(r'^([A-Za-z_][A-Za-z0-9_.\-]*):\s*"(.*)"\s*$')
+_BLOCK = re.compile(r'^([A-Za-z_][A-Za-z0-9_.\-]*):\s*"""\s*$')
+
+
+class ClassicFormatError(AssignmentError):
+    """A classic course file that does not follow the format (the message names the file and line)."""
+
+
+@dataclass
+class ClassicFile:
+    """One parsed file: its values by key, and the line each value starts on (for error messages)."""
+
+    path: str
+    values: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    """For a single-line value, its line; for a block, the line of its first content line."""
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.values.get(key, default)
+
+    def require(self, key: str) -> str:
+        """The value of `key`; ClassicFormatError naming the file if it is missing."""
+        if key not in self.values:
+            raise ClassicFormatError(f"{self.path}: missing key {key!r}")
+        return self.values[key]
+
+    def error(self, key: str, message: str, offset: int = 0) -> ClassicFormatError:
+        """An error about `key`'s value (`offset` lines into a block), naming the file and line."""
+        line = self.lines.get(key)
+        where = f"{self.path}:{line + offset}" if line is not None else self.path
+        return ClassicFormatError(f"{where}: {key}: {message}")
+
+
+def parse_classic_text(text: str, path: str) -> ClassicFile:
+    """Parse the text of a classic file shown as `path`; ClassicFormatError naming the line if malformed."""
+    parsed = ClassicFile(path)
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines):
+        raw = lines[number]
+        number += 1
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        block = _BLOCK.match(stripped)
+        single = None if block else _SINGLE.match(stripped)
+        if block is None and single is None:
+            shown = stripped if len(stripped) <= 60 else stripped[:57] + "..."
+            raise ClassicFormatError(f'{path}:{number}: expected key: "value" or key: """ (a block), '
+                                     f"or a # comment; got {shown!r}")
+        key = (block or single).group(1)
+        if key in parsed.values:
+            raise ClassicFormatError(f"{path}:{number}: key {key!r} given twice (first on line {parsed.lines[key]})")
+        if single is not None:
+            parsed.values[key] = single.group(2)
+            parsed.lines[key] = number
+            continue
+        opened = number
+        body = []
+        while True:
+            if number >= len(lines):
+                raise ClassicFormatError(f'{path}:{opened}: the block of {key!r} is never closed by a """ line')
+            line = lines[number]
+            number += 1
+            if line.strip() == '"""':
+                break
+            body.append(line)
+        parsed.values[key] = "\n".join(body)
+        parsed.lines[key] = opened + 1
+    return parsed
+
+
+def read_classic_file(path: str | Path) -> ClassicFile:
+    """Read and parse one classic file (a regular UTF-8 file of at most 4 MB)."""
+    from pacman.files import read_input_file
+
+    data = read_input_file(path, "a classic test file", MAX_CLASSIC_FILE_BYTES, ClassicFormatError)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ClassicFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return parse_classic_text(text, str(path))
+
+
+def format_classic(values: dict[str, str], comment: str | None = None) -> str:
+    """The text of a classic file holding `values` (multi-line values as blocks), the inverse of parsing."""
+    out = []
+    if comment:
+        out.extend(f"# {line}".rstrip() for line in comment.splitlines())
+    for key, value in values.items():
+        if "\n" in value or '"' in value:
+            out.append(f'{key}: """')
+            out.extend(value.split("\n"))
+            out.append('"""')
+        else:
+            out.append(f'{key}: "{value}"')
+    return "\n".join(out) + "\n"

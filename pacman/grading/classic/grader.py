@@ -1,0 +1,87 @@
+"""Grading a classic CS188 file on a classic course folder, question by question, in the sandbox.
+
+Each question's tests run in one sandboxed child process (a fresh one after a
+test that crashed, hung or ran out of memory), as the classic autograder runs
+them in one process; prerequisites (``depends``) are graded first. The result is
+the same `GradeReport` as for our own assignments, so the terminal report,
+``--json`` and ``--gradescope`` are written the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+from pacman.grading.checks import TestResult
+from pacman.grading.classic.course import ClassicCourse, ClassicQuestion
+from pacman.grading.classic.questions import SCORING, Verdict, question_score
+from pacman.grading.grader import GradeReport, QuestionResult, SubmissionError, read_submission
+from pacman.grading.sandbox import check_sandbox_user, run_items
+
+__all__ = ["grade_course"]
+
+
+def grade_course(
+    course: ClassicCourse,
+    submission: str | Path,
+    questions: list[str] | None = None,
+    progress: Callable[[str, TestResult], None] | None = None,
+    sandbox_user: str | None = None,
+    memory_mb: int = 1024,
+) -> GradeReport:
+    """Grade `submission` on `course` (only the `questions` given and what they depend on, if any)."""
+    started = time.perf_counter()
+    source = read_submission(submission)
+    if sandbox_user is not None:
+        check_sandbox_user(sandbox_user)
+    path = str(Path(submission).resolve())
+    chosen = course.with_prerequisites(list(dict.fromkeys(questions))) if questions else list(course.questions)
+    results: dict[str, QuestionResult] = {}
+    output: list[str] = []
+    for question in chosen:
+        results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
+                                               memory_mb, output, progress)
+    return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output)
+
+
+def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], source: str, path: str,
+                    submission: str | Path, sandbox_user: str | None, memory_mb: int, output: list[str],
+                    progress: Callable[[str, TestResult], None] | None) -> QuestionResult:
+    notes = []
+    if question.disabled:
+        notes.append(f"disabled tests, not run: {', '.join(question.disabled)}")
+    result = QuestionResult(question.id, question.title, 0.0, float(question.max_points),
+                            SCORING[question.question_class], "visible", [], notes)
+    unmet = [d for d in question.depends if done[d].score < done[d].max_score]
+    if unmet:
+        which = " and ".join(unmet)
+        notes.insert(0, f"skipped: it depends on {which}, which {'was' if len(unmet) == 1 else 'were'} "
+                        f"not completed with full marks")
+        return result
+    items = [item for test in question.tests for item in test.items]
+    limits = [limit for test in question.tests for limit in test.time_limits]
+    run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic")
+    if run.import_error is not None:
+        raise SubmissionError(f"{submission}: {run.import_error}")
+    if run.output.strip():
+        output.append(f"[{question.id}]\n{run.output}")
+    first = 0
+    verdicts = []
+    for test in question.tests:
+        outcomes = run.outcomes[first:first + len(test.items)]
+        first += len(test.items)
+        passed, points, messages, observed = test.judge(outcomes)
+        tested = TestResult(test.name, test.class_name, points if passed else 0.0, float(test.max_points), passed,
+                            messages, [observed] if observed else [], sum(o.seconds for o in outcomes))
+        result.tests.append(tested)
+        verdicts.append(Verdict(passed, tested.score))
+        if progress is not None:
+            progress(question.id, tested)
+    result.score, counted = question_score(question.question_class, question.max_points, verdicts)
+    if counted < len(verdicts):
+        stopped = result.tests[counted - 1].name
+        for tested in result.tests[counted:]:
+            tested.score = 0.0
+            tested.messages.append(f"not counted: the question stopped at {stopped}, which failed")
+    return result

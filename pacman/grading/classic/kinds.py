@@ -1,0 +1,54 @@
+"""What every classic test class shares: the grader's side (`ClassicTest`) and small helpers of the submission's side.
+
+A test class reads its ``.test`` and ``.solution`` files when the course is
+loaded (errors name the file and line), describes the items the submission's
+process runs (`items`, `time_limits`: plain JSON data) and judges their outcomes.
+New classes (``PacmanGameTreeTest``, ``EvalAgentTest``) plug in by subclassing
+`ClassicTest`, adding their item runner to `pacman.grading.classic.runner` and
+their name to `pacman.grading.classic.course.TEST_CLASSES`.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+from pacman.grading.classic.format import ClassicFile
+from pacman.grading.sandbox import ItemOutcome
+
+__all__ = ["ClassicTest", "action_text", "agent_class"]
+
+
+class ClassicTest(abc.ABC):
+    """One test of a classic question, ready to run."""
+
+    class_name = ""
+    """The ``class`` value of the ``.test`` files this class reads."""
+
+    def __init__(self, name: str, test: ClassicFile, solution: ClassicFile) -> None:
+        self.name = name
+        self.test_file = test
+        self.solution_file = solution
+        self.max_points = 0.0
+        """Points the test adds to a PartialCreditQuestion when it passes (0 for tests that only pass or fail)."""
+        self.items: list[dict[str, Any]] = []
+        self.time_limits: list[float] = []
+
+    @abc.abstractmethod
+    def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
+        """(passed, points earned, messages, observations for --json) from one outcome per item."""
+
+
+def action_text(action: Any) -> tuple[str, str]:
+    """(text, type name) of what ``getAction`` returned, for the grader to compare."""
+    if isinstance(action, str):
+        return str.__str__(action), "str"  # a str subclass (an enum of strings) by its value
+    return repr(action)[:100], type(action).__name__
+
+
+def agent_class(module: Any, name: str) -> Any:
+    """The agent class `name` of the submission's module; AttributeError saying so if it has none."""
+    cls = getattr(module, name, None)
+    if cls is None:
+        raise AttributeError(f"the submission defines no {name}")
+    return cls

@@ -1,0 +1,41 @@
+"""The submission's side of classic grading, run inside the sandbox's child process only.
+
+The child writes the submission's source (as the grader read it) into its own
+working folder under the file's name, loads it with the classic API on the
+import path (`pacman.compat.cs188.load_classic_module`), and runs each item with
+the runner of its kind.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from pacman.grading.classic.graph_tree import ITEM_KIND as GRAPH_TREE, run_graph_tree
+
+__all__ = ["RUNNERS", "load_classic_submission", "COMPAT_MISSING"]
+
+#: The item runners by item kind: ``runner(module, item) -> observations``.
+RUNNERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {GRAPH_TREE: run_graph_tree}
+
+COMPAT_MISSING = "the classic CS188 API (pacman.compat.cs188) is not part of this installation of pacman-ai"
+
+
+def prepare_classic_api() -> None:
+    """Import the classic API before the memory cap (so the cap is the submission's to use), if it is there."""
+    try:
+        import pacman.compat.cs188  # noqa: F401
+    except ImportError:
+        pass
+
+
+def load_classic_submission(source: str, path: str) -> tuple[Any, str]:
+    """(module, the path it was loaded from): `source` saved as ./NAME.py and imported the classic way."""
+    try:
+        from pacman.compat.cs188 import load_classic_module
+    except ImportError:
+        raise ImportError(COMPAT_MISSING) from None
+    local = os.path.abspath(os.path.basename(path) or "submission.py")
+    with open(local, "w", encoding="utf-8") as handle:
+        handle.write(source)
+    return load_classic_module(local), local
