@@ -53,7 +53,7 @@ EXPECTED = {
 Q3_SKIPPED = {"students/unfinished.py", "students/depth_per_agent.py"}
 
 try:
-    import pacman.compat.cs188  # noqa: F401
+    from pacman.compat.cs188 import load_classic_module  # noqa: F401
     HAS_CLASSIC_API = True
 except ImportError:
     HAS_CLASSIC_API = False
@@ -249,6 +249,48 @@ def test_a_partial_credit_question_stops_at_the_first_outright_failure(monkeypat
     tests = report.questions[0].tests
     assert report.questions[0].score == 0.0 and [t.passed for t in tests] == [True, False, True, False]
     assert tests[2].messages == ["not counted: the question stopped at 2-tie-at-min, which failed"]
+
+
+# --- writing solution files from a reference --------------------------------------------------------------
+
+def test_solutions_written_from_the_reference_are_the_hand_worked_ones(monkeypatch, tmp_path):
+    from pacman.grading.classic import read_classic_file
+    from pacman.grading.classic import solutions
+
+    root = tmp_path / "test_cases"
+    shutil.copytree(TEST_CASES, root)
+    for path in root.rglob("*.solution"):
+        path.unlink()
+    monkeypatch.setattr(solutions, "run_items", _in_process)
+    written = solutions.write_solutions(load_course(root, solutions=False), COURSE / "multiAgents.py")
+    assert len(written) == 10 and not (root / "q1" / "5-disabled.solution").exists()
+    for path in written:
+        original = TEST_CASES / path.relative_to(root)
+        assert read_classic_file(path).values == read_classic_file(original).values, path.name
+    monkeypatch.setattr(classic_grader, "run_items", _in_process)
+    report = classic_grader.grade_course(load_course(root), COURSE / "multiAgents.py")
+    assert report.score == 12.0
+
+
+def test_a_failing_reference_writes_no_solution(monkeypatch, tmp_path):
+    from pacman.grading import SubmissionError
+    from pacman.grading.classic import solutions
+
+    root = tmp_path / "test_cases"
+    shutil.copytree(TEST_CASES, root)
+    for path in root.rglob("*.solution"):
+        path.unlink()
+    monkeypatch.setattr(solutions, "run_items", _in_process)
+    with pytest.raises(SubmissionError, match="fails on q1/1-one-agent, so its solution cannot be written: "
+                                              "not implemented: getAction"):
+        solutions.write_solutions(load_course(root, solutions=False), COURSE / "students/unfinished.py")
+    assert list(root.rglob("*.solution")) == []
+
+
+def test_write_solutions_is_for_classic_folders_only(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pacman", "grade", "expectimax", "x.py", "--write-solutions"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and "--write-solutions is for classic test folders" in done.stderr
 
 
 # --- students' experience: a classic file on our own assignment -------------------------------------------

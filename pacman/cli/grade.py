@@ -45,6 +45,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "cannot touch the grader's files or processes")
     grade.add_argument("--starter", action="store_true",
                        help="print the assignment's starter file (e.g. > multi_agents.py) and exit")
+    grade.add_argument("--write-solutions", action="store_true",
+                       help="classic test folders only: run SUBMISSION.py (your reference solution) on every "
+                            "enabled test and write each NAME.solution beside NAME.test")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
                        help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
                             f"(default: {DEFAULT_ASSIGNMENT}) into DIR (new, empty or a previous package) and exit")
@@ -69,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
     if _is_classic(args.assignment):
         return _grade_classic(args)
+    if args.write_solutions:
+        raise _usage("--write-solutions is for classic test folders (a folder whose CONFIG gives 'order')")
     assignment = load_assignment(args.assignment)
     if args.starter:
         if assignment.starter is None:
@@ -97,6 +102,8 @@ def _grade_classic(args: argparse.Namespace) -> int:
 
     if args.starter:
         raise _usage(f"{args.assignment} is a classic test folder: it has no starter file")
+    if args.write_solutions:
+        return _write_solutions(args)
     course = load_course(args.assignment)
     if args.submission is None:
         raise _usage("give SUBMISSION.py, the file to grade (e.g. multiAgents.py)")
@@ -105,6 +112,28 @@ def _grade_classic(args: argparse.Namespace) -> int:
         for question in args.question:
             course.question(question)  # an unknown id is an error before anything runs
     return _grade(args, course, grade_course)
+
+
+def _write_solutions(args: argparse.Namespace) -> int:
+    """`--write-solutions`: the reference file's observations become the folder's .solution files."""
+    from pacman.grading.classic import load_course
+    from pacman.grading.classic.solutions import write_solutions
+    from pacman.grading.reaper import become_subreaper
+
+    if args.json or args.gradescope:
+        raise _usage("--write-solutions writes .solution files only; leave out --json and --gradescope")
+    if args.submission is None:
+        raise _usage("--write-solutions: give the reference solution's .py file")
+    if args.sandbox_user is not None and not args.sandbox_user.strip():
+        raise _usage("--sandbox-user: expected a user name (e.g. nobody), got an empty string")
+    course = load_course(args.assignment, solutions=False)
+    if args.question:
+        for question in args.question:
+            course.question(question)
+    become_subreaper()
+    for path in write_solutions(course, args.submission, questions=args.question, sandbox_user=args.sandbox_user):
+        print(path)
+    return 0
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -184,7 +213,7 @@ def _package(args: argparse.Namespace) -> int:
     from pacman.grading.gradescope import check_package_target, write_gradescope_package
 
     if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
-            or args.sandbox_user:
+            or args.sandbox_user or args.write_solutions:
         raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
     if args.assignment is not None and _is_classic(args.assignment):
         raise _usage(f"--gradescope-package: {args.assignment} is a classic test folder, which this version "

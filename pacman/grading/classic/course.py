@@ -57,6 +57,10 @@ class ClassicCourse:
     directory: Path
     questions: list[ClassicQuestion]
 
+    def folder(self, question: ClassicQuestion) -> Path:
+        """The folder of `question` (its CONFIG, tests and solutions)."""
+        return self.directory / question.id
+
     @property
     def id(self) -> str:
         return self.directory.resolve().name
@@ -109,7 +113,7 @@ def _inside(directory: Path, name: str, config) -> Path:
     return folder
 
 
-def _load_question(folder: Path, question_id: str) -> ClassicQuestion:
+def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQuestion:
     config = read_classic_file(folder / "CONFIG")
     question_class = config.require("class").strip()
     if question_class not in QUESTION_CLASSES:
@@ -133,17 +137,24 @@ def _load_question(folder: Path, question_id: str) -> ClassicQuestion:
             if kind in _NOT_YET:
                 raise test.error("class", f"{kind} tests are not graded by this version of pacman-ai yet")
             raise test.error("class", f"expected one of {', '.join(TEST_CLASSES)}, got {kind!r}")
-        solution_path = folder / f"{name}.solution"
-        if not solution_path.is_file():
-            raise ClassicFormatError(f"{path}: its solution file {solution_path.name} is missing")
-        tests.append(cls(name, test, read_classic_file(solution_path)))
+        solution = None
+        if solutions:
+            solution_path = folder / f"{name}.solution"
+            if not solution_path.is_file():
+                raise ClassicFormatError(f"{path}: its solution file {solution_path.name} is missing")
+            solution = read_classic_file(solution_path)
+        tests.append(cls(name, test, solution))
     title = (config.get("title") or "").strip() or ", ".join(
         dict.fromkeys(getattr(t, "alg", "") for t in tests if getattr(t, "alg", ""))) or question_id
     return ClassicQuestion(question_id, title, max_points, question_class, depends, tests, disabled)
 
 
-def load_course(directory: str | os.PathLike[str]) -> ClassicCourse:
-    """Read and check a classic course folder; ClassicFormatError naming the file and line if anything is wrong."""
+def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> ClassicCourse:
+    """Read and check a classic course folder; ClassicFormatError naming the file and line if anything is wrong.
+
+    With ``solutions=False`` the ``.solution`` files are neither needed nor read
+    (to write them: `pacman.grading.classic.solutions.write_solutions`).
+    """
     root = Path(directory)
     config = read_classic_file(root / "CONFIG")
     order = config.require("order").split()
@@ -153,7 +164,7 @@ def load_course(directory: str | os.PathLike[str]) -> ClassicCourse:
     for question_id in order:
         if any(q.id == question_id for q in questions):
             raise config.error("order", f"question {question_id!r} is listed twice")
-        questions.append(_load_question(_inside(root, question_id, config), question_id))
+        questions.append(_load_question(_inside(root, question_id, config), question_id, solutions))
     earlier: set[str] = set()
     for question in questions:
         for prerequisite in question.depends:

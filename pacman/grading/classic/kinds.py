@@ -20,12 +20,12 @@ __all__ = ["ClassicTest", "action_text", "agent_class"]
 
 
 class ClassicTest(abc.ABC):
-    """One test of a classic question, ready to run."""
+    """One test of a classic question, ready to run (its solution file is None when solutions are being written)."""
 
     class_name = ""
     """The ``class`` value of the ``.test`` files this class reads."""
 
-    def __init__(self, name: str, test: ClassicFile, solution: ClassicFile) -> None:
+    def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         self.name = name
         self.test_file = test
         self.solution_file = solution
@@ -36,7 +36,14 @@ class ClassicTest(abc.ABC):
 
     @abc.abstractmethod
     def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
-        """(passed, points earned, messages, observations for --json) from one outcome per item."""
+        """(passed, points earned, messages, observations for --json) from one outcome per item.
+
+        Only for a test loaded with its solution file.
+        """
+
+    @abc.abstractmethod
+    def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
+        """The ``.solution`` file's values that a reference file's outcomes give (they all ran to the end)."""
 
 
 def action_text(action: Any) -> tuple[str, str]:
