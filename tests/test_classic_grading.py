@@ -354,3 +354,47 @@ def test_gradescope_and_question_flags_on_a_classic_folder(tmp_path):
     results = json.loads((tmp_path / "results.json").read_text())
     assert [(t["name"], t["score"], t["max_score"]) for t in results["tests"]] == [("q2: AlphaBetaAgent", 0.0, 5.0)]
     assert "Total: 0/5" in done.stdout and "did not generate: b2" in done.stdout
+
+
+# --- docs/cs188.md ------------------------------------------------------------------------------------------
+
+DOC = Path(__file__).parent.parent / "docs" / "cs188.md"
+
+
+def _doc_block(marker: str) -> str:
+    text = DOC.read_text(encoding="utf-8")
+    after = text.split(f"<!-- classic-example: {marker} -->", 1)[1]
+    return after.split("```", 2)[1].split("\n", 1)[1]
+
+
+def test_the_docs_error_example_is_what_a_broken_line_gives(tmp_path):
+    root = tmp_path / "test_cases"
+    shutil.copytree(TEST_CASES, root)
+    path = root / "q1" / "2-two-agents.test"
+    path.write_text(path.read_text(encoding="utf-8").replace("b x d\n", "b x\n"), encoding="utf-8")
+    with pytest.raises(ClassicFormatError) as error:
+        load_course(root)
+    documented = DOC.read_text(encoding="utf-8").split("pacman-ai: test_cases/", 1)[1].split("\n", 1)[0]
+    assert str(error.value).endswith(documented)
+
+
+@needs_classic_api
+def test_the_worked_example_of_the_docs_runs_as_documented(tmp_path):
+    shutil.copytree(COURSE, tmp_path / "tests" / "classic_course")
+    command = _doc_block("command")
+    assert "pacman-ai grade test_cases students/prunes_on_equality.py" in command
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run(["bash", "-ec", command], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    actual = done.stdout.splitlines()
+    position = 0
+    for line in _doc_block("output").splitlines():  # the documented lines, in order (passing tests left out)
+        if not line.strip():
+            continue
+        while position < len(actual) and not actual[position].startswith(line):
+            position += 1
+        assert position < len(actual), f"documented line not in the output, in order: {line!r}\n{done.stdout}"
+        position += 1
+
