@@ -28,7 +28,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "grade", help="autograde a submission on an assignment (sandboxed), or print its starter",
         description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', a directory with "
                     "an assignment.toml, or a classic CS188 test folder: a directory whose CONFIG gives the "
-                    "questions' order, graded as the classic autograder grades it). Each test runs in a separate process with time and memory limits. "
+                    "questions' order, graded as the classic autograder grades it). Each test runs in a separate "
+                    "process with time and memory limits. "
                     "The report goes to stdout; --json and --gradescope write result files.")
     grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
                        help="shipped assignment id, assignment directory, or classic test folder (test_cases)")
