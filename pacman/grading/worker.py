@@ -59,10 +59,10 @@ def _describe(exc: BaseException, submission_path: str) -> str:
         return "ran out of memory (MemoryError)"
     if isinstance(exc, RecursionError):
         return f"RecursionError: {exc}"
+    method = _not_implemented(exc)
+    if method is not None:
+        return f"not implemented: {method}"
     if isinstance(exc, SystemExit):
-        method = _not_implemented(exc)
-        if method is not None:
-            return f"not implemented: {method}"
         return f"called exit() / raised SystemExit({exc.code!r})"
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == submission_path]
     where = ""
@@ -76,7 +76,7 @@ def _describe(exc: BaseException, submission_path: str) -> str:
 
 
 def _not_implemented(exc: BaseException) -> str | None:
-    """The method that called the classic ``util.raiseNotDefined()`` (which exits), if that is how `exc` came."""
+    """The method that called the classic ``util.raiseNotDefined()``, if that is where `exc` came from."""
     frames = traceback.extract_tb(exc.__traceback__)
     for caller, frame in zip(frames, frames[1:]):
         if frame.name == "raiseNotDefined":
