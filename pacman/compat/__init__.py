@@ -1,0 +1,30 @@
+"""Compatibility with other Pacman projects' files: `pacman.compat.cs188` for the CS188 classic API.
+
+`make_pacman_agent` and `effective_agent_args` are the application-level way to
+build a Pacman agent from a spec: as `agents.registry` does, and a classic CS188
+agent class (``multiAgents.py:MinimaxAgent``) too, adapted with `ClassicAgent`.
+Front ends call these; `agents` itself knows nothing of the classic API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from agents import registry
+from pacman.compat.cs188 import build_classic_agent, classic_spec_path, effective_classic_args
+
+__all__ = ["make_pacman_agent", "effective_agent_args"]
+
+
+def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
+    """`agents.registry.make_pacman_agent`, and a classic agent for ``file.py:Class`` of a classic file."""
+    if classic_spec_path(name) is not None:
+        return build_classic_agent(name, args)
+    return registry.make_pacman_agent(name, args)
+
+
+def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
+    """`agents.registry.effective_agent_args`; for a classic agent, its string arguments over its defaults."""
+    if classic_spec_path(name) is not None:
+        return effective_classic_args(name, args)
+    return registry.effective_agent_args(name, args, ghosts=ghosts)
