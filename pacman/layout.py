@@ -15,9 +15,12 @@ Rules this parser applies, so that every file either loads or fails clearly:
   `better` evaluation with its square (at 4096 open cells about 7 s and 250 MB to
   build, where 500 x 500 would need tens of gigabytes);
 - line endings may be LF, CRLF or CR; a leading byte-order mark is dropped;
-  trailing whitespace is stripped;
+- rows are read as the classic CS188 loader reads them: each line is stripped
+  of whitespace at both ends, and the first row sets the width; characters
+  beyond it are ignored, with one `LayoutWarning` per file (through `warnings`,
+  so it is printed to stderr once and can be filtered or made an error); a row
+  shorter than the first is a `LayoutError` naming the line;
 - blank lines before the first row and after the last row are ignored;
-- every row must be as wide as the first one (a `LayoutError` names the line otherwise);
 - there must be exactly one Pacman; there may be no ghost and no food (such a game
   can only be lost or cut off); a ghost may not be walled in on all four sides;
 - cells outside the grid count as walls, so an open border is not a crash.
@@ -31,6 +34,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -39,11 +43,13 @@ from pacman.errors import LayoutError
 from pacman.files import read_input_file
 from pacman.resources import resource_dir
 
-__all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LAYOUT_ALIASES", "MAX_CELLS"]
+__all__ = ["Layout", "load_layout", "parse_layout", "layout_names", "LayoutWarning", "CLASSIC_LAYOUTS",
+           "LAYOUT_ALIASES", "MAX_CELLS"]
 
-#: Classic-style names accepted for the shipped layouts of the same role. The
-#: mazes themselves are designed in this project.
-LAYOUT_ALIASES: dict[str, str] = {
+#: The CS188 project's maze names, each with the shipped layout closest to it in role. Those
+#: mazes are not shipped here (this project's mazes are its own): a classic name loads only a
+#: file the user has (``./layouts/NAME.lay`` or a path); otherwise the error names the closest.
+CLASSIC_LAYOUTS: dict[str, str] = {
     "smallClassic": "small",
     "mediumClassic": "medium",
     "originalClassic": "large",
@@ -54,6 +60,18 @@ LAYOUT_ALIASES: dict[str, str] = {
     "minimaxClassic": "minimax",
     "testClassic": "test",
 }
+
+#: Other names for shipped layouts: none any more (a classic name is not our maze); kept, empty,
+#: for code that imported it.
+LAYOUT_ALIASES: dict[str, str] = {}
+
+
+class LayoutWarning(UserWarning):
+    """A layout loaded, but not exactly as written: rows longer than the first were cut to its width."""
+
+
+#: A `warnings` registry per layout file: each file's warning is shown once per process.
+_WARNED: dict[str, dict] = {}
 
 _MAX_BYTES = 1 << 20
 #: The most cells (width x height) a layout may have; larger ones are refused at parse time.
@@ -196,7 +214,7 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
         raise LayoutError(f"{where}: layout text must be a str, got {type(text).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = [line.rstrip() for line in text.splitlines()]
+    lines = [line.strip() for line in text.splitlines()]
     first = 0
     while first < len(lines) and not lines[first]:
         first += 1
@@ -207,13 +225,22 @@ def parse_layout(text: str, name: str = "<text>", path: str | None = None) -> La
         raise LayoutError(f"{where}: empty layout (no rows)")
     rows = lines[first:last]
     width = len(rows[0])
+    longer: list[int] = []  # the line numbers of rows cut to the width
     for offset, row in enumerate(rows):
-        if len(row) != width:
-            line_no = first + offset + 1
+        if len(row) < width:
             raise LayoutError(
-                f"{where}:{line_no}: row is {len(row)} cells wide but the first row "
-                f"(line {first + 1}) is {width}; every row must have the same width"
+                f"{where}:{first + offset + 1}: row is {len(row)} cells wide but the first row "
+                f"(line {first + 1}) is {width}; a row may not be shorter than the first"
             )
+        if len(row) > width:
+            longer.append(first + offset + 1)
+            rows[offset] = row[:width]
+    if longer:
+        more = f" (and {len(longer) - 1} more row{'s' if len(longer) > 2 else ''})" if len(longer) > 1 else ""
+        warnings.warn_explicit(
+            f"row is wider than the first row (line {first + 1}, {width} cells){more}: the characters "
+            f"beyond column {width} are ignored, as the classic loader ignores them",
+            LayoutWarning, filename=where, lineno=longer[0], registry=_WARNED.setdefault(where, {}))
     height = len(rows)
     if width * height > MAX_CELLS:
         raise LayoutError(
@@ -298,11 +325,12 @@ def _read_text(path: Path, shown: str) -> str:
 
 
 def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
-    """Load a layout by name (``"medium"``, ``"mediumClassic"``) or a `.lay` file by path.
+    """Load a layout by name (``"medium"``) or a `.lay` file by path.
 
     A plain name is looked up as ``./layouts/NAME.lay`` first (course folders keep
     their mazes there), then among the shipped layouts; anything else is read as
-    a path. Raises `LayoutError` naming the input.
+    a path. A CS188 maze name (``mediumClassic``) that is none of these is an
+    error naming the closest shipped layout. Raises `LayoutError` naming the input.
     """
     try:
         text = os.fspath(name_or_path)
@@ -319,9 +347,8 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
     if plain and _exists(own, Path.is_file):  # a course folder's layouts/NAME.lay comes first
         return parse_layout(_read_text(own, text), name=own.stem, path=str(own))
     shipped = _layouts_dir()
-    key = LAYOUT_ALIASES.get(text, text)
-    bare = key[:-4] if key.endswith(".lay") else key
-    if os.sep not in bare and "/" not in bare and _exists(shipped / f"{bare}.lay", Path.is_file):
+    bare = text[:-4] if text.endswith(".lay") else text
+    if plain and _exists(shipped / f"{bare}.lay", Path.is_file):
         file = shipped / f"{bare}.lay"
         return parse_layout(_read_text(file, text), name=bare, path=str(file))
     try:
@@ -331,9 +358,14 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
     if _exists(path, Path.exists):
         stem = path.stem
         return parse_layout(_read_text(path, text), name=stem, path=text)
+    if plain and bare in CLASSIC_LAYOUTS:
+        raise LayoutError(
+            f"{text}: a CS188 maze, not shipped here (this project's mazes are its own); put your copy at "
+            f"layouts/{bare}.lay or give its path; the closest shipped layout is {CLASSIC_LAYOUTS[bare]!r}"
+        )
     names = layout_names()
     shown = text if len(text) <= 200 else text[:200] + "..."
-    matches = difflib.get_close_matches(bare[:200], names + list(LAYOUT_ALIASES), n=3, cutoff=0.5)
+    matches = difflib.get_close_matches(bare[:200], names, n=3, cutoff=0.5)
     hint = f"did you mean {', '.join(repr(m) for m in matches)}? " if matches else ""
     raise LayoutError(
         f"{shown}: unknown layout (not a shipped name, not an existing file); "

@@ -421,6 +421,10 @@ def outcome_is(*outcomes: str) -> Callable[[Result], None]:
     return check
 
 
+def _warned_once(result: Result, warning: str) -> None:
+    assert result.err.count(warning) == 1, f"expected {warning!r} once on stderr, got {result.err!r}"
+
+
 def never_won(result: Result) -> None:
     game = result.only_game()
     assert not game["won"], "a game without reachable food cannot be won"
@@ -442,8 +446,8 @@ LAYOUT_CASES = [
     Case("layout-no-pacman", play("bad.lay"), files={"bad.lay": "%%%%\n%.G%\n%%%%\n"}, names=("bad.lay",)),
     Case("layout-two-pacmen", play("bad.lay"), files={"bad.lay": "%%%%%\n%P.P%\n%%%%%\n"}, names=("bad.lay:2",)),
     Case("layout-ragged-short-row", play("bad.lay"), files={"bad.lay": "%%%%%\n%P.%\n%%%%%\n"}, names=("bad.lay:2",)),
-    Case("layout-longer-later-row", play("bad.lay"), files={"bad.lay": "%%%%%\n%P..%.\n%%%%%\n"},
-         names=("bad.lay:2",)),
+    Case("layout-longer-later-row", play("long.lay"), status=0, sub=True, process=True, files={"long.lay": "%%%%%\n%P..%.\n%%%%%\n"},
+         check=lambda r: (outcome_is("won")(r), _warned_once(r, "long.lay:2: LayoutWarning"))),
     Case("layout-tab-inside-row", play("ok.lay"), status=0, files={"ok.lay": "%%%%%\n%P\t.%\n%%%%%\n"},
          check=outcome_is("won")),
     Case("layout-bom", play("ok.lay"), status=0, files={"ok.lay": b"\xef\xbb\xbf" + TEST_LAY.encode()},
@@ -504,7 +508,11 @@ LAYOUT_CASES = [
     Case("layout-name-very-long", play("x" * 300 + ".lay"), names=("xxxxxxxxxx",)),
     Case("layout-symlink-loop", play("loop.lay"), files={"loop.lay": Symlink("loop.lay")}, names=("loop.lay",)),
     Case("layout-dangling-symlink", play("gone.lay"), files={"gone.lay": Symlink("nowhere.lay")}, names=("gone.lay",)),
-    Case("layout-alias-classic-name", play("testClassic"), status=0, check=outcome_is("won")),
+    Case("layout-classic-name-not-shipped", play("testClassic"), names=("testClassic", "CS188", "'test'")),
+    Case("layout-classic-name-course-file", play("testClassic"), status=0, files={"layouts/testClassic.lay": NO_GHOST_LAY},
+         check=outcome_is("won")),
+    Case("layout-row-longer-than-first-is-cut", play("wider.lay"), status=0,
+         files={"wider.lay": "%%%%%%\n%P...%  %%\n%%%%%%\n"}, check=outcome_is("won")),
     Case("layout-course-folder", play("mine"), status=0, files={"layouts/mine.lay": NO_GHOST_LAY},
          check=outcome_is("won")),
     Case("layout-course-folder-broken", play("mine"), files={"layouts/mine.lay": "%%%\n%%%\n"}, names=("mine",)),
@@ -1767,8 +1775,8 @@ MORE_CASES = [
     # layouts: rows and tiny games
     Case("layout-blank-line-in-middle", play("bad.lay"), files={"bad.lay": "%%%%%\n%P..%\n\n%..G%\n%%%%%\n"},
          names=("bad.lay:3",)),
-    Case("layout-first-row-trailing-spaces", play("bad.lay"), files={"bad.lay": "%P. \n%%%%\n"},
-         names=("bad.lay",)),
+    Case("layout-first-row-trailing-spaces", play("ok.lay"), status=0, sub=True, process=True, files={"ok.lay": "%P. \n%%%%\n"},
+         check=lambda r: (outcome_is("won")(r), _warned_once(r, "ok.lay:2: LayoutWarning"))),
     Case("layout-pacman-beside-ghost", play("ok.lay"), status=0, files={"ok.lay": "PG\n"},
          check=outcome_is("lost")),
     Case("layout-many-rows-one-column", play("tall.lay"), files={"tall.lay": "P\n" + ".\n" * 100_000},

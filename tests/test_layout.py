@@ -3,7 +3,7 @@
 import pytest
 
 from pacman import LayoutError, load_layout, parse_layout
-from pacman.layout import layout_names
+from pacman.layout import LayoutWarning, layout_names
 
 MAZE = """\
 %%%%%%%
@@ -55,8 +55,9 @@ def test_outside_the_grid_counts_as_wall():
         ("   \n\t\n", "empty layout"),
         ("%%%\n%.%\n%%%\n", "no Pacman"),
         ("%%%%\n%PP%\n%%%%\n", "maze:2:3: a second Pacman"),
-        ("%%%%\n%P.%\n%%%\n", "maze:3: row is 3 cells wide but the first row (line 1) is 4"),
-        ("%%%%\n%P.%.\n%%%%\n", "maze:2: row is 5 cells wide"),
+        ("%%%%\n%P.%\n%%%\n", "maze:3: row is 3 cells wide but the first row (line 1) is 4; "
+                                "a row may not be shorter than the first"),
+        ("%%%%\n%P.%\n\n%%%%\n", "maze:3: row is 0 cells wide"),
         ("%%%%%\n%P%G%\n%%%%%\n", "maze:2:4: the ghost here is walled in"),
     ],
 )
@@ -114,10 +115,9 @@ def test_unknown_name_suggests_close_matches():
     assert "meduim: unknown layout" in message and "'medium'" in message
 
 
-def test_load_by_name_alias_and_path(tmp_path):
+def test_load_by_name_and_path(tmp_path):
     medium = load_layout("medium")
     assert medium.name == "medium"
-    assert load_layout("mediumClassic").text == medium.text
     assert load_layout("medium.lay").text == medium.text
     copy = tmp_path / "mine.lay"
     copy.write_text(medium.text)
@@ -131,3 +131,44 @@ def test_every_shipped_layout_round_trips_through_its_text():
         again = parse_layout(layout.text, name=name)
         assert (again.walls, again.food, again.capsules, again.agent_starts) == (
             layout.walls, layout.food, layout.capsules, layout.agent_starts)
+
+
+def test_rows_are_read_the_classic_way_stripped_and_cut_to_the_first_rows_width(tmp_path):
+    maze = tmp_path / "wide.lay"
+    maze.write_text("  %%%%%\n%P..%%G\n\t%...%  x\n%%%%%\n")
+    with pytest.warns(LayoutWarning) as caught:
+        layout = load_layout(maze)
+    assert layout.text == "%%%%%\n%P..%\n%...%\n%%%%%\n"
+    assert layout.num_ghosts == 0 and layout.food_count == 5  # the 'G' beyond the width is ignored
+    assert [str(w.message) for w in caught] == [
+        "row is wider than the first row (line 1, 5 cells) (and 1 more row): the characters beyond column 5 "
+        "are ignored, as the classic loader ignores them"]
+    assert (caught[0].filename, caught[0].lineno) == (str(maze), 2)
+
+
+def test_the_longer_row_warning_is_shown_once_per_file(tmp_path):
+    import subprocess
+    import sys
+
+    for name in ("a.lay", "b.lay"):
+        (tmp_path / name).write_text("%%%%\n%P.%%\n%%%%\n")
+    code = "from pacman import load_layout\nfor name in ('a.lay', 'b.lay', 'a.lay', 'b.lay'): load_layout(name)\n"
+    err = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         check=True).stderr
+    assert err.count("a.lay:2: LayoutWarning: row is wider") == 1
+    assert err.count("b.lay:2: LayoutWarning: row is wider") == 1
+
+
+def test_a_classic_maze_name_is_a_file_of_the_user_or_an_error_naming_the_closest_shipped_layout(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(LayoutError) as info:
+        load_layout("mediumClassic")
+    assert str(info.value) == (
+        "mediumClassic: a CS188 maze, not shipped here (this project's mazes are its own); put your copy at "
+        "layouts/mediumClassic.lay or give its path; the closest shipped layout is 'medium'")
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "mediumClassic.lay").write_text("%%%%%\n%P. %\n%%%%%\n")
+    assert load_layout("mediumClassic").food_count == 1
+    (tmp_path / "elsewhere.lay").write_text("%%%%%\n%P..%\n%%%%%\n")
+    assert load_layout(str(tmp_path / "elsewhere.lay")).food_count == 2

@@ -1,4 +1,4 @@
-"""`pacman-ai layouts`: the shipped layouts, with their size, ghosts, food, capsules and other names."""
+"""`pacman-ai layouts`: the shipped layouts, with their size, ghosts, food and capsules."""
 
 from __future__ import annotations
 
@@ -19,23 +19,19 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai layouts`; returns the exit status."""
-    from pacman.layout import LAYOUT_ALIASES, layout_names, load_layout
+    from pacman.layout import layout_names, load_layout
 
-    aliases: dict[str, list[str]] = {}
-    for alias, name in LAYOUT_ALIASES.items():
-        aliases.setdefault(name, []).append(alias)
     rows = []
     for name in layout_names():
         layout = load_layout(name)
         rows.append({"name": name, "width": layout.width, "height": layout.height,
                      "ghosts": layout.num_ghosts, "food": layout.food_count,
-                     "capsules": len(layout.capsules), "aliases": aliases.get(name, [])})
+                     "capsules": len(layout.capsules)})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'name':<10} {'size':>6} {'ghosts':>6} {'food':>5} {'capsules':>8}  also known as")
+    print(f"{'name':<10} {'size':>6} {'ghosts':>6} {'food':>5} {'capsules':>8}")
     for row in rows:
         size = f"{row['width']}x{row['height']}"
-        print(f"{row['name']:<10} {size:>6} {row['ghosts']:>6} {row['food']:>5} {row['capsules']:>8}  "
-              f"{', '.join(row['aliases'])}".rstrip())
+        print(f"{row['name']:<10} {size:>6} {row['ghosts']:>6} {row['food']:>5} {row['capsules']:>8}")
     return 0
