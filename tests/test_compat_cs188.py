@@ -22,6 +22,7 @@ from pacman.compat.cs188 import (
     RandomGhost,
     classic_ghosts,
     is_classic_agent,
+    is_classic_file,
     load_classic_module,
 )
 from pacman.compat.cs188.classic_util import Counter, sample
@@ -269,3 +270,9 @@ def test_a_project_agent_file_is_not_taken_for_a_classic_one(tmp_path):
                     "        return Action.STOP\n")
     agent = make_pacman_agent(f"{ours}:Still")
     assert not isinstance(agent, ClassicAgent)
+    (tmp_path / "util.py").write_text("STEP = 'Stop'\n")  # the user's own util, beside their agent
+    mine = tmp_path / "mine.py"
+    mine.write_text("import util\nfrom pacman import Action\n\nclass Mine:\n    def get_action(self, state):\n"
+                    "        return Action(util.STEP)\n")
+    assert is_classic_file(ours, "Still") is False and is_classic_file(mine, "Mine") is False
+    assert is_classic_file(STUDENT, "MinimaxAgent") is True and is_classic_file(STUDENT, "Nobody") is True

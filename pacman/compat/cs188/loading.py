@@ -81,21 +81,25 @@ def is_classic_agent(obj: Any) -> bool:
 def is_classic_file(path: str | os.PathLike[str], class_name: str | None = None) -> bool:
     """True if the Python file at `path` is written against the classic API.
 
-    That is: it imports a classic module (``util``, ``game``, ``ghostAgents``)
-    anywhere, or its top-level class `class_name` defines ``getAction`` and not
-    ``get_action``. Read, not run; a file that is not valid Python is not classic.
+    Its top-level class `class_name` decides when it defines ``getAction`` (classic)
+    or ``get_action`` (ours); otherwise the file is classic if it imports a classic
+    module (``util``, ``game``, ``ghostAgents``). Read, not run; a file that is not
+    valid Python is not classic.
     """
     try:
         tree = ast.parse(Path(path).read_bytes())
     except (OSError, SyntaxError, ValueError):
         return False
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            methods = {item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            if "get_action" in methods:
+                return False
+            if "getAction" in methods:
+                return True
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] in CLASSIC_MODULES for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in CLASSIC_MODULES:
             return True
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == class_name:
-            methods = {item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            return "getAction" in methods and "get_action" not in methods
     return False
