@@ -346,6 +346,18 @@ def test_every_student_file_scores_what_the_rules_give_in_the_sandbox(tmp_path):
 
 
 @needs_classic_api
+def test_a_file_that_cannot_be_imported_is_one_line_naming_the_students_error(tmp_path):
+    shutil.copytree(TEST_CASES, tmp_path / "test_cases")
+    (tmp_path / "multiAgents.py").write_text("import util\nimport searchAgents\n", encoding="utf-8")
+    done = _grade_cli(tmp_path, "test_cases", "multiAgents.py", "--gradescope", "results.json")
+    line = ("multiAgents.py: the submission could not be imported: "
+            "ModuleNotFoundError: No module named 'searchAgents'")
+    assert done.returncode == 2 and done.stderr == f"pacman-ai: {line}\n"
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert (results["score"], results["output"], results["tests"]) == (0.0, f"Not graded: {line}", [])
+
+
+@needs_classic_api
 def test_gradescope_and_question_flags_on_a_classic_folder(tmp_path):
     shutil.copytree(COURSE, tmp_path / "course")
     done = _grade_cli(tmp_path / "course", "test_cases", "students/prunes_on_equality.py", "--question", "q2",

@@ -38,4 +38,9 @@ def load_classic_submission(source: str, path: str) -> tuple[Any, str]:
     local = os.path.abspath(os.path.basename(path) or "submission.py")
     with open(local, "w", encoding="utf-8") as handle:
         handle.write(source)
-    return load_classic_module(local), local
+    try:
+        return load_classic_module(local), local
+    except ValueError as exc:  # AgentSpecError naming this folder's copy: report the student's own error
+        if exc.__context__ is not None:
+            raise exc.__context__ from None
+        raise
