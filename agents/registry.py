@@ -78,6 +78,11 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
         factory = load_object(name, "Pacman agent")
         if not callable(factory):
             raise AgentSpecError(f"Pacman agent {name!r} is a {type(factory).__name__}, not a class")
+        if isinstance(factory, type) and callable(getattr(factory, "getAction", None)) \
+                and not callable(getattr(factory, "get_action", None)):
+            # Classic agents need the classic state views, an application's business (pacman.compat).
+            raise AgentSpecError(f"Pacman agent {name!r} is a classic CS188 agent (getAction): build it with "
+                                 f"pacman.compat.make_pacman_agent, as the command line does")
     else:
         raise AgentSpecError(
             f"unknown Pacman agent {name!r} (expected one of: {', '.join(PACMAN_AGENTS)}, "

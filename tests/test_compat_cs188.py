@@ -276,3 +276,13 @@ def test_a_project_agent_file_is_not_taken_for_a_classic_one(tmp_path):
                     "        return Action(util.STEP)\n")
     assert is_classic_file(ours, "Still") is False and is_classic_file(mine, "Mine") is False
     assert is_classic_file(STUDENT, "MinimaxAgent") is True and is_classic_file(STUDENT, "Nobody") is True
+
+
+def test_the_agents_registry_alone_refuses_a_classic_class_saying_where_to_build_it(tmp_path):
+    from agents import make_pacman_agent as registry_make_pacman_agent
+
+    plain = tmp_path / "plain.py"
+    plain.write_text("class Still:\n    def getAction(self, gameState):\n        return 'Stop'\n")
+    with pytest.raises(AgentSpecError, match="classic CS188 agent .getAction.: build it with pacman.compat"):
+        registry_make_pacman_agent(f"{plain}:Still")
+    assert isinstance(make_pacman_agent(f"{plain}:Still"), ClassicAgent)
