@@ -3,6 +3,7 @@ randomness, loading student files, and classic agents playing our games."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -286,3 +287,36 @@ def test_the_agents_registry_alone_refuses_a_classic_class_saying_where_to_build
     with pytest.raises(AgentSpecError, match="classic CS188 agent .getAction.: build it with pacman.compat"):
         registry_make_pacman_agent(f"{plain}:Still")
     assert isinstance(make_pacman_agent(f"{plain}:Still"), ClassicAgent)
+
+
+# -- the command line -----------------------------------------------------------------
+
+
+def _pacman_ai(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pacman", *argv], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_play_a_classic_student_file_from_the_command_line_and_replay_its_seeded_game(tmp_path):
+    student = tmp_path / "multiAgents.py"
+    student.write_text(STUDENT.read_text())
+    (tmp_path / "util.py").write_text("raise ImportError('the course folder util.py must not be imported')\n")
+    argv = ("play", "--pacman", "multiAgents.py:ExpectimaxAgent", "--agent-args", "depth=2", "--layout", "small",
+            "--display", "none", "--seed", "4", "--max-moves", "40", "--json")
+    runs = [_pacman_ai(*argv, cwd=tmp_path) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    games = [json.loads(run.stdout.splitlines()[0]) for run in runs]
+    assert games[0]["outcome"] in ("won", "lost", "cut-off") and games[0]["moves"] > 0
+    assert games[0]["agent_args"] == {"evalFn": "scoreEvaluationFunction", "depth": "2"}
+    assert games[0] == {**games[1], "ms_per_move_mean": games[0]["ms_per_move_mean"],
+                        "ms_per_move_max": games[0]["ms_per_move_max"]}
+
+
+def test_batch_runs_classic_student_agents_on_shipped_layouts(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = _pacman_ai("batch", "--pacman", f"{STUDENT}:ExpectimaxAgent,{STUDENT}:AlphaBetaAgent",
+                        "--agent-args", "depth=1,evalFn=better", "--layout", "small,medium", "--games", "2",
+                        "--max-moves", "30", "--jobs", "2", "--out", str(out), "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(games) == 8 and not any(game["crashed"] for game in games)

@@ -85,7 +85,8 @@ def play_game(job: GameJob) -> dict[str, Any]:
     its game; the layout is cached per worker process. An agent that raises or
     calls ``sys.exit()`` ends its own game, recorded as crashed with the message.
     """
-    from agents import make_ghosts, make_pacman_agent
+    from agents import make_ghosts
+    from pacman.compat import make_pacman_agent
     from pacman.distances import DistanceTable
     from pacman.game import run_game
 

@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai play`; returns the exit status."""
     import numpy as np
 
-    from agents import make_ghosts, make_pacman_agent, parse_agent_args
-    from agents.registry import effective_agent_args
+    from agents import make_ghosts, parse_agent_args
+    from pacman.compat import effective_agent_args, make_pacman_agent
     from pacman.game import run_game
     from pacman.layout import load_layout
 
