@@ -22,16 +22,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacman.grading.classic.format import ClassicFormatError, read_classic_file
+from pacman.grading.classic.eval_agent import EvalAgentTest
 from pacman.grading.classic.graph_tree import GraphGameTreeTest
 from pacman.grading.classic.kinds import ClassicTest
+from pacman.grading.classic.pacman_tree import PacmanGameTreeTest
 from pacman.grading.classic.questions import QUESTION_CLASSES
 
 __all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course", "TEST_CLASSES"]
 
 #: Test classes by the name a ``.test`` file's ``class`` gives.
-TEST_CLASSES: dict[str, type[ClassicTest]] = {GraphGameTreeTest.class_name: GraphGameTreeTest}
+TEST_CLASSES: dict[str, type[ClassicTest]] = {
+    cls.class_name: cls for cls in (GraphGameTreeTest, PacmanGameTreeTest, EvalAgentTest)}
 #: Classes of the classic format this project does not grade yet (a clear error rather than "unknown").
-_NOT_YET = ("PacmanGameTreeTest", "EvalAgentTest")
+_NOT_YET: tuple[str, ...] = ()
 #: Tests in one question folder, at most.
 MAX_TESTS = 2000
 

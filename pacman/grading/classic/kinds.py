@@ -3,9 +3,10 @@
 A test class reads its ``.test`` and ``.solution`` files when the course is
 loaded (errors name the file and line), describes the items the submission's
 process runs (`items`, `time_limits`: plain JSON data) and judges their outcomes.
-New classes (``PacmanGameTreeTest``, ``EvalAgentTest``) plug in by subclassing
-`ClassicTest`, adding their item runner to `pacman.grading.classic.runner` and
-their name to `pacman.grading.classic.course.TEST_CLASSES`.
+A class plugs in by subclassing `ClassicTest`, adding its item runner to
+`pacman.grading.classic.runner` and its name to
+`pacman.grading.classic.course.TEST_CLASSES` (``GraphGameTreeTest``,
+``PacmanGameTreeTest``, ``EvalAgentTest``).
 """
 
 from __future__ import annotations

@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from pacman.grading.classic.eval_agent import ITEM_KIND as EVAL_AGENT, run_eval_agent
 from pacman.grading.classic.graph_tree import ITEM_KIND as GRAPH_TREE, run_graph_tree
+from pacman.grading.classic.pacman_tree import ITEM_KIND as PACMAN_TREE, run_pacman_tree
 
 __all__ = ["RUNNERS", "load_classic_submission", "COMPAT_MISSING"]
 
 #: The item runners by item kind: ``runner(module, item) -> observations``.
-RUNNERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {GRAPH_TREE: run_graph_tree}
+RUNNERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
+    GRAPH_TREE: run_graph_tree, PACMAN_TREE: run_pacman_tree, EVAL_AGENT: run_eval_agent}
 
 COMPAT_MISSING = "the classic CS188 API (pacman.compat.cs188) is not part of this installation of pacman-ai"
 

@@ -1,0 +1,251 @@
+"""`EvalAgentTest`: a classic agent plays a series of games; one point per threshold it reaches.
+
+The ``.test`` file gives ``agentName`` (a class of the student's file, built
+the classic way with ``agentArgs`` such as ``"depth=2,evalFn=better"``, every
+value a string), ``layoutName``, ``maxTime`` (seconds of Pacman's thinking per
+game), ``numGames``, ``randomSeed``, ``ghosts`` such as
+``"[RandomGhost(1), DirectionalGhost(2)]"`` (parsed, never evaluated), the
+thresholds ``scoreThresholds`` (on the average score), ``winsThresholds`` and
+``nonTimeoutThresholds`` (on the number of games), and the optional minimums
+``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``.
+
+The maze is ``layouts/NAME.lay`` beside the test folder (the folder holding the
+questions), else the working directory's ``layouts/NAME.lay``, else a maze
+shipped with pacman-ai. Python's `random` is seeded once with ``randomSeed``;
+the agent and ghosts are built once and the games are played in sequence with
+the listed ghosts (as many as the maze has, at most). A game in which Pacman's
+thinking, all moves together, exceeds ``maxTime`` seconds ends there as a
+timeout (neither a win nor counted as played to the end).
+
+Points: one per threshold reached; the test's maximum is the number of
+thresholds. A minimum that is missed makes the test fail with 0 points.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from pacman.errors import LayoutError
+from pacman.grading.classic.format import ClassicFile
+from pacman.grading.classic.kinds import ClassicTest, agent_class
+from pacman.grading.sandbox import ItemOutcome
+from pacman.layout import load_layout, parse_layout
+
+__all__ = ["EvalAgentTest", "run_eval_agent", "ITEM_KIND", "parse_ghosts", "parse_agent_args"]
+
+ITEM_KIND = "classic-eval-agent"
+#: Seconds a game may take beyond Pacman's ``maxTime`` (the ghosts, the engine), before the sandbox stops it.
+MARGIN = 30.0
+GHOST_CLASSES = ("RandomGhost", "DirectionalGhost")
+
+
+def parse_ghosts(file: ClassicFile) -> list[list[Any]]:
+    """``[RandomGhost(1), DirectionalGhost(2, 0.5)]`` as ``[[class, index, args...], ...]``; errors name the line."""
+    text = file.require("ghosts").strip()
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        tree = None
+    if not isinstance(tree, ast.List):
+        raise file.error("ghosts", f"expected a list such as [RandomGhost(1)], got {text[:60]!r}")
+    ghosts = []
+    for node in tree.elts:
+        ok = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GHOST_CLASSES
+              and not node.keywords and node.args
+              and all(isinstance(a, ast.Constant) and type(a.value) in (int, float) for a in node.args)
+              and type(node.args[0].value) is int and len(node.args) <= 3)
+        if not ok:
+            shown = ast.get_source_segment(text, node) or "?"
+            raise file.error("ghosts", f"expected RandomGhost(index) or DirectionalGhost(index[, prob_attack"
+                                       f"[, prob_scaredFlee]]) with number arguments, got {shown[:60]!r}")
+        ghosts.append([node.func.id] + [a.value for a in node.args])
+    for position, ghost in enumerate(ghosts, start=1):
+        if ghost[1] != position:
+            raise file.error("ghosts", f"ghost {position} has index {ghost[1]}; list the ghosts as 1, 2, ...")
+    return ghosts
+
+
+def parse_agent_args(file: ClassicFile) -> dict[str, str]:
+    """``depth=2,evalFn=better`` as ``{"depth": "2", "evalFn": "better"}`` (values stay strings)."""
+    args: dict[str, str] = {}
+    for part in (file.get("agentArgs") or "").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise file.error("agentArgs", f"expected name=value pairs separated by commas, got {part.strip()!r}")
+        args[key] = value.strip()
+    return args
+
+
+def _number(file: ClassicFile, key: str, whole: bool, positive: bool = False) -> float | None:
+    raw = file.get(key)
+    if raw is None or not raw.strip():
+        return None
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        raise file.error(key, f"expected a {'whole ' if whole else ''}number, got {raw.strip()!r}") from None
+    if not math.isfinite(value) or (positive and value <= 0):
+        raise file.error(key, f"expected a {'positive' if positive else 'finite'} number, got {raw.strip()!r}")
+    return value
+
+
+def _thresholds(file: ClassicFile, key: str) -> list[float]:
+    values = []
+    for word in (file.get(key) or "").split():
+        try:
+            value = float(word)
+        except ValueError:
+            raise file.error(key, f"expected numbers separated by spaces, got {word!r}") from None
+        if not math.isfinite(value):
+            raise file.error(key, f"expected finite numbers, got {word!r}")
+        values.append(value)
+    return values
+
+
+def find_layout(file: ClassicFile, name: str) -> tuple[str, str]:
+    """(text, path) of the maze `name`: beside the test folder, in ./layouts, or shipped."""
+    test_folder = Path(file.path).resolve().parent.parent
+    for folder in (test_folder.parent / "layouts", Path(os.getcwd()) / "layouts"):
+        path = folder / (name if name.endswith(".lay") else f"{name}.lay")
+        if path.is_file():
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+                parse_layout(text, name=Path(name).stem, path=str(path))
+            except (OSError, UnicodeDecodeError, LayoutError) as exc:
+                raise file.error("layoutName", str(exc)) from None
+            return text, str(path)
+    if "/" in name or os.sep in name:
+        raise file.error("layoutName", f"expected a maze name, got {name!r}")
+    try:
+        layout = load_layout(name)
+    except LayoutError as exc:
+        raise file.error("layoutName", f"no layouts/{name}.lay beside {test_folder.name} or in the working "
+                                       f"directory, and {exc}") from None
+    return layout.text, layout.path or layout.name
+
+
+class EvalAgentTest(ClassicTest):
+    """A test of class ``EvalAgentTest``: read, checked and judged by the grader (it has no solution values)."""
+
+    class_name = "EvalAgentTest"
+
+    def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
+        super().__init__(name, test, solution)
+        agent = test.require("agentName").strip()
+        if not agent.isidentifier():
+            raise test.error("agentName", f"expected the name of an agent class, got {agent!r}")
+        self.alg = agent
+        self.agent_args = parse_agent_args(test)
+        self.layout_name = test.require("layoutName").strip()
+        self.layout_text, self.layout_path = find_layout(test, self.layout_name)
+        test.require("maxTime")
+        self.max_time = _number(test, "maxTime", whole=False, positive=True)
+        if self.max_time is None:
+            raise test.error("maxTime", "expected a positive number of seconds")
+        self.num_games = int(_number(test, "numGames", whole=True, positive=True) or 0)
+        if self.num_games < 1:
+            raise test.error("numGames", "expected a positive whole number")
+        test.require("randomSeed")
+        self.seed = _number(test, "randomSeed", whole=True)
+        self.ghosts = parse_ghosts(test)
+        self.thresholds = {key: _thresholds(test, f"{key}Thresholds") for key in ("score", "wins", "nonTimeout")}
+        self.minimums = {key: _number(test, f"{key}Minimum", whole=False) for key in ("score", "wins", "nonTimeout")}
+        self.max_points = float(sum(len(v) for v in self.thresholds.values()))
+        self.items = [{"kind": ITEM_KIND, "agent": self.alg, "args": self.agent_args, "layout": self.layout_text,
+                       "layout_name": Path(self.layout_name).stem, "ghosts": self.ghosts,
+                       "games": self.num_games, "seed": self.seed, "max_time": self.max_time}]
+        self.time_limits = [self.num_games * (self.max_time + MARGIN)]
+
+    def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
+        outcome = outcomes[0]
+        where = f"{self.alg} on {self.layout_name}, {self.num_games} game{'s' if self.num_games != 1 else ''}"
+        if not outcome.ok:
+            return False, 0.0, [f"{where}: {outcome.error}"], {}
+        games = outcome.data["games"]
+        average = sum(g["score"] for g in games) / len(games)
+        values = {"score": average, "wins": sum(1 for g in games if g["win"]),
+                  "nonTimeout": sum(1 for g in games if not g["timeout"])}
+        shown = {"score": f"average score {average:g}", "wins": f"{values['wins']} wins",
+                 "nonTimeout": f"{values['nonTimeout']} games without a timeout"}
+        points = 0
+        messages = []
+        for key, thresholds in self.thresholds.items():
+            reached = sum(1 for t in thresholds if values[key] >= t)
+            points += reached
+            if thresholds:
+                messages.append(f"{where}: {shown[key]}: {reached} of {len(thresholds)} thresholds "
+                                f"({' '.join(f'{t:g}' for t in thresholds)}) reached")
+        observed = {"scores": [g["score"] for g in games], "wins": values["wins"],
+                    "timeouts": self.num_games - values["nonTimeout"], "average": average}
+        missed = [key for key, minimum in self.minimums.items() if minimum is not None and values[key] < minimum]
+        if missed:
+            for key in missed:
+                messages.append(f"{where}: {shown[key]}, below the minimum of {self.minimums[key]:g}: the test earns 0")
+            return False, 0.0, messages, observed
+        return True, float(points), messages, observed
+
+    def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
+        return {}
+
+
+def _ghost(spec: list[Any]) -> Any:
+    from pacman.compat.cs188 import DirectionalGhost, RandomGhost
+
+    name, index, *args = spec
+    return (RandomGhost if name == "RandomGhost" else DirectionalGhost)(int(index), *args)
+
+
+def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
+    """The submission's side: the games, in sequence, with `random` seeded once."""
+    from pacman.compat.cs188 import ClassicState
+    from pacman.state import GameState
+
+    random.seed(int(item["seed"]))
+    layout = parse_layout(item["layout"], name=item["layout_name"])
+    agent = agent_class(module, item["agent"])(**item["args"])
+    if not hasattr(agent, "index"):
+        agent.index = 0
+    count = min(len(item["ghosts"]), layout.num_ghosts)
+    ghosts = [_ghost(spec) for spec in item["ghosts"][:count]]
+    max_time = float(item["max_time"])
+    games = []
+    for _ in range(int(item["games"])):
+        view = ClassicState(GameState.initial(layout, num_ghosts=count))
+        thinking = 0.0
+        timeout = False
+        moves = 0
+        register = getattr(agent, "registerInitialState", None)
+        if callable(register):
+            started = time.perf_counter()
+            register(view)
+            thinking += time.perf_counter() - started
+        while not (view.isWin() or view.isLose()):
+            ClassicState.getAndResetExplored()
+            started = time.perf_counter()
+            action = agent.getAction(view)
+            thinking += time.perf_counter() - started
+            if thinking > max_time:
+                timeout = True
+                break
+            if action not in view.getLegalActions(0):
+                raise ValueError(f"{item['agent']}.getAction returned {action!r} at move {moves + 1}, "
+                                 f"not a legal action (legal: {', '.join(view.getLegalActions(0))})")
+            view = view.generateSuccessor(0, action)
+            moves += 1
+            for ghost in ghosts:
+                if view.isWin() or view.isLose():
+                    break
+                view = view.generateSuccessor(ghost.index, ghost.getAction(view))
+        ClassicState.getAndResetExplored()
+        games.append({"score": view.getScore(), "win": view.isWin() and not timeout, "timeout": timeout,
+                      "moves": moves})
+    return {"games": games}

@@ -1,0 +1,231 @@
+"""`PacmanGameTreeTest`: a classic search agent asked for its move at every step of a game it does not steer.
+
+The ``.test`` file gives ``alg`` (the agent class), ``seed``, ``depth``,
+``max_points``, ``layoutName`` (for people) and the maze inline as ``layout``.
+The ``.solution`` gives three blocks, ``optimalActions``, ``altDepthActions``
+and ``partialPlyBugActions``, with one JSON line per Pacman move; a line is a
+list of *columns* ``[[actions...], explored]``: the actions a search of that
+kind finds best (all ties) and the number of states it explores. The columns of
+``optimalActions`` are the right search with Stop among Pacman's actions and
+the right search without Stop (`pacman.grading.classic.solutions` documents how
+the other two blocks are written).
+
+The game is played on the inline maze against two directional ghosts (fewer if
+the maze has fewer). Pacman plays the solution's move -- the first action of
+the first column -- not the student's, so every student sees the same states.
+Python's `random` is seeded with ``seed`` before the game and again when it
+starts, and with ``seed + k`` after Pacman's k-th move (k = 1 after the first).
+Before each Pacman move the explored set is cleared, the student's agent (built
+once as ``alg(depth=depth)``) is asked for its action, and the number of states
+explored is read.
+
+Verdict: every step's count must be one of that step's counts in
+``optimalActions`` (else "wrong number of states expanded"); the student's
+actions must, at every step, lie in the same column of ``optimalActions``. A
+failure is explained by trying the ``partialPlyBugActions`` columns, then the
+``altDepthActions`` columns. The test passes, earning ``max_points``, only if
+the counts are right and the actions fit one optimal column.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from pacman.errors import LayoutError
+from pacman.grading.classic.format import ClassicFile
+from pacman.grading.classic.kinds import ClassicTest, action_text, agent_class
+from pacman.grading.sandbox import ItemOutcome
+from pacman.layout import parse_layout
+
+__all__ = ["PacmanGameTreeTest", "run_pacman_tree", "ITEM_KIND", "SOLUTION_KEYS", "parse_columns"]
+
+ITEM_KIND = "classic-pacman-tree"
+#: Seconds the submission may take on one game (every move's search together).
+TIME_LIMIT = 120.0
+#: The ghosts in play at most.
+GHOSTS = 2
+#: The solution's blocks, in the order a solution file gives them.
+SOLUTION_KEYS = ("optimalActions", "altDepthActions", "partialPlyBugActions")
+_ACTIONS = frozenset({"North", "South", "East", "West", "Stop"})
+
+Column = tuple[tuple[str, ...], int]
+
+
+def _whole(file: ClassicFile, key: str, minimum: int | None = None, default: str | None = None) -> int:
+    raw = file.get(key, default)
+    if raw is None:
+        raw = file.require(key)
+    text = raw.strip()
+    try:
+        value = int(text)
+    except ValueError:
+        raise file.error(key, f"expected a whole number, got {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise file.error(key, f"expected at least {minimum}, got {value}")
+    return value
+
+
+def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
+    """The JSON lines of block `key`: per Pacman move, its columns ``(actions, explored)``; errors name the line."""
+    steps: list[list[Column]] = []
+    for offset, line in enumerate(file.require(key).split("\n")):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            raise file.error(key, f"not a JSON line ({exc.msg})", offset) from None
+        columns = []
+        if not isinstance(value, list) or not value:
+            raise file.error(key, "expected a non-empty list of [[actions...], explored] columns", offset)
+        for column in value:
+            ok = (isinstance(column, list) and len(column) == 2 and isinstance(column[0], list) and column[0]
+                  and all(a in _ACTIONS for a in column[0])
+                  and isinstance(column[1], int) and not isinstance(column[1], bool) and column[1] >= 0)
+            if not ok:
+                shown = json.dumps(column)
+                raise file.error(key, f"expected a column [[actions...], explored], got {shown[:80]}", offset)
+            columns.append((tuple(column[0]), column[1]))
+        if steps and len(columns) != len(steps[0]):
+            raise file.error(key, f"{len(columns)} columns, but the first line has {len(steps[0])}", offset)
+        steps.append(columns)
+    if not steps:
+        raise file.error(key, "lists no move")
+    return steps
+
+
+def _fitting(steps: list[list[Column]], actions: list[str]) -> int | None:
+    """The first column whose actions contain the student's at every step (None if none does)."""
+    if len(steps) < len(actions):
+        return None
+    for column in range(len(steps[0])):
+        if all(action in steps[i][column][0] for i, action in enumerate(actions)):
+            return column
+    return None
+
+
+class PacmanGameTreeTest(ClassicTest):
+    """A test of class ``PacmanGameTreeTest``: read, checked and judged by the grader."""
+
+    class_name = "PacmanGameTreeTest"
+
+    def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
+        super().__init__(name, test, solution)
+        alg = test.require("alg").strip()
+        if not alg.isidentifier():
+            raise test.error("alg", f"expected the name of an agent class, got {alg!r}")
+        self.alg = alg
+        self.seed = _whole(test, "seed")
+        self.depth = _whole(test, "depth", 0)
+        self.max_points = float(_whole(test, "max_points", 0, default="0"))
+        self.layout_name = (test.get("layoutName") or "").strip() or name
+        self.layout_text = test.require("layout")
+        try:
+            parse_layout(self.layout_text, name=self.layout_name)
+        except LayoutError as exc:
+            raise test.error("layout", str(exc)) from None
+        self.columns: dict[str, list[list[Column]]] = {}
+        moves = None
+        if solution is not None:
+            for key in SOLUTION_KEYS:
+                self.columns[key] = parse_columns(solution, key)
+            moves = [step[0][0][0] for step in self.columns["optimalActions"]]
+        self.items = [{"kind": ITEM_KIND, "alg": self.alg, "depth": self.depth, "seed": self.seed,
+                       "layout": self.layout_text, "layout_name": self.layout_name, "moves": moves}]
+        self.time_limits = [TIME_LIMIT]
+
+    def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
+        outcome = outcomes[0]
+        where = f"{self.alg}, depth {self.depth}, on {self.layout_name}"
+        if not outcome.ok:
+            return False, 0.0, [f"{where}: {outcome.error}"], {}
+        data = outcome.data
+        actions = [a if kind == "str" else f"{a} (a {kind})" for a, kind, _ in data["steps"]]
+        counts = [count for _, _, count in data["steps"]]
+        observed = {"actions": actions, "explored": counts}
+        optimal = self.columns["optimalActions"]
+        messages = []
+        if len(actions) != len(optimal) or not data["over"]:
+            lasted = (f"ended after {len(actions)} Pacman moves, but the solution lists {len(optimal)}"
+                      if data["over"] else f"was not over after the solution's {len(optimal)} moves")
+            messages.append(f"{where}: the game {lasted} (is the solution written for this maze and seed?)")
+            return False, 0.0, messages, observed
+        for step, (count, columns) in enumerate(zip(counts, optimal), start=1):
+            allowed = sorted({c for _, c in columns})
+            if count not in allowed:
+                messages.append(f"{where}: wrong number of states expanded at move {step}: {count}, "
+                                f"expected {' or '.join(map(str, allowed))}")
+                break
+        if _fitting(optimal, actions) is None:
+            if _fitting(self.columns["partialPlyBugActions"], actions) is not None:
+                messages.append(f"{where}: the actions are those of a search with the partial ply bug "
+                                f"(the depth counted per agent move, or the search stopping in the middle of a ply)")
+            elif _fitting(self.columns["altDepthActions"], actions) is not None:
+                messages.append(f"{where}: the actions are those of a search one ply too deep or too shallow")
+            else:
+                step = next(i for i in range(1, len(actions) + 1) if _fitting(optimal[:i], actions[:i]) is None)
+                best = " or ".join(sorted({a for column in optimal[step - 1] for a in column[0]}))
+                messages.append(f"{where}: move {step}: returned {actions[step - 1]!r}, expected {best}")
+        passed = not messages
+        return passed, self.max_points if passed else 0.0, messages, observed
+
+    def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
+        raise ValueError("writing the solutions of PacmanGameTreeTest tests is not supported yet")
+
+
+def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
+    """Play the test's game: ``ask(view, step)`` before each Pacman move returns (move to play, what to record).
+
+    Returns (the records, whether the game ended). Seeds `random` as the docstring of this module says.
+    """
+    from pacman.compat.cs188 import ClassicState, DirectionalGhost
+    from pacman.state import GameState
+
+    seed = int(item["seed"])
+    random.seed(seed)
+    layout = parse_layout(item["layout"], name=item["layout_name"])
+    count = min(GHOSTS, layout.num_ghosts)
+    ghosts = [DirectionalGhost(i) for i in range(1, count + 1)]
+    view = ClassicState(GameState.initial(layout, num_ghosts=count))
+    random.seed(seed)
+    records = []
+    step = 0
+    while not (view.isWin() or view.isLose()):
+        move, record = ask(view, step)
+        if move is None:
+            return records, False
+        records.append(record)
+        if move not in view.getLegalActions(0):
+            raise ValueError(f"the solution's move {step + 1}, {move!r}, is not legal there "
+                             f"(legal: {', '.join(view.getLegalActions(0))})")
+        view = view.generateSuccessor(0, move)
+        step += 1
+        random.seed(seed + step)
+        for ghost in ghosts:
+            if view.isWin() or view.isLose():
+                break
+            view = view.generateSuccessor(ghost.index, ghost.getAction(view))
+    ClassicState.getAndResetExplored()
+    return records, True
+
+
+def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
+    """The submission's side: the student's action and explored count before every Pacman move."""
+    from pacman.compat.cs188 import ClassicState
+
+    agent = agent_class(module, item["alg"])(depth=item["depth"])
+    moves = item["moves"]
+
+    def ask(view: Any, step: int) -> tuple[str | None, list[Any]]:
+        ClassicState.getAndResetExplored()
+        action = agent.getAction(view)
+        explored = len(ClassicState.getAndResetExplored())
+        text, kind = action_text(action)
+        if moves is None:
+            return None, []
+        return (moves[step] if step < len(moves) else None), [text, kind, explored]
+
+    steps, over = play_pacman_tree(item, ask)
+    return {"steps": steps, "over": over}
