@@ -81,6 +81,21 @@ def test_the_committed_solution_is_what_our_own_searches_give():
     assert solution_text(str(test)) == test.with_suffix(".solution").read_text(encoding="utf-8")
 
 
+def test_write_solutions_from_the_reference_file_gives_the_same_solution(tmp_path):
+    """The reference's ties, counts and other depths, found through its getAction only, are our own searches'."""
+    shutil.copytree(COURSE, tmp_path / "course")
+    solution = tmp_path / "course" / "test_cases" / "q1" / "1-corridors.solution"
+    solution.unlink()
+    done = _grade_cli(tmp_path / "course", "test_cases", "multiAgents.py", "--write-solutions")
+    assert done.returncode == 0, done.stderr
+    written = solution.read_text(encoding="utf-8").split("\n", 1)
+    committed = (TEST_CASES / "q1" / "1-corridors.solution").read_text(encoding="utf-8").split("\n", 1)
+    assert written[0] == "# Written by pacman-ai grade --write-solutions from multiAgents.py."
+    assert written[1] == committed[1]
+    done = _grade_cli(tmp_path / "course", "test_cases", "students/wrong.py", "--json", "-")
+    assert [q["score"] for q in json.loads(done.stdout)["questions"]] == [0.0, 1.0]
+
+
 # --- the Pacman game tree test ----------------------------------------------------------------------------
 
 def _tree_test(solution_lines: dict[str, list[str]] | None = None) -> PacmanGameTreeTest:

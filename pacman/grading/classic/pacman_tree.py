@@ -172,7 +172,8 @@ class PacmanGameTreeTest(ClassicTest):
         return passed, self.max_points if passed else 0.0, messages, observed
 
     def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
-        raise ValueError("writing the solutions of PacmanGameTreeTest tests is not supported yet")
+        columns = outcomes[0].data["columns"]
+        return {key: "\n".join(json.dumps(step) for step in columns[key]) for key in SOLUTION_KEYS}
 
 
 def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
@@ -212,9 +213,15 @@ def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
 
 
 def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
-    """The submission's side: the student's action and explored count before every Pacman move."""
+    """The submission's side: the student's action and explored count before every Pacman move.
+
+    With no solution moves in `item`, the file is the instructor's reference and the
+    solution's columns are written instead (`reference_columns`).
+    """
     from pacman.compat.cs188 import ClassicState
 
+    if item["moves"] is None:
+        return {"columns": reference_columns(module, item)}
     agent = agent_class(module, item["alg"])(depth=item["depth"])
     moves = item["moves"]
 
@@ -223,9 +230,124 @@ def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
         action = agent.getAction(view)
         explored = len(ClassicState.getAndResetExplored())
         text, kind = action_text(action)
-        if moves is None:
-            return None, []
         return (moves[step] if step < len(moves) else None), [text, kind, explored]
 
     steps, over = play_pacman_tree(item, ask)
     return {"steps": steps, "over": over}
+
+
+# -- writing solutions (the instructor's reference) ----------------------------------------------------------
+
+def _view_class() -> type:
+    """A classic state whose Pacman never has Stop (`no_stop`) and, at the root, only the `only` actions."""
+    from pacman.compat.cs188 import ClassicState
+
+    class RestrictedState(ClassicState):
+        __slots__ = ("no_stop", "only")
+
+        def __init__(self, game_state: Any, pacman_direction: str, no_stop: bool, only: Any = None) -> None:
+            super().__init__(game_state, pacman_direction)
+            self.no_stop = no_stop
+            self.only = only
+
+        def getLegalActions(self, agentIndex: int = 0) -> list[str]:  # noqa: N802 (the classic API)
+            actions = super().getLegalActions(agentIndex)
+            if agentIndex == 0 and self.only is not None and actions:
+                return list(self.only)
+            if agentIndex == 0 and self.no_stop:
+                return [a for a in actions if a != "Stop"]
+            return actions
+
+        def generateSuccessor(self, agentIndex: int, action: str) -> Any:  # noqa: N802
+            following = super().generateSuccessor(agentIndex, action)
+            return RestrictedState(following.game_state, following.pacman_direction, self.no_stop)
+
+    return RestrictedState
+
+
+def _reference_column(agent: Any, view: Any, no_stop: bool, state_class: type) -> list[Any]:
+    """[[the reference's best actions, all ties, classic order], the states it explores] on `view`."""
+    from pacman.compat.cs188 import ClassicState
+
+    root = state_class(view.game_state, view.pacman_direction, no_stop)
+    ClassicState.getAndResetExplored()
+    best = str(agent.getAction(root))
+    explored = len(ClassicState.getAndResetExplored())
+    ties = []
+    for action in root.getLegalActions(0):
+        if action == best:
+            ties.append(action)
+            continue
+        for order in ((action, best), (best, action)):  # a tie is taken in one order or the other
+            if str(agent.getAction(state_class(view.game_state, view.pacman_direction, no_stop, order))) == action:
+                ties.append(action)
+                break
+    ClassicState.getAndResetExplored()
+    return [ties, explored]
+
+
+def _own_values(view: Any, alg: str, depth: int, no_stop: bool) -> dict[str, float]:
+    """Root values of our own search that stops in the middle of the last ply (after Pacman's move there)."""
+    agents = view.getNumAgents()
+    chance = "expecti" in alg.lower()
+
+    def value(node: Any, agent: int, ply: int) -> float:
+        if agent == agents:
+            agent, ply = 0, ply + 1
+        if node.isWin() or node.isLose() or ply == depth or (ply == depth - 1 and agent == 1):
+            return node.getScore()
+        actions = [a for a in node.getLegalActions(agent) if not (no_stop and agent == 0 and a == "Stop")]
+        values = [value(node.generateSuccessor(agent, a), agent + 1, ply) for a in actions]
+        if agent == 0:
+            return max(values)
+        return sum(values) / float(len(values)) if chance else min(values)
+
+    actions = [a for a in view.getLegalActions(0) if not (no_stop and a == "Stop")]
+    return {a: value(view.generateSuccessor(0, a), 1, 0) for a in actions}
+
+
+def _partial_ply_column(view: Any, alg: str, depth: int, no_stop: bool) -> list[Any]:
+    from pacman.compat.cs188 import ClassicState
+
+    ClassicState.getAndResetExplored()
+    values = _own_values(view, alg, depth, no_stop)
+    explored = len(ClassicState.getAndResetExplored())
+    best = max(values.values())
+    return [[a for a, v in values.items() if v == best], explored]
+
+
+def reference_columns(module: Any, item: dict[str, Any]) -> dict[str, list[Any]]:
+    """The solution's three blocks, one line per Pacman move, from the instructor's reference file.
+
+    - ``optimalActions``: the reference built as ``alg(depth=depth)``: its best
+      actions (all ties: an action ties with the one it returns when it takes
+      that action with the root's actions restricted to the two, in one order or
+      the other) and its explored count, with Stop among Pacman's actions, then
+      without Stop (Pacman has no Stop anywhere in the tree);
+    - ``altDepthActions``: the same for ``alg(depth=depth - 1)`` (when depth > 1)
+      and ``alg(depth=depth + 1)``;
+    - ``partialPlyBugActions``: a search of our own (expectimax when ``alg``
+      says so, else minimax, on ``getScore``) that stops in the middle of the last
+      ply, right after Pacman's move, with and without Stop.
+
+    Pacman plays the first action of the first column.
+    """
+    cls = agent_class(module, item["alg"])
+    depth = int(item["depth"])
+    agents = {d: cls(depth=d) for d in (depth, depth - 1, depth + 1) if d >= 1 or d == depth}
+    state_class = _view_class()
+    blocks: dict[str, list[Any]] = {key: [] for key in SOLUTION_KEYS}
+
+    def ask(view: Any, step: int) -> tuple[str, None]:
+        optimal = [_reference_column(agents[depth], view, no_stop, state_class) for no_stop in (False, True)]
+        blocks["optimalActions"].append(optimal)
+        blocks["altDepthActions"].append([_reference_column(agents[d], view, no_stop, state_class)
+                                          for d in (depth - 1, depth + 1) if d >= 1 for no_stop in (False, True)])
+        blocks["partialPlyBugActions"].append([_partial_ply_column(view, item["alg"], depth, no_stop)
+                                               for no_stop in (False, True)])
+        if not optimal[0][0]:
+            raise ValueError(f"move {step + 1}: the reference returned no legal action")
+        return optimal[0][0][0], None
+
+    play_pacman_tree(item, ask)
+    return blocks
