@@ -33,8 +33,6 @@ __all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course
 #: Test classes by the name a ``.test`` file's ``class`` gives.
 TEST_CLASSES: dict[str, type[ClassicTest]] = {
     cls.class_name: cls for cls in (GraphGameTreeTest, PacmanGameTreeTest, EvalAgentTest)}
-#: Classes of the classic format this project does not grade yet (a clear error rather than "unknown").
-_NOT_YET: tuple[str, ...] = ()
 #: Tests in one question folder, at most.
 MAX_TESTS = 2000
 
@@ -137,8 +135,6 @@ def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQu
         kind = test.require("class").strip()
         cls = TEST_CLASSES.get(kind)
         if cls is None:
-            if kind in _NOT_YET:
-                raise test.error("class", f"{kind} tests are not graded by this version of pacman-ai yet")
             raise test.error("class", f"expected one of {', '.join(TEST_CLASSES)}, got {kind!r}")
         solution = None
         if solutions:
