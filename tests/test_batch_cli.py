@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -97,9 +98,15 @@ def test_an_unwritable_output_file_writes_nothing(capsys, tmp_path):
     assert status == 2 and "contradict" in err
 
 
+#: A random walker that sleeps 0.1 s in every game: the batch takes at least 3 s of wall time however idle
+#: or loaded the machine, so Ctrl-C always lands mid-batch (sleeping costs no CPU).
+PACED = (str(Path(__file__).with_name("batch_agents.py")) + ":SleepyAgent", {"sleep_below": 1.0, "seconds": 0.1})
+
+
 def _batch_process(out, *extra):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    return subprocess.Popen([sys.executable, "-m", "pacman", "batch", "--layout", "small", "--agent-args", "depth=2",
+    return subprocess.Popen([sys.executable, "-m", "pacman", "batch", "--layout", "small", "--pacman", PACED[0],
+                             "--agent-args", "sleep_below=1.0,seconds=0.1", "--max-moves", "40",
                              "--games", "60", "--seed", "8", "--jobs", "2", "--out", str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
@@ -131,7 +138,7 @@ def test_ctrl_c_keeps_finished_games_exits_130_and_resume_completes_the_same_bat
 
     from pacman.batch import GameConfig, run_batch
 
-    whole = run_batch(GameConfig.create("small", "expectimax", {"depth": 2}), games=60, seed=8, jobs=2)
+    whole = run_batch(GameConfig.create("small", PACED[0], PACED[1], max_moves=40), games=60, seed=8, jobs=2)
     assert sorted((deterministic_part(r) for r in lines), key=lambda r: r["index"]) == \
         [deterministic_part(r) for r in whole.records]
 
