@@ -235,3 +235,16 @@ def test_the_course_loads_with_both_kinds():
     course = load_course(TEST_CASES)
     assert [(q.id, [type(t).__name__ for t in q.tests]) for q in course.questions] == [
         ("q1", ["PacmanGameTreeTest"]), ("q2", ["EvalAgentTest"])]
+
+
+def test_a_game_over_max_time_is_a_timeout_that_ends_it(tmp_path):
+    """With maxTime 1e-9 every game ends at Pacman's first move: score 0 (reaches 0, not 400), no win, 3 timeouts."""
+    shutil.copytree(COURSE, tmp_path / "course")
+    test = tmp_path / "course" / "test_cases" / "q2" / "1-two-rooms.test"
+    test.write_text(test.read_text(encoding="utf-8").replace('maxTime: "60"', 'maxTime: "1e-9"'), encoding="utf-8")
+    done = _grade_cli(tmp_path / "course", "test_cases", "multiAgents.py", "--question", "q2", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    question = json.loads(done.stdout)["questions"][0]
+    assert question["score"] == 1.0
+    assert question["tests"][0]["messages"][2] == (
+        "ExpectimaxAgent on twoRooms, 3 games: 0 games without a timeout: 0 of 1 thresholds (3) reached")
