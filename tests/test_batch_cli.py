@@ -108,7 +108,10 @@ def _batch_process(out, *extra):
     return subprocess.Popen([sys.executable, "-m", "pacman", "batch", "--layout", "small", "--pacman", PACED[0],
                              "--agent-args", "sleep_below=1.0,seconds=0.1", "--max-moves", "40",
                              "--games", "60", "--seed", "8", "--jobs", "2", "--out", str(out), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            # a shell that started us in the background (`cmd &`) ignores SIGINT, and an ignored
+                            # signal stays ignored in children: give the batch Ctrl-C back, as a terminal would
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_ctrl_c_keeps_finished_games_exits_130_and_resume_completes_the_same_batch(tmp_path):

@@ -124,7 +124,7 @@ GOOD_TEST = ('class: "GraphGameTreeTest"\nalg: "MinimaxAgent"\ndepth: "1"\nnum_a
       "q1/a.test": GOOD_TEST.replace("b 1", "b one"), "q1/a.solution": 'action: "Left"\ngenerated: "a b"\n'},
      "q1/a.test:12: evaluation: expected 'state value'"),
     ({"CONFIG": 'order: "q1"\n', "q1/CONFIG": 'max_points: "1"\nclass: "PassAllTestsQuestion"\n',
-      "q1/a.test": 'class: "EvalAgentTest"\n'}, "q1/a.test:1: class: EvalAgentTest tests are not graded"),
+      "q1/a.test": 'class: "EvalAgentTest"\n', "q1/a.solution": ""}, "q1/a.test: missing key 'agentName'"),
 ])
 def test_bad_course_folders_name_file_and_line(tmp_path, files, message):
     root = _course(tmp_path, files)
