@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -149,6 +150,85 @@ def test_an_own_assignment_that_cannot_be_copied_is_refused(tmp_path, trouble, m
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["course"]
+
+
+def _autograder_tree(tmp_path: Path, package: Path, submission: Path, name: str) -> tuple[Path, dict]:
+    """Gradescope's layout (source/: the unzipped package, submission/, results/) with a stand-in venv whose
+    pacman-ai is this environment's, and the environment run_autograder is run with (no sandbox user)."""
+    root = tmp_path / "autograder"
+    shutil.copytree(package, root / "source")
+    (root / "submission").mkdir()
+    shutil.copy(submission, root / "submission" / name)
+    bin_dir = root / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "pacman-ai").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m pacman "$@"\n')
+    (bin_dir / "pacman-ai").chmod(0o755)
+    (bin_dir / "python").symlink_to(sys.executable)
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root), PACMAN_AI_SANDBOX_USER="", PYTHONPATH=str(ROOT))
+    return root, env
+
+
+@pytest.mark.parametrize("course, name, expected", [
+    ("classic_course", "multiAgents.py", [("q1", 4.0, 4.0), ("q2", 5.0, 5.0), ("q3", 3.0, 3.0)]),
+    ("classic_course2", "mySolution.py", [("q1", 3.0, 3.0), ("q2", 4.0, 4.0)]),  # a lone file of another name
+])
+def test_a_classic_test_folder_is_packaged_and_graded_by_run_autograder(tmp_path, course, name, expected):
+    """The package copies test_cases (and layouts/ beside it: classic_course2's EvalAgentTest maze is not shipped)
+    and its run_autograder grades the course's correct multiAgents.py: full marks, from the copy alone."""
+    source = tmp_path / "course"
+    shutil.copytree(ROOT / "tests" / course, source, ignore=shutil.ignore_patterns("__pycache__"))
+    done = _cli("grade", "course/test_cases", "--gradescope-package", "pkg", "--requirement", "pacman-ai",
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "students submit multiAgents.py" in done.stderr
+    package = tmp_path / "pkg"
+    copied = sorted(str(p.relative_to(package / "course")) for p in (package / "course").rglob("*") if p.is_file())
+    wanted = sorted(str(p.relative_to(source)) for p in source.rglob("*") if p.is_file()
+                    and p.parts[len(source.parts)] in ("test_cases", "layouts"))
+    assert copied == wanted and ("layouts/twoRooms.lay" in copied) == (course == "classic_course2")
+    run = (package / "run_autograder").read_text()
+    assert 'submission="$root/submission/multiAgents.py"' in run and "assignment=source/course/test_cases" in run
+    assert "classic test folder 'test_cases'" in (package / "README.txt").read_text()
+
+    root, env = _autograder_tree(tmp_path, package, source / "multiAgents.py", name)
+    shutil.rmtree(source)  # graded from the package's copy only
+    graded = subprocess.run(["bash", str(root / "source" / "run_autograder")], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == sum(points for _, points, _ in expected)
+    assert [(t["name"].split(":")[0], t["score"], t["max_score"]) for t in results["tests"]] == expected
+
+
+@pytest.mark.parametrize("trouble, message", [
+    ("fifo", "test_cases/q1/pipe: is a FIFO (named pipe); the assignment folder copied into the package may hold"),
+    ("link", "course/layouts: is a symbolic link; the folders copied into the package may hold only files"),
+    ("inside", "--gradescope-package course/layouts/pkg: is inside the layouts folder"),
+    ("broken", "test_cases/CONFIG"),
+    ("maze here", "q2/1-two-rooms: its maze layouts/twoRooms.lay is found only in the working directory, whose"),
+])
+def test_a_classic_folder_that_cannot_be_packaged_is_refused(tmp_path, trouble, message):
+    source = tmp_path / "course"
+    shutil.copytree(ROOT / "tests" / "classic_course2", source, ignore=shutil.ignore_patterns("__pycache__"))
+    cwd, folder, target = tmp_path, "course/test_cases", "pkg"
+    if trouble == "fifo":
+        os.mkfifo(source / "test_cases" / "q1" / "pipe")
+    elif trouble == "link":
+        shutil.move(source / "layouts", tmp_path / "mazes")
+        (source / "layouts").symlink_to(tmp_path / "mazes")
+    elif trouble == "inside":
+        target = "course/layouts/pkg"
+    elif trouble == "broken":
+        (source / "test_cases" / "CONFIG").write_text('order: "q1 q9"\n')
+    elif trouble == "maze here":  # found in ./layouts when building, but not beside the test folder
+        (tmp_path / "work").mkdir()
+        shutil.move(source / "layouts", tmp_path / "work" / "layouts")
+        cwd, folder = tmp_path / "work", "../course/test_cases"
+    before = sorted(p.name for p in cwd.iterdir())
+    done = _cli("grade", folder, "--gradescope-package", target, "--requirement", "pacman-ai", cwd=cwd, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert sorted(p.name for p in cwd.iterdir()) == before and not (source / "layouts" / "pkg").exists()
 
 
 @pytest.mark.slow

@@ -51,7 +51,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "enabled test and write each NAME.solution beside NAME.test")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
                        help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
-                            f"(default: {DEFAULT_ASSIGNMENT}) into DIR (new, empty or a previous package) and exit")
+                            f"(default: {DEFAULT_ASSIGNMENT}; a classic test folder is graded on the student's "
+                            "multiAgents.py) into DIR (new, empty or a previous package) and exit")
     grade.add_argument("--requirement", default=None, metavar="SPEC",
                        help="with --gradescope-package: what setup.sh pip-installs instead of the bundled "
                             "wheels (default: a wheel of this pacman-ai and of its dependencies, in the package, "
@@ -216,12 +217,11 @@ def _package(args: argparse.Namespace) -> int:
     if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
             or args.sandbox_user or args.write_solutions:
         raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
-    if args.assignment is not None and _is_classic(args.assignment):
-        raise _usage(f"--gradescope-package: {args.assignment} is a classic test folder, which this version "
-                     "cannot package yet; on Gradescope run pacman-ai grade TEST_FOLDER FILE.py --gradescope OUT")
     if args.requirement is not None and not args.requirement.strip():
         raise _usage("--requirement: expected what pip should install, got an empty string")
     check_package_target(args.gradescope_package)  # before the assignment is read: fail fast
+    if args.assignment is not None and _is_classic(args.assignment):
+        return _package_classic(args)
     name = args.assignment or DEFAULT_ASSIGNMENT
     assignment = load_assignment(name)
     shipped = assignment.directory.resolve() == (shipped_directory() / assignment.id).resolve()
@@ -233,3 +233,44 @@ def _package(args: argparse.Namespace) -> int:
     print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
           f"students submit {assignment.submission_file}.", file=sys.stderr)
     return 0
+
+
+def _package_classic(args: argparse.Namespace) -> int:
+    """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on multiAgents.py."""
+    from pacman.grading.classic import load_course
+    from pacman.grading.gradescope import CLASSIC_SUBMISSION, classic_layouts, write_gradescope_package
+
+    course = load_course(args.assignment)  # a mistake in the folder is reported now, not on Gradescope
+    _check_mazes_travel(course, classic_layouts(args.assignment))
+    written = write_gradescope_package(args.gradescope_package, course.id, CLASSIC_SUBMISSION,
+                                       requirement=args.requirement, assignment_files=Path(args.assignment),
+                                       classic=True)
+    for path in written:
+        print(path)
+    print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
+          f"students submit {CLASSIC_SUBMISSION}.", file=sys.stderr)
+    return 0
+
+
+def _check_mazes_travel(course: Any, beside: Path | None) -> None:
+    """Refuse a course whose EvalAgentTest found its maze only in the working directory's layouts/, not packaged."""
+    from pacman.resources import resource_dir
+
+    here = (Path.cwd() / "layouts").resolve()
+    shipped_mazes = resource_dir("layouts")
+    if beside is not None and beside.resolve() == here:
+        return
+    for question in course.questions:
+        for test in question.tests:
+            path = getattr(test, "layout_path", None)
+            if not path or Path(path).resolve().parent != here:
+                continue
+            shipped = shipped_mazes / Path(path).name  # found here, but the same maze ships with pacman-ai
+            try:
+                is_shipped = shipped.is_file() and shipped.read_text(encoding="utf-8-sig") == test.layout_text
+            except (OSError, UnicodeDecodeError):
+                is_shipped = False
+            if not is_shipped:
+                raise _usage(f"--gradescope-package: {course.id}/{question.id}/{test.name}: its maze "
+                             f"layouts/{Path(path).name} is found only in the working directory, whose layouts/ "
+                             f"the package does not copy; put layouts/ beside {course.id}")

@@ -8,6 +8,10 @@ when the autograder's Python matches the one that built the package (and falls
 back to the index when it does not). ``--requirement SPEC`` replaces all that with
 ``pip install SPEC``.
 
+An assignment folder of one's own is copied into the package; so is a classic
+CS188 test folder, with the ``layouts/`` folder beside it (its EvalAgentTests'
+mazes), graded against the student's ``multiAgents.py``.
+
 The package is written into a temporary folder beside the target and renamed into
 place, so a failure leaves nothing half-written; an existing target is replaced
 only if it is empty or a package written by this module.
@@ -31,12 +35,17 @@ from pathlib import Path
 from pacman.errors import PacmanError
 from pacman.files import file_kind, output_problem
 
-__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "MARKER"]
+__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "classic_layouts",
+           "MARKER", "CLASSIC_SUBMISSION"]
 
 #: The line every script of the package carries; a folder holding it may be replaced.
 MARKER = "Written by `pacman-ai grade --gradescope-package`."
+#: The file students submit for a classic test folder (run_autograder takes a lone .py file of another name too).
+CLASSIC_SUBMISSION = "multiAgents.py"
 #: The folder of the package that holds the wheels.
 WHEELS = "wheels"
+#: The folder of the package that holds a classic test folder and the ``layouts/`` beside it.
+COURSE = "course"
 _DISTRIBUTION = "pacman-ai"
 #: dist-info files that describe an installation, not a distribution: never put into a wheel.
 _INSTALL_ONLY = {"INSTALLER", "REQUESTED", "direct_url.json", "RECORD"}
@@ -111,7 +120,7 @@ END
 fi
 """
 
-_README = """Gradescope autograder for the pacman-ai assignment {assignment!r}.
+_README = """Gradescope autograder for the pacman-ai {kind} {assignment!r}.
 {marker}
 
 Zip the contents of this folder (not the folder itself) and upload the zip as
@@ -382,9 +391,11 @@ def _is_previous_package(folder: Path) -> bool:
 MAX_ASSIGNMENT_BYTES = 256 << 20
 
 
-def _copy_assignment(source: Path, target: Path) -> None:
-    """Copy the assignment's folder: regular files and folders only (a link or a FIFO is refused, not followed)."""
-    total = 0
+def _copy_assignment(source: Path, target: Path, total: int = 0) -> int:
+    """Copy the assignment's folder: regular files and folders only (a link or a FIFO is refused, not followed).
+
+    `total` is the bytes already copied into the package (the cap is on the sum); returns the new sum.
+    """
     target.mkdir()
     for folder, names, files in os.walk(source):
         names[:] = sorted(n for n in names if n != "__pycache__")
@@ -408,32 +419,57 @@ def _copy_assignment(source: Path, target: Path) -> None:
                 raise PackageError(f"{source}: more than {MAX_ASSIGNMENT_BYTES >> 20} MB to copy into the package; "
                                    f"keep only the assignment's files in its folder")
             shutil.copyfile(path, target / relative / name, follow_symlinks=False)
+    return total
+
+
+def classic_layouts(test_folder: str | os.PathLike[str]) -> Path | None:
+    """The ``layouts/`` folder beside a classic test folder, where its EvalAgentTests look for mazes; None if none.
+
+    A link there is refused (PackageError), as anywhere in what the package copies.
+    """
+    layouts = Path(test_folder).absolute().parent / "layouts"
+    if layouts.is_symlink():
+        raise PackageError(f"{layouts}: is a symbolic link; the folders copied into the package may hold only "
+                           f"files and folders")
+    if not layouts.is_dir() or layouts.resolve() == Path(test_folder).resolve():
+        return None
+    return layouts
 
 
 def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
-                             requirement: str | None = None, assignment_files: Path | None = None) -> list[Path]:
+                             requirement: str | None = None, assignment_files: Path | None = None,
+                             classic: bool = False) -> list[Path]:
     """Write Gradescope's autograder files into `directory`; returns the paths written (inside it).
 
     `assignment` is the shipped id, or (with `assignment_files`, a directory) the
     assignment is copied into the package and graded from /autograder/source.
+    With `classic`, `assignment_files` is a classic test folder: it is copied to
+    ``course/NAME`` with the ``layouts/`` folder beside it, if any, to ``course/layouts``.
     `requirement` None bundles wheels (see the module docstring); a string is
     what ``setup.sh`` pip-installs instead. `directory` must be absent, empty or a
     package written before (PackageError otherwise); it is replaced as a whole.
     """
     target = check_package_target(directory)
+    if classic and assignment_files is None:
+        raise PackageError("a classic package needs the test folder to copy")
     if assignment_files is not None:
         inside = Path(os.path.realpath(target.absolute().parent))
-        source = Path(os.path.realpath(assignment_files))
-        if inside == source or source in inside.parents:
-            raise PackageError(f"--gradescope-package {os.fspath(directory)}: is inside the assignment folder "
-                               f"{assignment_files}, which the package copies; write it elsewhere")
+        sources = [assignment_files]
+        if classic:
+            sources += [p for p in [classic_layouts(assignment_files)] if p is not None]
+        for copied in sources:
+            source = Path(os.path.realpath(copied))
+            if inside == source or source in inside.parents:
+                raise PackageError(f"--gradescope-package {os.fspath(directory)}: is inside the "
+                                   f"{'assignment' if copied == assignment_files else 'layouts'} folder {copied}, "
+                                   f"which the package copies; write it elsewhere")
     staging, old = _beside(target, "tmp"), _beside(target, "old")
     for leftover in (staging, old):
         if leftover.exists():
             shutil.rmtree(leftover)
     try:
         staging.mkdir()
-        names = _write_contents(staging, assignment, submission_file, requirement, assignment_files)
+        names = _write_contents(staging, assignment, submission_file, requirement, assignment_files, classic)
         if target.exists():
             target.rename(old)
         staging.rename(target)
@@ -448,10 +484,19 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
 
 
 def _write_contents(folder: Path, assignment: str, submission_file: str, requirement: str | None,
-                    assignment_files: Path | None) -> list[str]:
+                    assignment_files: Path | None, classic: bool = False) -> list[str]:
     written = []
     target = assignment
-    if assignment_files is not None:
+    if classic and assignment_files is not None:
+        name = Path(assignment_files).resolve().name
+        (folder / COURSE).mkdir()
+        total = _copy_assignment(assignment_files, folder / COURSE / name)
+        layouts = classic_layouts(assignment_files)
+        if layouts is not None:
+            _copy_assignment(layouts, folder / COURSE / "layouts", total)
+        written.append(COURSE)
+        target = f"source/{COURSE}/{name}"
+    elif assignment_files is not None:
         _copy_assignment(assignment_files, folder / "assignment")
         written.append("assignment")
         target = "source/assignment"
@@ -474,7 +519,10 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
     else:
         install = _INSTALL_REQUIREMENT.replace("@REQUIREMENT@", shlex.quote(requirement))
         contents.append(f"setup.sh pip-installs {requirement} (from the package index, unless it is a path or URL).")
-    if assignment_files is not None:
+    if classic and assignment_files is not None:
+        contents.append(f"{COURSE}/         the classic test folder, graded from /autograder/{target} "
+                        f"(with {COURSE}/layouts/ if the folder had layouts/ beside it)")
+    elif assignment_files is not None:
         contents.append("assignment/     the assignment, graded from /autograder/source/assignment")
     setup = folder / "setup.sh"
     setup.write_text(_SETUP.replace("@MARKER@", MARKER).replace("@INSTALL@", install), encoding="utf-8")
@@ -484,6 +532,7 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
     for path in (setup, run):
         path.chmod(0o755)
     readme = folder / "README.txt"
-    readme.write_text(_README.format(assignment=assignment, marker=MARKER, submission=submission_file,
+    kind = "classic test folder" if classic else "assignment"
+    readme.write_text(_README.format(kind=kind, assignment=assignment, marker=MARKER, submission=submission_file,
                                      contents="\n".join(contents)), encoding="utf-8")
     return written + ["setup.sh", "run_autograder", "README.txt"]
