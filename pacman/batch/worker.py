@@ -89,6 +89,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     from pacman.compat import make_pacman_agent
     from pacman.distances import DistanceTable
     from pacman.game import run_game
+    from pacman.state import GameState
 
     config = job.config
     started = time.perf_counter()
@@ -111,7 +112,9 @@ def play_game(job: GameJob) -> dict[str, Any]:
     except BaseException as exc:  # run_game refused the game (the agent refuses this layout...): not the play
         return failed_record(job, f"{NOT_STARTED}{failure_text(exc)}", seconds=time.perf_counter() - started)
     seconds = time.perf_counter() - started
-    DistanceTable.of(layout).clear_cache()
+    # Equal layouts share one board, and states report the board's layout: its tables are the ones
+    # the game filled (another equal layout loaded in this process may have built the board first).
+    DistanceTable.of(GameState.initial(layout).layout).clear_cache()
     record = base_record(job)
     record.update(
         outcome=result.outcome, won=result.won, lost=result.lost, score=result.score, moves=result.moves,
