@@ -96,17 +96,6 @@ def is_classic_course(path: str | os.PathLike[str]) -> bool:
         return True  # a CONFIG that is there but malformed: load_course says what is wrong with it
 
 
-def _whole(file, key: str) -> int:
-    text = file.require(key).strip()
-    try:
-        value = int(text)
-    except ValueError:
-        raise file.error(key, f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise file.error(key, f"expected at least 0, got {value}")
-    return value
-
-
 def _inside(directory: Path, name: str, config) -> Path:
     folder = directory / name
     if name in (".", "..") or "/" in name or "\\" in name or not folder.is_dir() or folder.is_symlink():
@@ -119,7 +108,7 @@ def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQu
     question_class = config.require("class").strip()
     if question_class not in QUESTION_CLASSES:
         raise config.error("class", f"expected one of {', '.join(QUESTION_CLASSES)}, got {question_class!r}")
-    max_points = _whole(config, "max_points")
+    max_points = config.whole("max_points", 0)
     depends = tuple((config.get("depends") or "").split())
     tests: list[ClassicTest] = []
     disabled = []

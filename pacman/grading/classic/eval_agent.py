@@ -141,10 +141,7 @@ class EvalAgentTest(ClassicTest):
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)
-        agent = test.require("agentName").strip()
-        if not agent.isidentifier():
-            raise test.error("agentName", f"expected the name of an agent class, got {agent!r}")
-        self.alg = agent
+        self.alg = test.class_name("agentName")
         self.agent_args = parse_agent_args(test)
         self.layout_name = test.require("layoutName").strip()
         self.layout_text, self.layout_path = find_layout(test, self.layout_name)

@@ -48,6 +48,25 @@ class ClassicFile:
             raise ClassicFormatError(f"{self.path}: missing key {key!r}")
         return self.values[key]
 
+    def whole(self, key: str, minimum: int | None = None, default: str | None = None) -> int:
+        """`key`'s value as a whole number of at least `minimum` (`default` if the key is missing, when given)."""
+        raw = self.get(key, default)
+        text = (self.require(key) if raw is None else raw).strip()
+        try:
+            value = int(text)
+        except ValueError:
+            raise self.error(key, f"expected a whole number, got {text!r}") from None
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"expected at least {minimum}, got {value}")
+        return value
+
+    def class_name(self, key: str) -> str:
+        """`key`'s value as the name of a class of the student's file (``alg``, ``agentName``)."""
+        name = self.require(key).strip()
+        if not name.isidentifier():
+            raise self.error(key, f"expected the name of an agent class, got {name!r}")
+        return name
+
     def error(self, key: str, message: str, offset: int = 0) -> ClassicFormatError:
         """An error about `key`'s value (`offset` lines into a block), naming the file and line."""
         line = self.lines.get(key)

@@ -30,17 +30,6 @@ TIME_LIMIT = 10.0
 _SHOWN = 5
 
 
-def _whole(file: ClassicFile, key: str, minimum: int) -> int:
-    text = file.require(key).strip()
-    try:
-        value = int(text)
-    except ValueError:
-        raise file.error(key, f"expected a whole number, got {text!r}") from None
-    if value < minimum:
-        raise file.error(key, f"expected at least {minimum}, got {value}")
-    return value
-
-
 def _listed(states: list[str]) -> str:
     shown = " ".join(states[:_SHOWN])
     return shown + (f" and {len(states) - _SHOWN} more" if len(states) > _SHOWN else "")
@@ -53,12 +42,9 @@ class GraphGameTreeTest(ClassicTest):
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)
-        alg = test.require("alg").strip()
-        if not alg.isidentifier():
-            raise test.error("alg", f"expected the name of an agent class, got {alg!r}")
-        self.alg = alg
-        self.depth = _whole(test, "depth", 0)
-        self.num_agents = _whole(test, "num_agents", 1)
+        self.alg = test.class_name("alg")
+        self.depth = test.whole("depth", 0)
+        self.num_agents = test.whole("num_agents", 1)
         start = test.require("start_state").split()
         if len(start) != 1:
             raise test.error("start_state", f"expected one state name, got {test.require('start_state')!r}")

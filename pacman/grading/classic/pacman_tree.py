@@ -54,20 +54,6 @@ _ACTIONS = frozenset({"North", "South", "East", "West", "Stop"})
 Column = tuple[tuple[str, ...], int]
 
 
-def _whole(file: ClassicFile, key: str, minimum: int | None = None, default: str | None = None) -> int:
-    raw = file.get(key, default)
-    if raw is None:
-        raw = file.require(key)
-    text = raw.strip()
-    try:
-        value = int(text)
-    except ValueError:
-        raise file.error(key, f"expected a whole number, got {text!r}") from None
-    if minimum is not None and value < minimum:
-        raise file.error(key, f"expected at least {minimum}, got {value}")
-    return value
-
-
 def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
     """The JSON lines of block `key`: per Pacman move, its columns ``(actions, explored)``; errors name the line."""
     steps: list[list[Column]] = []
@@ -114,13 +100,10 @@ class PacmanGameTreeTest(ClassicTest):
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)
-        alg = test.require("alg").strip()
-        if not alg.isidentifier():
-            raise test.error("alg", f"expected the name of an agent class, got {alg!r}")
-        self.alg = alg
-        self.seed = _whole(test, "seed")
-        self.depth = _whole(test, "depth", 0)
-        self.max_points = float(_whole(test, "max_points", 0, default="0"))
+        self.alg = test.class_name("alg")
+        self.seed = test.whole("seed")
+        self.depth = test.whole("depth", 0)
+        self.max_points = float(test.whole("max_points", 0, default="0"))
         self.layout_name = (test.get("layoutName") or "").strip() or name
         self.layout_text = test.require("layout")
         try:
