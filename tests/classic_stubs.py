@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 
 def _raise_not_defined():
-    print("*** method not implemented")
+    print("not implemented")
     sys.exit(1)
 
 
@@ -21,7 +21,7 @@ def stub_modules() -> dict[str, types.ModuleType]:
     util = types.ModuleType("util")
     util.lookup = lambda name, namespace: namespace[name]
     util.manhattanDistance = lambda a, b: abs(a[0] - b[0]) + abs(a[1] - b[1])
-    exec("import sys\ndef raiseNotDefined():\n    print('*** method not implemented')\n    sys.exit(1)\n",
+    exec("import sys\ndef raiseNotDefined():\n    print('not implemented')\n    sys.exit(1)\n",
          util.__dict__)
     game = types.ModuleType("game")
 

@@ -1,7 +1,7 @@
-"""The classic CS188 API: student files written for the UC Berkeley Pacman projects, run here.
+"""A compatibility layer for students' files written against the classic course API.
 
-Written here from the API's names and documented behaviour; nothing is copied
-from the CS188 code. `load_classic_module` imports a student file with the
+Written in this project from the API's names and the behaviour the course
+documents. `load_classic_module` imports a student file with the
 classic modules (``util``, ``game``, ``ghostAgents``, in `CLASSIC_DIR`) on the
 import path for that import only; `ClassicState` is the classic ``GameState``
 over ours; `ClassicAgent` lets a classic agent play our games; the classic

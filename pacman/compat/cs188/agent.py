@@ -30,6 +30,10 @@ __all__ = ["ClassicAgent", "build_classic_agent", "classic_spec_path", "classic_
            "effective_classic_args"]
 
 
+class UnfinishedMethodError(RuntimeError):
+    """A classic agent's method still calls ``util.raiseNotDefined()``: its game ends as crashed, naming the method."""
+
+
 class ClassicAgent:
     """Our agent protocol (``get_action(state)``, ``reset(rng, ghost_agents)``) over a classic agent.
 
@@ -62,7 +66,7 @@ class ClassicAgent:
                     register(view)
             action = self.agent.getAction(view)
         except MethodNotImplemented as exc:
-            raise NotImplementedError(str(exc)) from None
+            raise UnfinishedMethodError(str(exc)) from None
         try:
             move = Action(action)
         except ValueError:

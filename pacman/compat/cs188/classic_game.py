@@ -8,9 +8,10 @@ classic list of legal actions follows.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from pacman.compat.cs188.classic_util import nearestPoint, raiseNotDefined
+from pacman.compat.cs188.classic_util import manhattanDistance, nearestPoint, raiseNotDefined
 
 __all__ = ["Agent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER"]
 
@@ -51,12 +52,12 @@ _VECTORS = {
 }
 
 
+@dataclasses.dataclass(eq=True, unsafe_hash=True)
 class Configuration:
-    """Where an agent is and which way it faces (the direction of its last move other than Stop)."""
+    """Where an agent is (`pos`) and which way it faces (`direction`: its last move other than Stop)."""
 
-    def __init__(self, pos: tuple[float, float], direction: str) -> None:
-        self.pos = pos
-        self.direction = direction
+    pos: tuple[float, float]
+    direction: str
 
     def getPosition(self) -> tuple[float, float]:
         return self.pos
@@ -65,123 +66,101 @@ class Configuration:
         return self.direction
 
     def isInteger(self) -> bool:
-        x, y = self.pos
-        return x == int(x) and y == int(y)
+        """True on a cell, False half-way between two."""
+        return all(float(c).is_integer() for c in self.pos)
 
     def generateSuccessor(self, vector: tuple[float, float]) -> Configuration:
-        """The configuration after moving by `vector`; a zero vector keeps the direction."""
-        x, y = self.pos
-        dx, dy = vector
-        direction = Actions.vectorToDirection(vector)
-        if direction == Directions.STOP:
-            direction = self.direction
-        return Configuration((x + dx, y + dy), direction)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Configuration):
-            return False
-        return self.pos == other.pos and self.direction == other.direction
-
-    def __hash__(self) -> int:
-        return hash((self.pos, self.direction))
-
-    def __str__(self) -> str:
-        return f"(x,y)={self.pos}, {self.direction}"
-
-    __repr__ = __str__
+        """This agent moved by `vector`; a zero vector (Stop) keeps the direction it faces."""
+        moved = Actions.vectorToDirection(vector)
+        return Configuration(Actions.getSuccessor(self.pos, moved, vector),
+                             self.direction if moved == Directions.STOP else moved)
 
 
+@dataclasses.dataclass
 class AgentState:
-    """An agent's configuration, its start, whether it is Pacman, and its scared timer."""
+    """An agent: where it started, where it is, whether it is Pacman, its scared timer.
 
-    def __init__(self, startConfiguration: Configuration, isPacman: bool, scaredTimer: int = 0) -> None:
-        self.start = startConfiguration
-        self.configuration = startConfiguration
-        self.isPacman = isPacman
-        self.scaredTimer = scaredTimer
-        self.numCarrying = 0
-        self.numReturned = 0
+    Two agent states are equal when their configurations and timers are.
+    """
+
+    start: Configuration
+    isPacman: bool
+    scaredTimer: int = 0
+    configuration: Configuration | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.configuration is None:
+            self.configuration = self.start
 
     def getPosition(self) -> tuple[float, float] | None:
-        return None if self.configuration is None else self.configuration.getPosition()
+        return self.configuration.getPosition() if self.configuration is not None else None
 
     def getDirection(self) -> str:
         return self.configuration.getDirection()
 
     def copy(self) -> AgentState:
-        state = AgentState(self.start, self.isPacman, self.scaredTimer)
-        state.configuration = self.configuration
-        return state
+        return dataclasses.replace(self)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AgentState):
-            return False
-        return self.configuration == other.configuration and self.scaredTimer == other.scaredTimer
+        return isinstance(other, AgentState) and (self.configuration, self.scaredTimer) == \
+            (other.configuration, other.scaredTimer)
 
     def __hash__(self) -> int:
-        return hash((hash(self.configuration), hash(self.scaredTimer)))
-
-    def __str__(self) -> str:
-        return f"{'Pacman' if self.isPacman else 'Ghost'}: {self.configuration}"
-
-    __repr__ = __str__
+        return hash((self.configuration, self.scaredTimer))
 
 
 class Grid:
-    """A width x height grid of booleans, indexed ``grid[x][y]`` (y = 0 is the bottom row)."""
+    """`width` x `height` booleans read as ``grid[x][y]``, y = 0 the bottom row."""
 
     def __init__(self, width: int, height: int, initialValue: bool = False) -> None:
-        self.width = width
-        self.height = height
-        self.data = [[initialValue for _ in range(height)] for _ in range(width)]
+        self.width, self.height = width, height
+        self.data = [[initialValue] * height for _ in range(width)]
 
-    def __getitem__(self, i: int) -> list[bool]:
-        return self.data[i]
+    def __getitem__(self, x: int) -> list[bool]:
+        return self.data[x]
 
-    def __setitem__(self, key: int, item: list[bool]) -> None:
-        self.data[key] = item
+    def __setitem__(self, x: int, column: list[bool]) -> None:
+        self.data[x] = column
 
     def __str__(self) -> str:
-        rows = [[str(self.data[x][y])[0] for x in range(self.width)] for y in range(self.height)]
-        rows.reverse()
-        return "\n".join("".join(row) for row in rows)
+        return "\n".join("".join("T" if self.data[x][y] else "F" for x in range(self.width))
+                         for y in reversed(range(self.height)))
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Grid):
-            return False
-        return self.data == other.data
+        return isinstance(other, Grid) and self.data == other.data
 
     def __hash__(self) -> int:
-        return hash(tuple(tuple(column) for column in self.data))
+        return hash(tuple(map(tuple, self.data)))
 
     def copy(self) -> Grid:
+        """An independent copy."""
         grid = Grid(self.width, self.height)
-        grid.data = [column[:] for column in self.data]
+        grid.data = [list(column) for column in self.data]
         return grid
 
-    def deepCopy(self) -> Grid:
-        return self.copy()
+    deepCopy = copy
 
     def shallowCopy(self) -> Grid:
+        """A grid sharing this one's columns."""
         grid = Grid(self.width, self.height)
         grid.data = self.data
         return grid
 
     def count(self, item: bool = True) -> int:
-        return sum(column.count(item) for column in self.data)
+        """How many cells hold `item`."""
+        return sum(value == item for column in self.data for value in column)
 
     def asList(self, key: bool = True) -> list[tuple[int, int]]:
-        """The (x, y) of every cell holding `key`, x first, then y."""
-        return [(x, y) for x in range(self.width) for y in range(self.height) if self.data[x][y] == key]
+        """The (x, y) of every cell holding `key`, by x, then y."""
+        return [(x, y) for x, column in enumerate(self.data) for y, value in enumerate(column) if value == key]
+
+
+#: How far from a cell's centre a position still counts as on the cell.
+_ON_CELL = 1e-3
 
 
 class Actions:
-    """Conversions between directions and vectors, and the moves a configuration allows."""
-
-    _directions = _VECTORS
-    _directionsAsList = list(_VECTORS.items())
-
-    TOLERANCE = 0.001
+    """Directions as vectors and back, and the moves a position allows (in the classic order)."""
 
     @staticmethod
     def reverseDirection(action: str) -> str:
@@ -189,50 +168,39 @@ class Actions:
 
     @staticmethod
     def vectorToDirection(vector: tuple[float, float]) -> str:
+        """The direction of a move by `vector` (vertical first); Stop for a zero vector."""
         dx, dy = vector
-        if dy > 0:
-            return Directions.NORTH
-        if dy < 0:
-            return Directions.SOUTH
-        if dx < 0:
-            return Directions.WEST
-        if dx > 0:
-            return Directions.EAST
+        for moving, direction in ((dy > 0, Directions.NORTH), (dy < 0, Directions.SOUTH),
+                                  (dx < 0, Directions.WEST), (dx > 0, Directions.EAST)):
+            if moving:
+                return direction
         return Directions.STOP
 
     @staticmethod
     def directionToVector(direction: str, speed: float = 1.0) -> tuple[float, float]:
         dx, dy = _VECTORS[direction]
-        return (dx * speed, dy * speed)
+        return dx * speed, dy * speed
 
     @staticmethod
     def getPossibleActions(config: Configuration, walls: Grid) -> list[str]:
-        """The directions `config` may take among `walls`, in the classic order; between two cells
-        only straight on."""
-        x, y = config.pos
-        x_int, y_int = int(x + 0.5), int(y + 0.5)
-        if abs(x - x_int) + abs(y - y_int) > Actions.TOLERANCE:
+        """The directions open from `config` among `walls`, in the classic order; between two
+        cells, only straight on."""
+        cell = nearestPoint(config.pos)
+        if manhattanDistance(cell, config.pos) > _ON_CELL:
             return [config.getDirection()]
-        possible = []
-        for direction, (dx, dy) in Actions._directionsAsList:
-            next_x, next_y = x_int + dx, y_int + dy
-            if not walls[next_x][next_y]:
-                possible.append(direction)
-        return possible
+        return [direction for direction in CLASSIC_ORDER
+                if not walls[cell[0] + _VECTORS[direction][0]][cell[1] + _VECTORS[direction][1]]]
 
     @staticmethod
     def getLegalNeighbors(position: tuple[float, float], walls: Grid) -> list[tuple[int, int]]:
-        """The open cells next to `position` (and the cell itself), in the classic order."""
-        x_int, y_int = nearestPoint(position)
-        neighbors = []
-        for _, (dx, dy) in Actions._directionsAsList:
-            next_x, next_y = x_int + dx, y_int + dy
-            if 0 <= next_x < walls.width and 0 <= next_y < walls.height and not walls[next_x][next_y]:
-                neighbors.append((next_x, next_y))
-        return neighbors
+        """The open cells next to `position`, and its own cell, in the classic order."""
+        x, y = nearestPoint(position)
+        around = ((x + dx, y + dy) for dx, dy in (_VECTORS[d] for d in CLASSIC_ORDER))
+        return [(a, b) for a, b in around if 0 <= a < walls.width and 0 <= b < walls.height and not walls[a][b]]
 
     @staticmethod
-    def getSuccessor(position: tuple[float, float], action: str) -> tuple[float, float]:
-        dx, dy = Actions.directionToVector(action)
-        x, y = position
-        return (x + dx, y + dy)
+    def getSuccessor(position: tuple[float, float], action: str,
+                     vector: tuple[float, float] | None = None) -> tuple[float, float]:
+        """`position` moved one step by `action` (or by `vector`, when given)."""
+        dx, dy = Actions.directionToVector(action) if vector is None else vector
+        return position[0] + dx, position[1] + dy

@@ -1,16 +1,20 @@
-"""The classic ``util`` module's API, written here: what CS188 student files import from ``util``.
+"""The names CS188 student files import from ``util``, implemented in this project's own way.
 
-Students reach it as ``util`` (``pacman/compat/cs188/classic/util.py`` re-exports
-this module while their file is loaded). Sampling uses Python's global `random`,
-as the classic code does, so a seeded `random` replays a game.
+Only the API (names, arguments, what each returns) follows the course; the code
+is ours. Students reach this module as ``util``: ``classic/util.py`` re-exports
+it while their file is loaded. Every random draw uses Python's global `random`,
+one ``random.random()`` per draw, so that a seeded `random` replays a game.
 """
 
 from __future__ import annotations
 
+import bisect
+import collections
 import heapq
 import inspect
+import itertools
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
     "manhattanDistance", "lookup", "raiseNotDefined", "MethodNotImplemented", "Counter", "Stack", "Queue",
@@ -19,125 +23,105 @@ __all__ = [
 ]
 
 
-def manhattanDistance(xy1: tuple[float, float], xy2: tuple[float, float]) -> float:
-    """|x1 - x2| + |y1 - y2|."""
-    return abs(xy1[0] - xy2[0]) + abs(xy1[1] - xy2[1])
+def manhattanDistance(xy1: Sequence[float], xy2: Sequence[float]) -> float:
+    """The grid distance ``|x1 - x2| + |y1 - y2|``."""
+    return sum(abs(a - b) for a, b in zip(xy1, xy2))
 
 
 def lookup(name: str, namespace: dict[str, Any]) -> Any:
-    """The object called `name` in `namespace` (a module's globals), or ``module.name`` imported.
+    """`name` from a module's globals (how ``evalFn=better`` finds the student's function).
 
-    Raises an Exception naming `name` when it is not there, as the classic helper does.
+    A dotted name is imported (``package.module.attribute``). An unknown name is an
+    Exception that names it.
     """
-    dots = name.count(".")
-    if dots > 0:
-        module_name, obj_name = ".".join(name.split(".")[:-1]), name.split(".")[-1]
-        module = __import__(module_name)
-        return getattr(module, obj_name)
-    if name in namespace:
+    module_name, dot, attribute = name.rpartition(".")
+    if dot:
+        return getattr(__import__(module_name, fromlist=[attribute]), attribute)
+    try:
         return namespace[name]
-    raise Exception(f"{name} not found as a method or class")
+    except KeyError:
+        raise Exception(f"{name!r} is neither a function nor a class of this file") from None
 
 
 class MethodNotImplemented(SystemExit):
-    """Raised by `raiseNotDefined`: a SystemExit (exit code 1, as the classic helper exits) that
-    says which method was not implemented, so a grader can report it as that test's failure."""
+    """What `raiseNotDefined` raises: an exit (status 1, as in the course) that names the unfinished method,
+    so that a grader can report it as that test's failure rather than end the program."""
 
     def __init__(self, method: str, line: int, filename: str) -> None:
         super().__init__(1)
-        self.method = method
-        self.line = line
-        self.filename = filename
+        self.method, self.line, self.filename = method, line, filename
 
     def __str__(self) -> str:
         return f"not implemented: {self.method}"
 
 
 def raiseNotDefined() -> None:
-    """Print which method is not implemented yet and exit (exit code 1)."""
-    caller = inspect.stack()[1]
-    print(f"*** Method not implemented: {caller.function} at line {caller.lineno} of {caller.filename}")
-    raise MethodNotImplemented(caller.function, caller.lineno, caller.filename)
+    """Say which method is unfinished, then exit with status 1 (a `MethodNotImplemented`)."""
+    frame = inspect.stack()[1]
+    print(f"not implemented: {frame.function} ({frame.filename}, line {frame.lineno})")
+    raise MethodNotImplemented(frame.function, frame.lineno, frame.filename)
 
 
-class Counter(dict):
-    """A dict whose missing keys read as 0 (and are then stored, as in a defaultdict)."""
+class Counter(collections.defaultdict):
+    """A dict of numbers in which a missing key reads as 0, with the course's helper methods."""
 
-    def __getitem__(self, key: Any) -> Any:
-        self.setdefault(key, 0)
-        return dict.__getitem__(self, key)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(int, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Counter({dict(self)!r})"
 
     def incrementAll(self, keys: Iterable[Any], count: float) -> None:
-        """Add `count` to every key in `keys`."""
+        """Add `count` to the value of each key in `keys`."""
         for key in keys:
             self[key] += count
 
     def argMax(self) -> Any:
-        """The key with the largest value (the first such key), or None when empty."""
-        if len(self) == 0:
-            return None
-        items = list(self.items())
-        values = [item[1] for item in items]
-        return items[values.index(max(values))][0]
+        """The key with the largest value (the first one inserted among equals); None if empty."""
+        return max(self, key=self.__getitem__, default=None)
 
     def sortedKeys(self) -> list[Any]:
-        """The keys, largest value first."""
-        return [key for key, _ in sorted(self.items(), key=lambda item: item[1], reverse=True)]
+        """The keys from the largest value to the smallest (equal values keep their insertion order)."""
+        return sorted(self, key=self.__getitem__, reverse=True)
 
     def totalCount(self) -> float:
-        """The sum of the values."""
+        """The sum of all values."""
         return sum(self.values())
 
     def normalize(self) -> None:
-        """Divide every value by the total, so they sum to 1 (nothing when the total is 0)."""
-        total = float(self.totalCount())
-        if total == 0:
-            return
-        for key in list(self.keys()):
-            self[key] = self[key] / total
+        """Scale the values in place so that they sum to 1 (nothing happens when they sum to 0)."""
+        total = self.totalCount()
+        if total:
+            self.divideAll(total)
 
     def divideAll(self, divisor: float) -> None:
-        """Divide every value by `divisor`."""
-        divisor = float(divisor)
+        """Divide every value by `divisor`, in place."""
         for key in self:
-            self[key] /= divisor
+            self[key] = self[key] / float(divisor)
 
     def copy(self) -> Counter:
-        return Counter(dict.copy(self))
+        return Counter(self)
 
     def __mul__(self, other: Counter) -> float:
-        """The dot product over the keys both hold."""
-        small, big = (self, other) if len(self) <= len(other) else (other, self)
-        return sum(small[key] * big[key] for key in small if key in big)
+        """The dot product over the keys both counters hold."""
+        return sum(value * other[key] for key, value in self.items() if key in other)
+
+    def __add__(self, other: Counter) -> Counter:
+        return Counter({key: self.get(key, 0) + other.get(key, 0) for key in {**self, **other}})
+
+    def __sub__(self, other: Counter) -> Counter:
+        return Counter({key: self.get(key, 0) - other.get(key, 0) for key in {**self, **other}})
 
     def __radd__(self, other: Counter) -> None:
         for key, value in other.items():
             self[key] += value
 
-    def __add__(self, other: Counter) -> Counter:
-        out = Counter()
-        for key in self:
-            out[key] = self[key] + (other[key] if key in other else 0)
-        for key in other:
-            if key not in self:
-                out[key] = other[key]
-        return out
-
-    def __sub__(self, other: Counter) -> Counter:
-        out = Counter()
-        for key in self:
-            out[key] = self[key] - (other[key] if key in other else 0)
-        for key in other:
-            if key not in self:
-                out[key] = -1 * other[key]
-        return out
-
 
 class Stack:
-    """Last in, first out."""
+    """A last-in, first-out container."""
 
     def __init__(self) -> None:
-        self.list: list[Any] = []
+        self.list: collections.deque = collections.deque()
 
     def push(self, item: Any) -> None:
         self.list.append(item)
@@ -146,127 +130,97 @@ class Stack:
         return self.list.pop()
 
     def isEmpty(self) -> bool:
-        return len(self.list) == 0
+        return not self.list
 
 
-class Queue:
-    """First in, first out."""
-
-    def __init__(self) -> None:
-        self.list: list[Any] = []
-
-    def push(self, item: Any) -> None:
-        self.list.insert(0, item)
+class Queue(Stack):
+    """A first-in, first-out container."""
 
     def pop(self) -> Any:
-        return self.list.pop()
-
-    def isEmpty(self) -> bool:
-        return len(self.list) == 0
+        return self.list.popleft()
 
 
 class PriorityQueue:
-    """Lowest priority first; equal priorities come out in the order they went in."""
+    """Items by increasing priority; among equal priorities, the first pushed comes out first."""
 
     def __init__(self) -> None:
         self.heap: list[tuple[float, int, Any]] = []
-        self.count = 0
+        self._order = itertools.count()
 
     def push(self, item: Any, priority: float) -> None:
-        heapq.heappush(self.heap, (priority, self.count, item))
-        self.count += 1
+        heapq.heappush(self.heap, (priority, next(self._order), item))
 
     def pop(self) -> Any:
-        return heapq.heappop(self.heap)[2]
+        return heapq.heappop(self.heap)[-1]
 
     def isEmpty(self) -> bool:
-        return len(self.heap) == 0
+        return not self.heap
 
     def update(self, item: Any, priority: float) -> None:
-        """Lower `item`'s priority to `priority` if it is higher; push it if it is not queued."""
-        for index, (p, c, queued) in enumerate(self.heap):
-            if queued == item:
-                if p <= priority:
-                    break
-                del self.heap[index]
-                self.heap.append((priority, c, item))
-                heapq.heapify(self.heap)
-                break
-        else:
+        """Give `item` a lower `priority` if it is queued with a higher one; queue it if it is absent."""
+        queued = next((entry for entry in self.heap if entry[-1] == item), None)
+        if queued is None:
             self.push(item, priority)
+        elif priority < queued[0]:
+            self.heap.remove(queued)
+            self.heap.append((priority, queued[1], item))
+            heapq.heapify(self.heap)
 
 
 class PriorityQueueWithFunction(PriorityQueue):
-    """A priority queue whose priorities come from a function of the item."""
+    """A priority queue that computes each item's priority with `priorityFunction`."""
 
-    def __init__(self, priorityFunction: Any) -> None:
-        self.priorityFunction = priorityFunction
+    def __init__(self, priorityFunction: Callable[[Any], float]) -> None:
         super().__init__()
+        self.priorityFunction = priorityFunction
 
     def push(self, item: Any) -> None:  # type: ignore[override]
         super().push(item, self.priorityFunction(item))
 
 
-def nearestPoint(pos: tuple[float, float]) -> tuple[int, int]:
-    """The grid point nearest `pos` (x.5 rounds up)."""
-    x, y = pos
-    return int(x + 0.5), int(y + 0.5)
+def nearestPoint(pos: Sequence[float]) -> tuple[int, int]:
+    """The grid point nearest `pos`, halves rounding up (``(2.5, 3)`` is ``(3, 3)``)."""
+    return int(pos[0] + 0.5), int(pos[1] + 0.5)
 
 
 def normalize(vectorOrCounter: Any) -> Any:
-    """A Counter or list scaled to sum to 1 (returned unchanged when its sum is 0)."""
+    """A copy scaled to sum to 1 (a Counter stays a Counter); the argument itself when it sums to 0."""
     if isinstance(vectorOrCounter, Counter):
-        out = Counter()
         total = float(vectorOrCounter.totalCount())
-        if total == 0:
-            return vectorOrCounter
-        for key in vectorOrCounter.keys():
-            out[key] = vectorOrCounter[key] / total
-        return out
+        return Counter({key: value / total for key, value in vectorOrCounter.items()}) if total else vectorOrCounter
     total = float(sum(vectorOrCounter))
-    if total == 0:
-        return vectorOrCounter
-    return [value / total for value in vectorOrCounter]
+    return [value / total for value in vectorOrCounter] if total else vectorOrCounter
 
 
-def sample(distribution: Any, values: list[Any] | None = None) -> Any:
-    """One draw of `random.random()`, walked along the distribution: the first value whose
-    cumulative probability reaches the draw. A Counter is sorted by key first; a list of
-    probabilities that does not sum to 1 is normalised."""
+def _draw(weights: Sequence[float], values: Sequence[Any]) -> Any:
+    """One `random.random()`, then the first value whose running total of weights reaches it."""
+    totals = list(itertools.accumulate(weights))
+    return values[min(bisect.bisect_left(totals, random.random()), len(values) - 1)]
+
+
+def sample(distribution: Any, values: Sequence[Any] | None = None) -> Any:
+    """A value drawn from `distribution`: a Counter (its keys in sorted order), or probabilities
+    for `values` (normalised first when they do not sum to 1)."""
     if isinstance(distribution, Counter):
-        items = sorted(distribution.items())
-        distribution = [item[1] for item in items]
-        values = [item[0] for item in items]
+        keys = sorted(distribution)
+        distribution, values = [distribution[key] for key in keys], keys
     if sum(distribution) != 1:
         distribution = normalize(distribution)
-    choice = random.random()
-    i, total = 0, distribution[0]
-    while choice > total:
-        i += 1
-        total += distribution[i]
-    return values[i]
+    return _draw(distribution, values)
 
 
 def sampleFromCounter(counter: Counter) -> Any:
     """`sample` over a Counter, its keys in sorted order."""
-    items = sorted(counter.items())
-    return sample([value for _, value in items], [key for key, _ in items])
+    return sample(counter)
 
 
 def chooseFromDistribution(distribution: Any) -> Any:
-    """A draw from a dict/Counter (keys in sorted order) or a list of (probability, value) pairs."""
+    """A draw from a dict (keys in sorted order) or from a list of ``(probability, value)`` pairs."""
     if isinstance(distribution, dict):
-        return sampleFromCounter(distribution if isinstance(distribution, Counter) else Counter(distribution))
-    r = random.random()
-    base = 0.0
-    for prob, element in distribution:
-        base += prob
-        if r <= base:
-            return element
-    return distribution[-1][1]
+        return sample(distribution if isinstance(distribution, Counter) else Counter(distribution))
+    return _draw([p for p, _ in distribution], [value for _, value in distribution])
 
 
 def flipCoin(p: float) -> bool:
     """True with probability `p` (one `random.random()`)."""
     return random.random() < p
-
