@@ -25,6 +25,7 @@ from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
 from pacman.files import read_input_file
 from pacman.game import replay_actions
+from pacman.grading.forbidden import DEFAULT_FORBIDDEN_IMPORTS, RuleError, check_rules
 from pacman.layout import LAYOUT_ALIASES, Layout, layout_names, load_layout
 from pacman.state import GameState
 
@@ -205,6 +206,8 @@ class Assignment:
     """The starter file's text, if the assignment has one."""
     memory_mb: int
     """The memory cap of the submission's process."""
+    forbid_imports: tuple[str, ...] = DEFAULT_FORBIDDEN_IMPORTS
+    """Modules (and their submodules) the submission may not import; every question is protected."""
 
     @property
     def max_score(self) -> float:
@@ -290,7 +293,7 @@ class _Reader:
             raise self.error("", f"invalid TOML: {str(exc).split(';')[0]}") from None
         self.known(data, "", {"assignment", "questions"})
         head = self.table(data, "assignment")
-        self.known(head, "assignment", {"id", "title", "submission_file", "starter", "memory_mb"})
+        self.known(head, "assignment", {"id", "title", "submission_file", "starter", "memory_mb", "forbid_imports"})
         assignment_id = self.string(head, "assignment", "id", default=self.directory.name)
         title = self.string(head, "assignment", "title", default=assignment_id)
         submission_file = self.string(head, "assignment", "submission_file", default="submission.py")
@@ -303,6 +306,13 @@ class _Reader:
                                      "a starter file", MAX_STARTER_BYTES)
         memory_mb = int(self.number(head, "assignment", "memory_mb", default=1024, minimum=128, whole=True,
                                     maximum=1 << 20))
+        forbid_imports = DEFAULT_FORBIDDEN_IMPORTS
+        if "forbid_imports" in head:
+            try:
+                forbid_imports = check_rules(head["forbid_imports"])
+            except RuleError as exc:
+                index = "" if exc.index is None else f"[{exc.index}]"
+                raise self.error(f"assignment.forbid_imports{index}", str(exc)) from None
         raw_questions = data.get("questions")
         if not isinstance(raw_questions, list) or not raw_questions:
             raise self.error("questions", "expected at least one [[questions]] table")
@@ -314,7 +324,8 @@ class _Reader:
                 raise self.error(f"questions[{i}].id", f"question id {question.id!r} is used twice")
             seen.add(question.id)
             questions.append(question)
-        return Assignment(assignment_id, title, self.directory, tuple(questions), submission_file, starter, memory_mb)
+        return Assignment(assignment_id, title, self.directory, tuple(questions), submission_file, starter, memory_mb,
+                          forbid_imports)
 
     def question(self, raw: Any, key: str) -> Question:
         if not isinstance(raw, dict):

@@ -14,9 +14,10 @@ from typing import Any, Callable
 
 from pacman.grading.assignment import Assignment, AssignmentError, Question
 from pacman.grading.checks import TestResult, prepare
-from pacman.grading.sandbox import check_sandbox_user, run_items
+from pacman.grading.forbidden import Violation, find_violations
+from pacman.grading.sandbox import SandboxRun, check_sandbox_user, run_items
 
-__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError"]
+__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog"]
 
 #: Submissions larger than this are refused before anything runs.
 MAX_SUBMISSION_BYTES = 1 << 20
@@ -58,6 +59,8 @@ class GradeReport:
     seconds: float
     output: list[str] = field(default_factory=list)
     """What the submission printed, per test (truncated), for --verbose."""
+    violations: list[Violation] = field(default_factory=list)
+    """Forbidden imports: found in the source (nothing then ran) or attempted while it ran."""
 
     @property
     def score(self) -> float:
@@ -71,6 +74,7 @@ class GradeReport:
         """The ``--json`` form."""
         return {"assignment": self.assignment, "submission": self.submission, "score": self.score,
                 "max_score": self.max_score, "execution_time": round(self.seconds, 3),
+                "violations": [v.to_dict() for v in self.violations],
                 "questions": [q.to_dict() for q in self.questions]}
 
 
@@ -103,6 +107,43 @@ def question_score(question: Question, tests: list[TestResult]) -> float:
     return round(question.points * earned / total, 6) if total else 0.0
 
 
+#: The note of a question not run because the source imports a forbidden module.
+NOT_RUN_FORBIDDEN = "0 points, not run: the submission imports a module this assignment forbids (see the violations)"
+
+
+def unrun_for_violations(question_id: str, title: str, points: float, scoring: str, visibility: str) -> QuestionResult:
+    """A question that scores 0 without running, for a submission whose source imports a forbidden module."""
+    return QuestionResult(question_id, title, 0.0, float(points), scoring, visibility, [], [NOT_RUN_FORBIDDEN])
+
+
+class ViolationLog:
+    """The forbidden imports of one grading run, each listed once with the questions it cost points on."""
+
+    def __init__(self, file: str, rules: tuple[str, ...]) -> None:
+        self.file = file
+        self.rules = rules
+        self._found: dict[tuple, Violation] = {}
+
+    def add(self, violation: Violation) -> None:
+        key = (violation.check, violation.line, violation.module)
+        known = self._found.get(key, violation)
+        questions = tuple(dict.fromkeys(known.questions + violation.questions))
+        self._found[key] = Violation(known.file, known.line, known.module, known.rule, known.check, questions)
+
+    def add_run(self, run: SandboxRun, question_id: str) -> None:
+        """The attempts a sandbox run reports, charged to `question_id`."""
+        for outcome in run.outcomes:
+            for attempt in outcome.violations:
+                violation = Violation.from_attempt(attempt, self.file, self.rules)
+                if violation is not None:
+                    self.add(Violation(violation.file, violation.line, violation.module, violation.rule,
+                                       violation.check, (question_id,)))
+
+    @property
+    def violations(self) -> list[Violation]:
+        return sorted(self._found.values(), key=lambda v: (v.check != "static", v.line or 0, v.module))
+
+
 def grade(
     assignment: Assignment,
     submission: str | Path,
@@ -114,7 +155,10 @@ def grade(
 
     Every test runs in its own sandboxed process (as `sandbox_user`, if given:
     needs root); the expected answers of all tests are computed before the
-    submission runs at all.
+    submission runs at all. A submission whose source imports a module of the
+    assignment's ``forbid_imports`` scores 0 on every question without running;
+    one that tries while running fails the tests where it tried. Either way the
+    report lists the violations.
     """
     from pacman.grading.classic.detect import classic_hint, classic_imports, missing_classic_module
 
@@ -128,6 +172,15 @@ def grade(
     path = str(Path(submission).resolve())
     # A question named twice is graded once (else its points would count twice).
     chosen = [assignment.question(q) for q in dict.fromkeys(questions)] if questions else list(assignment.questions)
+    log = ViolationLog(Path(submission).name, assignment.forbid_imports)
+    static = find_violations(source, log.file, assignment.forbid_imports)
+    if static:  # every question is protected: none runs
+        ids = tuple(question.id for question in chosen)
+        for violation in static:
+            log.add(Violation(violation.file, violation.line, violation.module, violation.rule, "static", ids))
+        results = [unrun_for_violations(q.id, q.title, q.points, q.scoring, q.visibility) for q in chosen]
+        return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, [],
+                           log.violations)
     checks = [(question, [prepare(test) for test in question.tests]) for question in chosen]
     results = []
     output = []
@@ -135,7 +188,8 @@ def grade(
         verdicts = []
         for check in question_checks:
             run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
-                            user=sandbox_user)
+                            user=sandbox_user, forbid_imports=assignment.forbid_imports)
+            log.add_run(run, question.id)
             missing = missing_classic_module(run.import_error)
             if missing is not None:
                 raise SubmissionError(classic_hint(str(submission), assignment.id, [missing]))
@@ -147,4 +201,5 @@ def grade(
                 progress(question.id, verdict)
         results.append(QuestionResult(question.id, question.title, question_score(question, verdicts),
                                       float(question.points), question.scoring, question.visibility, verdicts))
-    return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output)
+    return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
+                       log.violations)

@@ -19,9 +19,23 @@ def _points(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
+def _violation_lines(report: GradeReport) -> list[str]:
+    """The forbidden imports, one line each, under a heading that says what they cost; [] if none."""
+    if not report.violations:
+        return []
+    lines = ["FORBIDDEN IMPORTS: the submission uses modules this assignment forbids; the tests where it does fail "
+             "(all of them, when the import is in the source):"]
+    for violation in report.violations:
+        lines.append(f"  {violation.message}; questions: {', '.join(violation.questions) or 'none'}")
+    return lines
+
+
 def format_report(report: GradeReport, verbose: bool = False) -> str:
-    """The readable report: per question, each test's verdict, points and why; the total."""
+    """The readable report: forbidden imports first, then per question each test's verdict, points and why; the total."""
     lines = [f"Grading {report.submission} on assignment {report.assignment!r}", ""]
+    if report.violations:
+        lines.extend(_violation_lines(report))
+        lines.append("")
     for question in report.questions:
         lines.append(f"Question {question.id}: {question.title}  "
                      f"{_points(question.score)}/{_points(question.max_score)}"
@@ -44,10 +58,12 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
 
 
 def gradescope_results(report: GradeReport) -> dict[str, Any]:
-    """Gradescope's results.json: one entry per question, its output the tests' verdicts and reasons."""
+    """Gradescope's results.json: one entry per question, its output the forbidden imports that cost it points,
+    then the tests' verdicts and reasons; the forbidden imports again in the top-level output."""
     tests = []
     for number, question in enumerate(report.questions, start=1):
-        output = list(question.notes)
+        output = [f"FORBIDDEN IMPORT: {v.message}" for v in report.violations if question.id in v.questions]
+        output.extend(question.notes)
         for test in question.tests:
             output.append(f"{'PASS' if test.passed else 'FAIL'} {test.name} ({test.kind}): "
                           f"{_points(test.score)}/{_points(test.max_score)}")
@@ -61,10 +77,11 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
             "output": "\n".join(output),
             "visibility": question.visibility,
         })
+    total = f"Total: {_points(report.score)}/{_points(report.max_score)}"
     return {
         "score": report.score,
         "execution_time": round(report.seconds, 3),
-        "output": f"Total: {_points(report.score)}/{_points(report.max_score)}",
+        "output": "\n".join([total, *_violation_lines(report)]),
         "stdout_visibility": "hidden",
         "tests": tests,
     }

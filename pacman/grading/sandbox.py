@@ -28,9 +28,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pacman.errors import PacmanError
+from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT"]
@@ -43,6 +44,8 @@ _MESSAGE_LIMIT = 64 << 20
 _OUTPUT_KEPT = 2000
 #: Seconds allowed between items (reporting one, starting the next).
 _BETWEEN_ITEMS = 5.0
+#: Forbidden-import attempts kept per item.
+_MAX_VIOLATIONS = 20
 
 
 #: Processes the sandbox user may run at once (RLIMIT_NPROC), with --sandbox-user only.
@@ -88,8 +91,10 @@ class ItemOutcome:
     """The item ran to the end; `data` holds what the child observed."""
     data: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
-    """Why the item failed: the submission's exception, a time-out, the process dying."""
+    """Why the item failed: the submission's exception, a time-out, the process dying, a forbidden import."""
     seconds: float = 0.0
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    """Forbidden imports the submission attempted during the item, as its process reported them."""
 
 
 @dataclass
@@ -104,6 +109,8 @@ class SandboxRun:
     seconds: float
     import_error: str | None = None
     """Why the submission could not be imported, if it could not (every item then failed with it)."""
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    """Forbidden imports attempted while the submission was imported (every item then failed with them)."""
 
 
 def _package_roots() -> list[str]:
@@ -172,6 +179,7 @@ def run_items(
     memory_mb: int = 1024,
     user: str | None = None,
     loader: str = "module",
+    forbid_imports: tuple[str, ...] = (),
 ) -> SandboxRun:
     """Run `items` against the submission (`source`, read from `path`) in child processes.
 
@@ -179,8 +187,10 @@ def run_items(
     (needs root) the submission runs as that user, who then cannot write the
     grader's files or signal the grader, and may run at most 64 processes.
     `loader` is ``"module"`` (our assignments) or ``"classic"`` (a classic CS188
-    file, loaded with the classic API on its import path). Always returns one
-    outcome per item, whatever the submission does.
+    file, loaded with the classic API on its import path). The modules of
+    `forbid_imports` are unloaded and refused in the child (`pacman.grading.forbidden`):
+    an item during which the submission tries one fails, the attempt in its
+    `violations`. Always returns one outcome per item, whatever the submission does.
     """
     ids = _user_ids(user) if user is not None else None
     started = time.perf_counter()
@@ -190,6 +200,7 @@ def run_items(
     processes = 0
     first = 0
     import_error = None
+    import_violations: list[dict[str, Any]] = []
     roots = _package_roots()
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
         if ids is not None:
@@ -201,7 +212,7 @@ def run_items(
                 os.chown(home, *ids)
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
             status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                capture_path, ids, loader)
+                                capture_path, ids, loader, forbid_imports)
             # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade` is).
             end_children(keep=ours)
             try:
@@ -213,9 +224,10 @@ def run_items(
                 pass
             if status.fatal is not None:  # the submission cannot be imported: nothing else can run
                 import_error = status.fatal
+                import_violations = status.violations
                 for i in range(first, len(items)):
                     if outcomes[i] is None:
-                        outcomes[i] = ItemOutcome(False, error=status.fatal)
+                        outcomes[i] = ItemOutcome(False, error=status.fatal, violations=list(status.violations))
                 break
             if status.current is not None:
                 outcomes[status.current] = ItemOutcome(False, error=status.reason, seconds=status.current_seconds)
@@ -227,7 +239,8 @@ def run_items(
                 progressed += 1
             first = progressed
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
-    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error)
+    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
+                      import_violations)
 
 
 @dataclass
@@ -236,20 +249,25 @@ class _ChildStatus:
     current: int | None = None
     current_seconds: float = 0.0
     reason: str = ""
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    """Forbidden imports attempted while the submission was imported."""
 
 
 def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
-               capture_path: str, ids: tuple[int, int] | None, loader: str = "module") -> _ChildStatus:
+               capture_path: str, ids: tuple[int, int] | None, loader: str = "module",
+               forbid_imports: tuple[str, ...] = ()) -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
     cpu = sum(time_limits[i] for i in todo) + IMPORT_TIME_LIMIT + 5
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
-           "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader}
+           "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader,
+           "forbid_imports": list(forbid_imports)}
+    # No name of the grader's is bound in __main__, where a submission could pick it up.
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
-                 "from pacman.grading.worker import main; main()")
+                 "__import__('pacman.grading.worker', fromlist=['main']).main()")
     status = _ChildStatus()
     as_user: dict[str, Any] = {}
     if ids is not None:
@@ -266,7 +284,8 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
             process.stdin.close()
         except BrokenPipeError:
             pass
-        _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status)
+        _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status,
+                       lambda found: _violation_error(found, path, forbid_imports))
     finally:
         os.close(read_fd)
         try:
@@ -284,7 +303,8 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
 
 
 def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_limits: list[float],
-                   outcomes: list[ItemOutcome | None], memory_mb: int, status: _ChildStatus) -> None:
+                   outcomes: list[ItemOutcome | None], memory_mb: int, status: _ChildStatus,
+                   forbidden_error: Callable[[list[dict[str, Any]]], str]) -> None:
     selector = selectors.DefaultSelector()
     selector.register(read_fd, selectors.EVENT_READ)
     buffer = b""
@@ -323,7 +343,9 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                     continue  # not ours: a submission writing to the pipe without the nonce
                 event = message.get("event")
                 if event == "import_error":
-                    status.fatal = f"the submission could not be imported: {message.get('error')}"
+                    status.violations = _violations(message)
+                    status.fatal = (forbidden_error(status.violations) if status.violations
+                                    else f"the submission could not be imported: {message.get('error')}")
                     return
                 if event == "ready":
                     ready = True
@@ -334,9 +356,11 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                     deadline = time.monotonic() + time_limits[status.current]
                     limit_text = f"took longer than the {time_limits[status.current]:g} s time limit"
                 elif event == "result" and message.get("item") == status.current and status.current is not None:
+                    violations = _violations(message)
                     outcomes[status.current] = ItemOutcome(
-                        bool(message.get("ok")), data=message.get("data") or {}, error=message.get("error"),
-                        seconds=float(message.get("seconds", 0.0)))
+                        bool(message.get("ok")) and not violations, data=message.get("data") or {},
+                        error=forbidden_error(violations) if violations else message.get("error"),
+                        seconds=float(message.get("seconds", 0.0)), violations=violations)
                     status.current = None
                     deadline = time.monotonic() + _BETWEEN_ITEMS
                     limit_text = "the submission's process hung between two tests"
@@ -356,6 +380,21 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
         status.reason = reason
         if status.current is not None:
             status.current_seconds = time.perf_counter() - item_started
+
+
+def _violations(message: dict) -> list[dict[str, Any]]:
+    """The forbidden imports a message reports (dicts; `pacman.grading.forbidden.Violation` checks them)."""
+    found = message.get("violations")
+    return [v for v in found if isinstance(v, dict)][:_MAX_VIOLATIONS] if isinstance(found, list) else []
+
+
+def _violation_error(violations: list[dict[str, Any]], path: str, rules: tuple[str, ...]) -> str:
+    """The error of an item during which the submission tried a forbidden import: the first attempt."""
+    for attempt in violations:
+        violation = Violation.from_attempt(attempt, os.path.basename(path), rules)
+        if violation is not None:
+            return f"forbidden import: {violation.message}"
+    return "forbidden import (its report is unreadable)"
 
 
 def _valid_item(index: Any, outcomes: list[ItemOutcome | None]) -> bool:

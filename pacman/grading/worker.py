@@ -21,7 +21,20 @@ import traceback
 import types
 from typing import Any, Callable
 
+# Everything the items need is imported here, at module level: once the submission's
+# forbidden modules are sealed off (`pacman.grading.forbidden.seal`), an import of one of
+# them inside a function would be refused like the submission's own.
+from agents.evaluation import EVALUATIONS
+from agents.expectimax import ExpectimaxAgent
+from agents.ghosts import make_ghosts
+from agents.trees import parse_tree
+from pacman.actions import Action
+from pacman.game import replay_actions, run_game
+from pacman.grading.forbidden import GUARD_REMOVED, ImportGuard, seal
 from pacman.grading.reaper import become_subreaper, end_children
+from pacman.grading.states import CountingState, ExpansionLog, TreeState, tree_evaluation, tree_node_ids, unwrapping
+from pacman.layout import parse_layout
+from pacman.state import GameState
 
 __all__ = ["main"]
 
@@ -94,8 +107,6 @@ def _load(source: str, path: str) -> types.ModuleType:
 
 def _action_text(action: Any) -> tuple[str, str]:
     """(text, type name) of what get_action returned, for the parent to compare."""
-    from pacman.actions import Action
-
     if isinstance(action, Action):
         return action.value, "Action"
     if isinstance(action, str):
@@ -111,9 +122,6 @@ def _make_agent(module: types.ModuleType, depth: int, evaluation: Callable) -> A
 
 
 def _run_tree(module: types.ModuleType, item: dict) -> dict:
-    from agents.trees import parse_tree
-    from pacman.grading.states import ExpansionLog, TreeState, tree_evaluation, tree_node_ids
-
     root = parse_tree(item["tree"], item.get("source", "<tree>"))
     log = ExpansionLog()
     state = TreeState(root, item["ghosts"], log, tree_node_ids(root))
@@ -125,12 +133,6 @@ def _run_tree(module: types.ModuleType, item: dict) -> dict:
 
 
 def _run_position(module: types.ModuleType, item: dict) -> dict:
-    from agents.evaluation import EVALUATIONS
-    from pacman.game import replay_actions
-    from pacman.grading.states import CountingState, ExpansionLog, unwrapping
-    from pacman.layout import parse_layout
-    from pacman.state import GameState
-
     layout = parse_layout(item["layout"], name=item["layout_name"])
     state = GameState.initial(layout, num_ghosts=item["ghosts"])
     for _, state in replay_actions(state, item["prefix"]):  # checked when the assignment was loaded
@@ -167,12 +169,6 @@ class _GameClock:
 
 
 def _run_game(module: types.ModuleType, item: dict) -> dict:
-    from agents.evaluation import EVALUATIONS
-    from agents.expectimax import ExpectimaxAgent
-    from agents.ghosts import make_ghosts
-    from pacman.game import run_game
-    from pacman.layout import parse_layout
-
     layout = parse_layout(item["layout"], name=item["layout_name"])
     if item["evaluation"] == "submission":
         evaluation = getattr(module, "better_evaluation", None)
@@ -197,6 +193,14 @@ def _run_game(module: types.ModuleType, item: dict) -> dict:
 
 
 _RUNNERS = {"tree": _run_tree, "position": _run_position, "game": _run_game}
+
+
+def _attempts(guard: ImportGuard) -> list[dict[str, Any]]:
+    """The forbidden imports tried since the last report (the parent fails the item they happened in)."""
+    try:
+        return guard.take()
+    except BaseException:  # a submission that broke sys.modules or sys.meta_path: say so rather than crash
+        return [{"module": GUARD_REMOVED, "rule": "the import guard", "line": None}]
 
 
 def _stand_between(fd: int) -> None:
@@ -233,17 +237,11 @@ def main() -> None:
     channel = _Channel(job["fd"], job["nonce"])
     sys.stdin.close()
     sys.stdin = open(os.devnull)
-    # Import what the items need before the memory cap, so the cap is the submission's to use.
-    import agents.evaluation  # noqa: F401
-    import agents.expectimax  # noqa: F401
-    import agents.ghosts  # noqa: F401
-    import agents.trees  # noqa: F401
-    import pacman.game  # noqa: F401
-    import pacman.grading.states  # noqa: F401
-
+    # What the items need is imported (at module level) before the memory cap, so the cap is the submission's.
     classic = job.get("loader") == "classic"  # a classic CS188 file, graded on a classic test folder
     if classic:
-        from pacman.grading.classic.runner import RUNNERS as classic_runners, prepare_classic_api
+        from pacman.grading.classic.runner import RUNNERS as classic_runners, load_classic_submission, \
+            local_copy, prepare_classic_api
 
         prepare_classic_api()
         runners = {**_RUNNERS, **classic_runners}
@@ -259,15 +257,20 @@ def main() -> None:
         _limit(resource.RLIMIT_NPROC, job["processes"])
     _stand_between(job["fd"])
     path = job["path"]
+    # From here on the forbidden modules are neither loaded nor loadable (by name).
+    guard = seal(job.get("forbid_imports") or (), local_copy(path) if classic else path)
     try:
         if classic:
-            from pacman.grading.classic.runner import load_classic_submission
-
             module, path = load_classic_submission(job["source"], path)
         else:
             module = _load(job["source"], path)
     except BaseException as exc:  # anything at import, SystemExit included, fails every item
-        channel.send("import_error", error=_describe(exc, path))
+        channel.send("import_error", error=_describe(exc, path), violations=_attempts(guard))
+        sys.stdout.flush()
+        os._exit(0)
+    attempts = _attempts(guard)
+    if attempts:  # tried at import (even if it caught the ImportError): every item fails with it
+        channel.send("import_error", error="forbidden import", violations=attempts)
         sys.stdout.flush()
         os._exit(0)
     channel.send("ready")
@@ -279,11 +282,12 @@ def main() -> None:
             data = runners[item["kind"]](module, item)
         except BaseException as exc:  # the submission's failure is this item's, not the grader's
             channel.send("result", item=index, ok=False, error=_describe(exc, path),
-                         seconds=time.perf_counter() - started)
+                         seconds=time.perf_counter() - started, violations=_attempts(guard))
             if isinstance(exc, MemoryError):
                 break  # the process may be in a poor state; the parent starts a fresh one
             continue
-        channel.send("result", item=index, ok=True, data=data, seconds=time.perf_counter() - started)
+        channel.send("result", item=index, ok=True, data=data, seconds=time.perf_counter() - started,
+                     violations=_attempts(guard))
         if item["kind"] == "game" and data["outcome"] == "timed-out":
             break  # a move may still be running on its thread: let the parent start a fresh process
     else:

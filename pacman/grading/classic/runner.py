@@ -15,7 +15,7 @@ from pacman.grading.classic.eval_agent import ITEM_KIND as EVAL_AGENT, run_eval_
 from pacman.grading.classic.graph_tree import ITEM_KIND as GRAPH_TREE, run_graph_tree
 from pacman.grading.classic.pacman_tree import ITEM_KIND as PACMAN_TREE, run_pacman_tree
 
-__all__ = ["RUNNERS", "load_classic_submission", "COMPAT_MISSING"]
+__all__ = ["RUNNERS", "load_classic_submission", "local_copy", "COMPAT_MISSING"]
 
 #: The item runners by item kind: ``runner(module, item) -> observations``.
 RUNNERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
@@ -32,13 +32,18 @@ def prepare_classic_api() -> None:
         pass
 
 
+def local_copy(path: str) -> str:
+    """Where the child saves the submission read from `path` before loading it: ./NAME.py."""
+    return os.path.abspath(os.path.basename(path) or "submission.py")
+
+
 def load_classic_submission(source: str, path: str) -> tuple[Any, str]:
-    """(module, the path it was loaded from): `source` saved as ./NAME.py and imported the classic way."""
+    """(module, the path it was loaded from): `source` saved as `local_copy(path)` and imported the classic way."""
     try:
         from pacman.compat.cs188 import load_classic_module
     except ImportError:
         raise ImportError(COMPAT_MISSING) from None
-    local = os.path.abspath(os.path.basename(path) or "submission.py")
+    local = local_copy(path)
     with open(local, "w", encoding="utf-8") as handle:
         handle.write(source)
     try:
