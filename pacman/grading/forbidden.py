@@ -7,9 +7,9 @@ is enforced twice:
 
 - `find_violations` reads the submission's source before anything runs: an
   ``import``/``from ... import`` of a forbidden module (``from pacman import grading``
-  included), and a call of ``importlib.import_module``, ``__import__``,
-  ``importlib.util.find_spec`` or ``pkgutil.resolve_name`` with a forbidden name
-  written out as a string;
+  included), a call of ``importlib.import_module``, ``__import__``,
+  ``importlib.util.find_spec`` or ``pkgutil.resolve_name``, and a ``sys.modules``
+  lookup, with a forbidden name written out as a string;
 - `seal`, in the submission's process just before the submission is loaded,
   takes every forbidden module out of ``sys.modules`` and off the packages and
   modules that hold it, and installs an `ImportGuard` that refuses them with an
@@ -223,7 +223,16 @@ def find_violations(source: str, file: str, rules: Iterable[str]) -> list[Violat
         elif isinstance(node, ast.Call):
             for name in _imported_by_call(node):
                 check(name, node.lineno)
+        elif isinstance(node, ast.Subscript) and _is_modules(node.value):  # sys.modules["agents.evaluation"]
+            name = _literal(node.slice)
+            if name:
+                check(name, node.lineno)
     return [found[key] for key in sorted(found)]
+
+
+def _is_modules(node: ast.AST) -> bool:
+    """Whether `node` reads ``sys.modules`` (as ``<anything>.modules``)."""
+    return isinstance(node, ast.Attribute) and node.attr == "modules"
 
 
 def _literal(node: ast.AST | None) -> str | None:
@@ -240,6 +249,9 @@ def _imported_by_call(call: ast.Call) -> list[str]:
     """Module names a call of an importing function (`_IMPORTING_CALLS`) names with string literals."""
     func = call.func
     callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if isinstance(func, ast.Attribute) and _is_modules(func.value) and callee in ("get", "pop", "__getitem__"):
+        name = _literal(_argument(call, 0, "key"))  # sys.modules.get("agents.evaluation")
+        return [name] if name else []
     if callee not in _IMPORTING_CALLS:
         return []
     name = _literal(_argument(call, 0, "name"))
@@ -309,6 +321,8 @@ class ImportGuard:
     def take(self) -> list[dict[str, Any]]:
         """The attempts since the last call (JSON-ready), tampering with the guard included."""
         attempts, self._attempts = self._attempts, []
+        if not self.rules:  # nothing forbidden: `seal` did not install the guard
+            return attempts
         if not any(finder is self for finder in sys.meta_path):
             attempts.append({"module": GUARD_REMOVED, "rule": "the import guard", "line": None})
             sys.meta_path.insert(0, self)

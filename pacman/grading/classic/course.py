@@ -3,7 +3,7 @@
 ::
 
     test_cases/
-      CONFIG                 order: "q1 q2 q3"
+      CONFIG                 order: "q1 q2 q3"   (forbid_imports: "agents pacman.grading ...")
       q1/CONFIG              max_points: "4"  class: "PassAllTestsQuestion"  (depends: "q0")
       q1/1-small.test        class: "GraphGameTreeTest" ...
       q1/1-small.solution    action: ... generated: ...
@@ -12,7 +12,9 @@ Everything is read and checked when the course is loaded, before a submission
 runs: a mistake is one line naming the file (and the line, inside a file).
 Tests run in file-name order; a test with ``disabled: "true"`` is skipped.
 Keys this project does not use are ignored, so that folders written for the
-classic autograder load unchanged.
+classic autograder load unchanged. The top ``CONFIG`` may give ``forbid_imports``,
+the modules a submission may not import, separated by spaces (an empty value
+forbids nothing); without it, `CLASSIC_FORBIDDEN_IMPORTS` applies.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacman.grading.classic.format import ClassicFormatError, read_classic_file
+from pacman.grading.forbidden import CLASSIC_FORBIDDEN_IMPORTS, RuleError, check_rules
 from pacman.grading.classic.eval_agent import EvalAgentTest
 from pacman.grading.classic.graph_tree import GraphGameTreeTest
 from pacman.grading.classic.kinds import ClassicTest
@@ -57,6 +60,8 @@ class ClassicCourse:
 
     directory: Path
     questions: list[ClassicQuestion]
+    forbid_imports: tuple[str, ...] = CLASSIC_FORBIDDEN_IMPORTS
+    """Modules (and their submodules) a submission may not import; every question is protected."""
 
     def folder(self, question: ClassicQuestion) -> Path:
         """The folder of `question` (its CONFIG, tests and solutions)."""
@@ -148,6 +153,12 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> Cl
     order = config.require("order").split()
     if not order:
         raise config.error("order", "lists no question")
+    forbid_imports = CLASSIC_FORBIDDEN_IMPORTS
+    if config.get("forbid_imports") is not None:
+        try:
+            forbid_imports = check_rules(config.get("forbid_imports").split(), classic=True)
+        except RuleError as exc:
+            raise config.error("forbid_imports", str(exc)) from None
     questions: list[ClassicQuestion] = []
     for question_id in order:
         if any(q.id == question_id for q in questions):
@@ -160,4 +171,4 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> Cl
                 where = "is not a question of the course" if prerequisite not in order else "comes after it in order"
                 raise ClassicFormatError(f"{root / question.id / 'CONFIG'}: depends: {prerequisite!r} {where}")
         earlier.add(question.id)
-    return ClassicCourse(root, questions)
+    return ClassicCourse(root, questions, forbid_imports)

@@ -16,7 +16,15 @@ from typing import Callable
 from pacman.grading.checks import TestResult
 from pacman.grading.classic.course import ClassicCourse, ClassicQuestion
 from pacman.grading.classic.questions import SCORING, Verdict, question_score
-from pacman.grading.grader import GradeReport, QuestionResult, SubmissionError, read_submission
+from pacman.grading.forbidden import Violation, find_violations
+from pacman.grading.grader import (
+    GradeReport,
+    QuestionResult,
+    SubmissionError,
+    ViolationLog,
+    read_submission,
+    unrun_for_violations,
+)
 from pacman.grading.sandbox import check_sandbox_user, run_items
 
 __all__ = ["grade_course"]
@@ -30,24 +38,40 @@ def grade_course(
     sandbox_user: str | None = None,
     memory_mb: int = 1024,
 ) -> GradeReport:
-    """Grade `submission` on `course` (only the `questions` given and what they depend on, if any)."""
+    """Grade `submission` on `course` (only the `questions` given and what they depend on, if any).
+
+    As for our own assignments, a submission whose source imports a module of the
+    course's ``forbid_imports`` scores 0 on every question without running, and
+    one that tries while running fails the tests where it tried.
+    """
     started = time.perf_counter()
     source = read_submission(submission)
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
     chosen = course.with_prerequisites(list(dict.fromkeys(questions))) if questions else list(course.questions)
+    log = ViolationLog(Path(submission).name, course.forbid_imports)
+    static = find_violations(source, log.file, course.forbid_imports)
+    if static:  # every question is protected: none runs
+        ids = tuple(question.id for question in chosen)
+        for violation in static:
+            log.add(Violation(violation.file, violation.line, violation.module, violation.rule, "static", ids))
+        unrun = [unrun_for_violations(q.id, q.title, q.max_points, SCORING[q.question_class], "visible")
+                 for q in chosen]
+        return GradeReport(course.id, str(submission), unrun, time.perf_counter() - started, [], log.violations)
     results: dict[str, QuestionResult] = {}
     output: list[str] = []
     for question in chosen:
         results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
-                                               memory_mb, output, progress)
-    return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output)
+                                               memory_mb, output, progress, course.forbid_imports, log)
+    return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
+                       log.violations)
 
 
 def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], source: str, path: str,
                     submission: str | Path, sandbox_user: str | None, memory_mb: int, output: list[str],
-                    progress: Callable[[str, TestResult], None] | None) -> QuestionResult:
+                    progress: Callable[[str, TestResult], None] | None, forbid_imports: tuple[str, ...],
+                    log: ViolationLog) -> QuestionResult:
     notes = []
     if question.disabled:
         notes.append(f"disabled tests, not run: {', '.join(question.disabled)}")
@@ -61,8 +85,10 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
         return result
     items = [item for test in question.tests for item in test.items]
     limits = [limit for test in question.tests for limit in test.time_limits]
-    run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic")
-    if run.import_error is not None:
+    run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic",
+                    forbid_imports=forbid_imports)
+    log.add_run(run, question.id)
+    if run.import_error is not None and not run.violations:  # a forbidden import at import: every test fails
         raise SubmissionError(f"{submission}: {run.import_error}")
     if run.output.strip():
         output.append(f"[{question.id}]\n{run.output}")
