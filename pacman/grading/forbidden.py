@@ -323,12 +323,17 @@ class ImportGuard:
         attempts, self._attempts = self._attempts, []
         if not self.rules:  # nothing forbidden: `seal` did not install the guard
             return attempts
-        if not any(finder is self for finder in sys.meta_path):
+        removed = not any(finder is self for finder in sys.meta_path)
+        if removed:
             attempts.append({"module": GUARD_REMOVED, "rule": "the import guard", "line": None})
             sys.meta_path.insert(0, self)
-        for name in [n for n in list(sys.modules) if forbidding_rule(n, self.rules)]:
-            attempts.append({"module": name, "rule": forbidding_rule(name, self.rules), "line": None})
+        loaded = sorted(name for name in list(sys.modules) if forbidding_rule(name, self.rules))
+        for name in loaded:  # unloaded again, for the next item
             sys.modules.pop(name, None)
+        if loaded and not removed:  # put there by hand, past the guard: one report per rule
+            for rule in dict.fromkeys(forbidding_rule(name, self.rules) for name in loaded):
+                first = next(name for name in loaded if forbidding_rule(name, self.rules) == rule)
+                attempts.append({"module": first, "rule": rule, "line": None})
         return attempts
 
 

@@ -1,0 +1,36 @@
+"""Hostile: the library's evaluation through a computed module name, while running.
+
+Its expectimax is right (trees and pacman keep their points); its evaluation asks
+for the library's at every call, which the grader refuses: evaluation scores 0.
+"""
+
+import importlib
+
+
+class ExpectimaxAgent:
+    """A correct expectimax: Pacman maximises, every ghost is a uniform chance layer, depth in plies."""
+
+    def __init__(self, depth=2, evaluation=None):
+        self.depth = depth
+        self.evaluation = evaluation
+
+    def get_action(self, state):
+        actions = state.legal_actions(0)
+        values = [self.value(state.successor(0, action), 1, 0) for action in actions]
+        return actions[values.index(max(values))]
+
+    def value(self, state, agent, ply):
+        if state.is_win() or state.is_lose():
+            return self.evaluation(state)
+        if agent == state.num_agents:
+            agent, ply = 0, ply + 1
+            if ply == self.depth:
+                return self.evaluation(state)
+        values = [self.value(state.successor(agent, action), agent + 1, ply)
+                  for action in state.legal_actions(agent)]
+        return max(values) if agent == 0 else sum(values) / len(values)
+
+
+def better_evaluation(state):
+    library = importlib.import_module("agen" + "ts.evaluation")
+    return library.better_evaluation(state)

@@ -1,0 +1,36 @@
+"""Hostile: the library's evaluation looked up in sys.modules, where the grader's own process loaded it.
+
+The literal name is found in the source (every question scores 0); a computed one
+finds nothing: the grader unloads forbidden modules before the submission runs.
+"""
+
+import sys
+
+
+class ExpectimaxAgent:
+    """A correct expectimax: Pacman maximises, every ghost is a uniform chance layer, depth in plies."""
+
+    def __init__(self, depth=2, evaluation=None):
+        self.depth = depth
+        self.evaluation = evaluation
+
+    def get_action(self, state):
+        actions = state.legal_actions(0)
+        values = [self.value(state.successor(0, action), 1, 0) for action in actions]
+        return actions[values.index(max(values))]
+
+    def value(self, state, agent, ply):
+        if state.is_win() or state.is_lose():
+            return self.evaluation(state)
+        if agent == state.num_agents:
+            agent, ply = 0, ply + 1
+            if ply == self.depth:
+                return self.evaluation(state)
+        values = [self.value(state.successor(agent, action), agent + 1, ply)
+                  for action in state.legal_actions(agent)]
+        return max(values) if agent == 0 else sum(values) / len(values)
+
+
+def better_evaluation(state):
+    library = sys.modules.get("agents.evaluation")
+    return library.better_evaluation(state)
