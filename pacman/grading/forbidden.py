@@ -293,16 +293,15 @@ class ImportGuard:
         rule = forbidding_rule(name, self.rules)
         if rule is None:
             return None
-        self._remember(name, rule)
-        raise ImportError(f"{name}: importing this module is forbidden by the assignment (forbid_imports: {rule})",
-                          name=name)
+        requested = self._remember(name, rule)
+        raise ImportError(f"{requested}: importing this module is forbidden by the assignment "
+                          f"(forbid_imports: {rule})", name=name)
 
     def invalidate_caches(self) -> None:
         pass
 
-    def _remember(self, name: str, rule: str) -> None:
-        if len(self._attempts) >= _MAX_ATTEMPTS:
-            return
+    def _remember(self, name: str, rule: str) -> str:
+        """Note the attempt (with the submission's line); returns the module the importer asked for."""
         requested, line = name, None
         frame = sys._getframe(2)
         while frame is not None:
@@ -315,8 +314,10 @@ class ImportGuard:
                 if isinstance(outer, str) and forbidding_rule(outer, self.rules) is not None:
                     requested = outer
             frame = frame.f_back
-        self._attempts.append({"module": requested, "rule": forbidding_rule(requested, self.rules) or rule,
-                               "line": line})
+        if len(self._attempts) < _MAX_ATTEMPTS:
+            self._attempts.append({"module": requested, "rule": forbidding_rule(requested, self.rules) or rule,
+                                   "line": line})
+        return requested
 
     def take(self) -> list[dict[str, Any]]:
         """The attempts since the last call (JSON-ready), tampering with the guard included."""
