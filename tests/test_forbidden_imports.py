@@ -569,3 +569,13 @@ def test_the_docs_example_of_the_key_loads(tmp_path):
     (folder / "assignment.toml").write_text(example + questions)
     loaded = load_assignment(folder)
     assert loaded.forbid_imports == (*DEFAULT_FORBIDDEN_IMPORTS, "pacman.distances")
+
+
+def test_the_cs188_docs_default_and_example_config_are_what_loads(tmp_path):
+    cs188 = (ROOT / "docs" / "cs188.md").read_text()
+    assert " ".join(CLASSIC_FORBIDDEN_IMPORTS) in cs188
+    start = cs188.index('```text\norder: "q1 q2 q3"\nforbid_imports') + len("```text\n")
+    example = cs188[start:cs188.index("```", start)]
+    course = _classic_course(tmp_path, None)
+    (course / "test_cases" / "CONFIG").write_text(example)
+    assert load_course(course / "test_cases").forbid_imports == (*CLASSIC_FORBIDDEN_IMPORTS, "pacman.distances")
