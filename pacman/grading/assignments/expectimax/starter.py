@@ -16,6 +16,10 @@ The states you get offer the GameState API:
 
 The grader counts the states you expand (call successor() on): expand exactly
 those that expectimax must, no more, no fewer.
+
+Write it yourself: a file that imports the project's search, agents, evaluations
+or grading code (agents, pacman.grading, ...) scores 0. The state API (pacman,
+pacman.state, pacman.actions) and maze distances (pacman.distances) are yours to use.
 """
 
 
