@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -390,11 +389,11 @@ def test_an_import_in_the_source_scores_zero_everywhere_without_running(name, li
     assert text.index("FORBIDDEN IMPORTS") < text.index("Question trees")
 
 
-def test_a_computed_import_while_running_fails_the_question_it_happens_in():
-    report = grade(SHIPPED, submission("forbidden_computed"))
-    assert scores(report) == {"trees": 8, "pacman": 10, "evaluation": 0}
-    assert violations(report) == [("runtime", 35, "agents.evaluation", "agents", ("evaluation",))]
-    messages = report.questions[2].tests[0].messages[0]
+def test_a_computed_import_while_running_fails_the_question_it_happens_in(default_rules):
+    report = grade(default_rules, submission("forbidden_computed"))
+    assert scores(report) == {"tree": 2, "games": 0}, format_report(report)
+    assert violations(report) == [("runtime", 35, "agents.evaluation", "agents", ("games",))]
+    messages = report.questions[1].tests[0].messages[0]
     assert ("forbidden import: forbidden_computed.py line 35: tried to import agents.evaluation while running, "
             "which this assignment forbids (forbid_imports: agents)") in messages
 

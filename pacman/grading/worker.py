@@ -2,8 +2,10 @@
 
 Started by `pacman.grading.sandbox` only. It reads one JSON job from stdin (the
 submission's source, the items, the limits, a random nonce and the number of a
-pipe), sets its own resource limits, imports the submission and runs the items
-one by one, reporting each on the pipe as a JSON line carrying the nonce. It
+pipe), sets its own resource limits, unloads and refuses the modules the
+assignment forbids (`pacman.grading.forbidden.seal`), imports the submission and
+runs the items one by one, reporting each on the pipe as a JSON line carrying the
+nonce, with the forbidden imports the submission tried during it. It
 reports observations only (actions, expanded nodes, game results); the parent
 decides what they are worth. Whatever the submission prints goes to files the
 parent never parses.
