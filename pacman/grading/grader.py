@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -127,8 +127,7 @@ class ViolationLog:
     def add(self, violation: Violation) -> None:
         key = (violation.check, violation.line, violation.module)
         known = self._found.get(key, violation)
-        questions = tuple(dict.fromkeys(known.questions + violation.questions))
-        self._found[key] = Violation(known.file, known.line, known.module, known.rule, known.check, questions)
+        self._found[key] = replace(known, questions=tuple(dict.fromkeys(known.questions + violation.questions)))
 
     def add_run(self, run: SandboxRun, question_id: str) -> None:
         """The attempts a sandbox run reports, charged to `question_id`."""
@@ -136,8 +135,7 @@ class ViolationLog:
             for attempt in outcome.violations:
                 violation = Violation.from_attempt(attempt, self.file, self.rules)
                 if violation is not None:
-                    self.add(Violation(violation.file, violation.line, violation.module, violation.rule,
-                                       violation.check, (question_id,)))
+                    self.add(replace(violation, questions=(question_id,)))
 
     @property
     def violations(self) -> list[Violation]:
@@ -177,7 +175,7 @@ def grade(
     if static:  # every question is protected: none runs
         ids = tuple(question.id for question in chosen)
         for violation in static:
-            log.add(Violation(violation.file, violation.line, violation.module, violation.rule, "static", ids))
+            log.add(replace(violation, questions=ids))
         results = [unrun_for_violations(q.id, q.title, q.points, q.scoring, q.visibility) for q in chosen]
         return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, [],
                            log.violations)

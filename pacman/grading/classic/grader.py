@@ -10,13 +10,14 @@ the same `GradeReport` as for our own assignments, so the terminal report,
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from pacman.grading.checks import TestResult
 from pacman.grading.classic.course import ClassicCourse, ClassicQuestion
 from pacman.grading.classic.questions import SCORING, Verdict, question_score
-from pacman.grading.forbidden import Violation, find_violations
+from pacman.grading.forbidden import find_violations
 from pacman.grading.grader import (
     GradeReport,
     QuestionResult,
@@ -55,7 +56,7 @@ def grade_course(
     if static:  # every question is protected: none runs
         ids = tuple(question.id for question in chosen)
         for violation in static:
-            log.add(Violation(violation.file, violation.line, violation.module, violation.rule, "static", ids))
+            log.add(replace(violation, questions=ids))
         unrun = [unrun_for_violations(q.id, q.title, q.max_points, SCORING[q.question_class], "visible")
                  for q in chosen]
         return GradeReport(course.id, str(submission), unrun, time.perf_counter() - started, [], log.violations)
