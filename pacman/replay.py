@@ -118,7 +118,7 @@ class SearchLog:
         """Nothing more to keep: every move was kept as it came."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Replay:
     """A recorded game."""
 
@@ -136,6 +136,12 @@ class Replay:
     """The recorded outcome (GameResult.to_dict())."""
     search: tuple[MoveSearch | None, ...] = ()
     """What Pacman's search found at each of his moves (None for a move without); () if the file has none."""
+
+    def __repr__(self) -> str:
+        moves = len(self.actions[:: 1 + self.num_ghosts])
+        return (f"Replay(layout={self.layout.name!r}, num_ghosts={self.num_ghosts}, seed={self.seed}, "
+                f"moves={moves}, score={self.result.get('score')!r}, "
+                f"search={'recorded' if self.search else 'none'})")
 
     def states(self) -> Iterator[tuple[GameState, int | None, Action | None]]:
         """The initial state, then (state, agent, action) after every recorded action."""

@@ -83,6 +83,9 @@ class StateImage:
     def _repr_png_(self) -> bytes:
         return self.png
 
+    def __repr__(self) -> str:
+        return f"StateImage({self.state!r})"
+
     def save(self, path: str) -> None:
         """Write the picture to a PNG file."""
         with open(path, "wb") as out:
@@ -99,6 +102,9 @@ class GamePlayer:
 
     def _repr_html_(self) -> str:
         return game_fragment(self.replay, fps=self.fps)
+
+    def __repr__(self) -> str:
+        return f"GamePlayer({self.replay!r})"
 
 
 def show(thing: GameState | Replay | GameResult, **options: Any) -> StateImage | GamePlayer:
