@@ -277,3 +277,15 @@ def test_the_hash_can_open_the_last_round(browser, game):
     browser.open(page.as_uri() + "#end")
     assert _state(browser)["round"] == result.moves and _state(browser)["score"] == result.score
     assert browser.evaluate("document.title").startswith("pacman-ai: small, ")
+
+
+def test_the_commands_of_the_docs_page(tmp_path):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "web-page.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", text, re.S).group(1)
+    commands = [line.split("#")[0].split() for line in block.splitlines() if line.strip()]
+    assert [c[:2] for c in commands] == [["pacman-ai", "play"], ["pacman-ai", "replay"]]
+    for command in commands:
+        done = _cli(*command[1:], cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "again.html").read_bytes() == (tmp_path / "game.html").read_bytes()
+    assert load_replay(tmp_path / "game.json").final_state().score == 830  # the game of the docs' picture

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -247,3 +248,16 @@ def test_two_notebook_players_work_side_by_side_in_a_browser(tmp_path):
         assert browser.errors() == [] and browser.requests() == [page.as_uri()]
     finally:
         browser.close()
+
+
+def test_the_code_of_the_docs_page_runs(tmp_path):
+    text = (DOCS / "notebooks.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 4
+    script = "\n".join(line for block in blocks for line in block.splitlines() if not line.startswith("%"))
+    script += "\nprint(type(state).__name__, type(show(state, zoom=0.5)).__name__, len(log.moves))\n"
+    (tmp_path / "docs_code.py").write_text(script, encoding="utf-8")
+    done = subprocess.run([sys.executable, "docs_code.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["GameState", "StateImage", "100"] and (tmp_path / "game.json").exists()
