@@ -289,3 +289,39 @@ def test_the_commands_of_the_docs_page(tmp_path):
         assert done.returncode == 0, done.stderr
     assert (tmp_path / "again.html").read_bytes() == (tmp_path / "game.html").read_bytes()
     assert load_replay(tmp_path / "game.json").final_state().score == 830  # the game of the docs' picture
+
+
+def test_play_html_numbers_the_pages_of_several_games(tmp_path):
+    done = _cli("play", "--layout", "small", "--seed", "4", "--games", "2", "--max-moves", "10", "--display", "none",
+                "--json", "--html", "g.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    played = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-0.html", "g-1.html"]
+    for game, record in enumerate(played):
+        data = _embedded((tmp_path / f"g-{game}.html").read_text(encoding="utf-8"))
+        assert (data["result"]["seed"], data["result"]["score"]) == (4 + game, record["score"])
+
+
+def test_a_game_that_crashed_inside_a_round_ends_on_its_last_move():
+    class Crashing:
+        """A ghost that fails on its fifth move."""
+
+        index = 1
+
+        def __init__(self):
+            self.moves = 0
+
+        def get_action(self, state, rng):
+            self.moves += 1
+            if self.moves == 5:
+                raise RuntimeError("ghost bug")
+            return state.legal_actions(1)[0]
+
+    layout = load_layout("small")
+    result = run_game(layout, ExpectimaxAgent(depth=1, ghost_model="random"), [Crashing(), make_ghosts("random", 2)[1]],
+                      seed=0)
+    assert result.crashed and len(result.actions) == 3 * 4 + 1  # four rounds, then Pacman's fifth move
+    data = game_data(replay_of(layout, result))
+    final = replay_of(layout, result).final_state()
+    assert len(data["rounds"]) == 6 and data["rounds"][-1][:3] == [5, *final.pacman_position]
+    assert data["result"]["score"] == final.score == result.score and data["result"]["outcome"] == "crashed"

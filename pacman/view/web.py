@@ -81,14 +81,16 @@ def game_data(replay: Replay, fps: float = 8.0) -> dict[str, Any]:
     move = 0
     previous = None
     first = None
-    for state, agent, action in replay.states():
+    last_turn = len(replay.actions)
+    for turn, (state, agent, action) in enumerate(replay.states()):
         if agent is None:
             first = state
         elif agent == 0:
             move += 1
             if action is not Action.STOP:
                 facing = action
-        if agent is not None and not (agent == state.num_agents - 1 or state.is_terminal()):
+        # A round ends after the last ghost's move; a game that crashed or timed out may end inside one.
+        if agent is not None and not (agent == state.num_agents - 1 or state.is_terminal() or turn == last_turn):
             continue
         if previous is not None:
             for x, y in sorted(previous.food - state.food) + sorted(set(previous.capsules) - set(state.capsules)):
