@@ -348,6 +348,7 @@ var PacmanAI = (function () {
       body.textContent = "";
       figures.textContent = "";
       note.textContent = "";
+      table.style.display = found && found.values ? "" : "none";
       if (k === 0 || move === 0) {
         caption.textContent = "The game starts: no move yet.";
         return;
