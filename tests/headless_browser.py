@@ -22,7 +22,10 @@ import urllib.parse
 import urllib.request
 from typing import Any, Callable
 
-__all__ = ["chromium_path", "Browser", "BrowserError"]
+__all__ = ["chromium_path", "chromium_or_skip", "Browser", "BrowserError", "REQUIRE_VARIABLE"]
+
+REQUIRE_VARIABLE = "PACMAN_AI_REQUIRE_CHROMIUM"
+"""Set (CI sets it) to make a missing Chromium fail the browser tests instead of skipping them."""
 
 
 class BrowserError(RuntimeError):
@@ -36,6 +39,18 @@ def chromium_path() -> str | None:
         if found:
             return found
     return None
+
+
+def chromium_or_skip() -> str:
+    """The Chromium to drive; skips the calling test when there is none (fails instead under REQUIRE_VARIABLE)."""
+    import pytest
+
+    found = chromium_path()
+    if found is None:
+        if os.environ.get(REQUIRE_VARIABLE):
+            pytest.fail(f"Chromium is not installed and {REQUIRE_VARIABLE} is set (apt-get install chromium)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return found
 
 
 class _WebSocket:

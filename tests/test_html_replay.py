@@ -21,11 +21,9 @@ from pacman import load_layout, run_game
 from pacman.replay import SearchLog, load_replay, save_replay
 from pacman.view.web import game_data, game_fragment, game_page, replay_of, write_game_page
 
-from headless_browser import Browser, chromium_path
+from headless_browser import Browser, chromium_or_skip
 
 OLD_REPLAY = Path(__file__).parent / "replays" / "v1_small.json"
-CHROMIUM = chromium_path()
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
 
 
 def _played(layout_name: str = "small", seed: int = 7, max_moves: int = 60, ghosts: int = 2, depth: int = 1,
@@ -192,9 +190,7 @@ ROOT = "document.querySelector('.pacman-ai')"
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    started = Browser(CHROMIUM)
+    started = Browser(chromium_or_skip())
     yield started
     started.close()
 
@@ -203,7 +199,6 @@ def _state(browser: Browser) -> dict:
     return browser.evaluate(f"{ROOT}.pacmanAI.state()")
 
 
-@needs_chromium
 def test_the_page_plays_to_the_recorded_score_in_a_browser(browser, game):
     replay, result, page = game
     browser.open(page.as_uri())
@@ -227,7 +222,6 @@ def test_the_page_plays_to_the_recorded_score_in_a_browser(browser, game):
     assert browser.requests() == [page.as_uri()]  # the page itself, and nothing else
 
 
-@needs_chromium
 def test_keys_and_scrubber_move_through_the_game(browser, game):
     replay, result, page = game
     browser.open(page.as_uri())
@@ -260,7 +254,6 @@ def test_keys_and_scrubber_move_through_the_game(browser, game):
     assert browser.errors() == []
 
 
-@needs_chromium
 def test_a_page_from_an_old_replay_plays_without_search(browser, tmp_path):
     page = tmp_path / "old.html"
     write_game_page(page, load_replay(OLD_REPLAY))
@@ -271,7 +264,6 @@ def test_a_page_from_an_old_replay_plays_without_search(browser, tmp_path):
     assert browser.errors() == []
 
 
-@needs_chromium
 def test_the_hash_can_open_the_last_round(browser, game):
     _, result, page = game
     browser.open(page.as_uri() + "#end")

@@ -26,7 +26,7 @@ from pacman.view.notebook import (GamePlayer, StateImage, game_html, load_ipytho
                                   unload_ipython_extension)
 from pacman.view.renderer import frame_size
 
-from headless_browser import Browser, chromium_path
+from headless_browser import Browser, chromium_or_skip
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 OLD_REPLAY = Path(__file__).parent / "replays" / "v1_small.json"
@@ -227,14 +227,13 @@ def test_the_example_notebook_runs_cell_by_cell(tmp_path):
 
 # -- in a real browser ---------------------------------------------------------------------------
 
-@pytest.mark.skipif(chromium_path() is None, reason="Chromium is not installed (apt-get install chromium)")
 def test_two_notebook_players_work_side_by_side_in_a_browser(tmp_path):
     replay = load_replay(OLD_REPLAY)
     page = tmp_path / "cells.html"
     page.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
                     f"<div class='output'>{game_html(replay)}</div><div class='output'>{game_html(replay)}</div>"
                     "</body></html>", encoding="utf-8")
-    browser = Browser(chromium_path())
+    browser = Browser(chromium_or_skip())
     try:
         browser.open(page.as_uri())
         players = "Array.from(document.querySelectorAll('.pacman-ai'))"
