@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
+from pacman.cli.args import check_output
 from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
 
 __all__ = ["add_parser", "run"]
@@ -23,6 +25,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
     replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
+    replay.add_argument("--html", metavar="OUT.html", default=None,
+                        help="write the game as one self-contained web page that plays it (no network needed); "
+                             "shows nothing else unless --display is given")
     return replay
 
 
@@ -31,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     from pacman.game import GameResult
     from pacman.replay import ReplayError, load_replay
 
+    if args.html is not None:
+        check_output("replay", "--html", args.html)
     replay = load_replay(args.file)
-    choice = display_choice(args)
+    choice = "none" if args.html is not None and args.display is None else display_choice(args)
     if choice == "pygame":
         check_frame_size("replay", replay.layout, args.zoom, panel=False)
     try:
@@ -57,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
         display.finish(final, result)
         return result
 
+    if args.html is not None:
+        from pacman.view.web import write_game_page
+
+        size = write_game_page(args.html, replay, fps=args.fps)
+        print(f"wrote {args.html} ({size:,} bytes): open it in a web browser", file=sys.stderr)
     if choice == "pygame":
         from pacman.view.window import ReplayWindow, real_display, replay_rounds
 

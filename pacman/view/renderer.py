@@ -133,7 +133,7 @@ class Renderer:
         return surface_rgb(surface)
 
     def draw(self, surface: Any, state: GameState, *, previous: GameState | None = None, fraction: float = 1.0,
-             pacman_direction: Action | None = None, tick: int = 0, move: int = 0,
+             pacman_direction: Action | None = None, tick: int = 0, move: int | None = 0,
              values: dict[Action, float] | None = None, chosen: Action | None = None,
              info: dict[str, Any] | None = None, banner: str | None = None) -> None:
         """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panel."""
@@ -237,11 +237,12 @@ class Renderer:
         height = max(1, round(label.get_height() * width / label.get_width()))
         return self.pg.transform.smoothscale(label, (max(1, width), height))
 
-    def _draw_status(self, surface: Any, state: GameState, move: int) -> None:
+    def _draw_status(self, surface: Any, state: GameState, move: int | None) -> None:
         colours = self.colours
         top = self.area_size[1]
         self.pg.draw.rect(surface, colours["background"], self.pg.Rect(0, top, self.size[0], _STATUS_HEIGHT))
-        text = f"Score {state.score}   Move {move}   Food {state.food_count}"
+        # A state alone does not know how many moves led to it: without `move` the line leaves it out.
+        text = f"Score {state.score}   " + (f"Move {move}   " if move is not None else "") + f"Food {state.food_count}"
         label = self._fit(self.font.render(text, True, colours["text"]), self.size[0] - 16)
         rect = surface.blit(label, (8, top + (_STATUS_HEIGHT - label.get_height()) // 2))
         self.last_layout["status"] = rect
