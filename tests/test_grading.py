@@ -135,7 +135,7 @@ def test_shipped_assignment_has_the_three_questions():
 
 
 def test_unknown_assignment_names_the_shipped_ones():
-    with pytest.raises(AssignmentError, match="nope: not a shipped assignment \\(expectimax\\)"):
+    with pytest.raises(AssignmentError, match="nope: not a shipped assignment \\(expectimax, multiagent\\)"):
         load_assignment("nope")
 
 

@@ -508,10 +508,10 @@ class _Reader:
         else:
             agent_class = self.defaults.get("agent_class", ("ExpectimaxAgent", ""))[0]
         if agent == "submission" and agent_class == REFLEX_AGENT:
-            for name in ("depth", "evaluation"):
-                if name in raw:
-                    raise self.error(f"{key}.{name}", f"{REFLEX_AGENT}() is built with no arguments, so a "
-                                                      f"games test that it plays takes no {name}")
+            for unused in ("depth", "evaluation"):
+                if unused in raw:
+                    raise self.error(f"{key}.{unused}", f"{REFLEX_AGENT}() is built with no arguments, so a "
+                                                        f"games test that it plays takes no {unused}")
         depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")
         max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True, maximum=1_000_000))
