@@ -280,7 +280,7 @@ def test_tree_check_explains_missing_and_extra_expansions():
                                 "terminal": [99]})
     assert "terminal state" in check.judge([deeper]).messages[0]
     crashed = ItemOutcome(False, error="ZeroDivisionError: division by zero")
-    assert check.judge([crashed]).messages == ["trees/one-ghost-depth2.json (depth 2, 1 ghost): "
+    assert check.judge([crashed]).messages == ["trees/one-ghost-depth2.json (expectimax, depth 2, 1 ghost): "
                                                "ZeroDivisionError: division by zero"]
 
 
