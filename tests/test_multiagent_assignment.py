@@ -175,11 +175,30 @@ def test_starter_is_valid_python_that_scores_0_without_crashing_the_grader(tmp_p
     assert "Total: 0/25" in graded_run.stdout
 
 
-def test_gradescope_package_of_the_multiagent_assignment_grades_it(tmp_path):
+@pytest.mark.parametrize("args, outcomes", [
+    (["--pacman", "multi_agents.py:ReflexAgent", "--layout", "small", "--num-ghosts", "1"], {"won"}),
+    (["--pacman", "multi_agents.py:AlphaBetaAgent", "--agent-args", "depth=2", "--max-moves", "15"],
+     {"won", "lost", "cut-off"}),
+    (["--pacman", "multi_agents.py:ExpectimaxAgent", "--agent-args",
+      "depth=2,evaluation=multi_agents.py:better_evaluation", "--max-moves", "15"], {"won", "lost", "cut-off"}),
+])
+def test_the_documented_play_commands_play_the_students_agents(tmp_path, args, outcomes):
+    shutil.copy(SUBMISSIONS / "reference.py", tmp_path / "multi_agents.py")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["pacman-ai", "play", *args, "--display", "none", "--json"], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout.splitlines()[0])
+    assert game["outcome"] in outcomes and game["pacman"] == args[1] and not game["error"]
+
+
+def test_gradescope_package_names_the_multiagent_assignment(tmp_path):
     done = grade_cli(tmp_path, "multiagent", "--gradescope-package", "pkg", "--requirement", "pacman-ai")
     assert done.returncode == 0, done.stderr
     run = (tmp_path / "pkg" / "run_autograder").read_text()
-    assert "multiagent" in run and "multi_agents.py" in run
+    assert "assignment=multiagent\n" in run and 'submission="$root/submission/multi_agents.py"' in run
+    assert not (tmp_path / "pkg" / "assignment").exists()  # shipped: it comes with the installed package
 
 
 # -- the search a test checks, and the class it calls ------------------------------------------
