@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -226,6 +228,60 @@ def test_strict_alpha_beta_prunes_only_on_strict_inequality():
     assert len(counts["plain"]) == 10
     assert len(counts["strict"]) == 9 and "$.max[1].min[1]" not in counts["strict"]
     assert set(counts["strict"]) - set(counts["ties"]) == {"$.max[2].min[1]"}
+
+
+def _random_min_tree(rng: random.Random, ghosts: int, levels: int, level: int = 0) -> object:
+    """A layered max/min tree with small whole values (so that ties with alpha and beta are common)."""
+    if level == levels or (level and rng.random() < 0.15):
+        return rng.randint(0, 6)
+    kind = "max" if level % (ghosts + 1) == 0 else "min"
+    return {kind: [_random_min_tree(rng, ghosts, levels, level + 1) for _ in range(rng.randint(1, 3))]}
+
+
+def _textbook_alpha_beta(node, alpha: float, beta: float, expanded: list) -> float:
+    """Alpha-beta as the assignment states it, written out plainly: action order, cuts on strict inequality."""
+    if node.kind == "terminal":
+        return node.value
+    expanded.append(node.path)
+    if node.kind == "max":
+        best = -math.inf
+        for child in node.children:
+            best = max(best, _textbook_alpha_beta(child, alpha, beta, expanded))
+            if best > beta:
+                return best
+            alpha = max(alpha, best)
+        return best
+    best = math.inf
+    for child in node.children:
+        best = min(best, _textbook_alpha_beta(child, alpha, beta, expanded))
+        if best < alpha:
+            return best
+        beta = min(beta, best)
+    return best
+
+
+def test_strict_alpha_beta_expands_what_the_textbook_rule_expands_on_random_trees():
+    rng = random.Random(13)
+    for _ in range(300):
+        ghosts = rng.randint(1, 3)
+        root = parse_tree(_random_min_tree(rng, ghosts, 2 * (ghosts + 1)))
+        if root.kind != "max":
+            continue
+
+        class Counting(TreeGame):
+            expanded: list = []
+
+            def children(self, node):
+                self.expanded.append(node.path)
+                return super().children(node)
+
+        game = Counting(root)
+        game.expanded = []
+        result = Searcher(game, prune=True, prune_ties=False).search(root, math.inf, all_values=False)
+        textbook: list = []
+        value = _textbook_alpha_beta(root, -math.inf, math.inf, textbook)
+        assert result.value == value == Searcher(TreeGame(root)).search(root).value
+        assert game.expanded == textbook
 
 
 def write_assignment(folder: Path, test: str, question_keys: str = "", tree: str | None = None) -> Path:
