@@ -62,7 +62,7 @@ SEARCHES = ("expectimax", "minimax", "alphabeta")
 #: The submission classes a test may call; ReflexAgent is built with no arguments (games tests only),
 #: the others as ``Class(depth=..., evaluation=...)``.
 AGENT_CLASSES = ("ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "ReflexAgent")
-REFLEX_AGENT = "ReflexAgent"
+_REFLEX_AGENT = "ReflexAgent"
 #: The class a tree or positions test calls when neither it nor its question names one.
 _SEARCH_CLASSES = {"expectimax": "ExpectimaxAgent", "minimax": "MinimaxAgent", "alphabeta": "AlphaBetaAgent"}
 _VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -382,8 +382,8 @@ class _Reader:
             agent_class, where = self.choice(raw, key, "agent_class", AGENT_CLASSES), f"{key}.agent_class"
         else:
             agent_class, where = self.defaults.get("agent_class", (_SEARCH_CLASSES[search], key))
-        if agent_class == REFLEX_AGENT:
-            raise self.error(where, f"{REFLEX_AGENT} is built with no arguments (no depth, no evaluation), so it can "
+        if agent_class == _REFLEX_AGENT:
+            raise self.error(where, f"{_REFLEX_AGENT} is built with no arguments (no depth, no evaluation), so it can "
                              f"only play games tests; a tree or positions test calls one of "
                              f"{', '.join(_SEARCH_CLASSES.values())}")
         return search, agent_class
@@ -507,10 +507,10 @@ class _Reader:
             agent_class = self.choice(raw, key, "agent_class", AGENT_CLASSES)
         else:
             agent_class = self.defaults.get("agent_class", ("ExpectimaxAgent", ""))[0]
-        if agent == "submission" and agent_class == REFLEX_AGENT:
+        if agent == "submission" and agent_class == _REFLEX_AGENT:
             for unused in ("depth", "evaluation"):
                 if unused in raw:
-                    raise self.error(f"{key}.{unused}", f"{REFLEX_AGENT}() is built with no arguments, so a "
+                    raise self.error(f"{key}.{unused}", f"{_REFLEX_AGENT}() is built with no arguments, so a "
                                                         f"games test that it plays takes no {unused}")
         depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")

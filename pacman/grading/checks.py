@@ -84,12 +84,9 @@ def prepare(test: Any) -> Check:
 _SEARCH_NAMES = {"expectimax": "expectimax", "minimax": "minimax", "alphabeta": "alpha-beta"}
 
 
-def _expected_search(game: SearchGame, root: Any, depth: int, search: str) -> Any:
-    """Search `root` as the expected answers need: values (all actions) from a plain search, except for
-    alpha-beta, whose expansions are those of a strict alpha-beta (its values: the plain search's)."""
-    if search == "alphabeta":
-        return Searcher(game, prune=True, prune_ties=False).search(root, depth, all_values=False)
-    return Searcher(game).search(root, depth)
+def _strict_alpha_beta(game: SearchGame, root: Any, depth: int) -> None:
+    """Search `root` by the alpha-beta whose expansions an alpha-beta test expects (a recording `game` keeps them)."""
+    Searcher(game, prune=True, prune_ties=False).search(root, depth, all_values=False)
 
 
 def _best_actions(values: dict[Any, float]) -> tuple[list[Any], float]:
@@ -135,12 +132,14 @@ class _TreeCheck(Check):
             self.paths[ids[id(node)]] = node.path
             stack.extend(node.children)
         levels = test.depth * (test.ghosts + 1)
-        result = Searcher(TreeGame(tree)).search(tree, levels)
+        game = _RecordingTreeGame(tree)
+        result = Searcher(game).search(tree, levels)  # every action's value; expectimax and minimax expansions
         self.values = {str(k): float(v) for k, v in result.action_values.items()}
         best, self.best_value = _best_actions(self.values)
         self.correct = list(test.action) if test.action is not None else best
-        game = _RecordingTreeGame(tree)
-        _expected_search(game, tree, levels, test.search)
+        if test.search == "alphabeta":
+            game = _RecordingTreeGame(tree)
+            _strict_alpha_beta(game, tree, levels)
         self.expected = [ids[id(node)] for node in game.expanded]
         self.items = [{"kind": "tree", "tree": test.data, "source": test.file, "ghosts": test.ghosts,
                        "depth": test.depth, "agent_class": test.agent_class}]
@@ -250,7 +249,7 @@ class _PositionsCheck(Check):
                 result = Searcher(game).search((state, 0), test.depth)
                 if test.search == "alphabeta":
                     game = _RecordingPacmanGame(state.num_agents, evaluation, ghosts_minimise=True)
-                    _expected_search(game, (state, 0), test.depth, test.search)
+                    _strict_alpha_beta(game, (state, 0), test.depth)
             except _TooLarge:
                 raise AssignmentError(
                     f"positions test {test.name!r}: {position.label} at depth {test.depth} with {test.ghosts} "
