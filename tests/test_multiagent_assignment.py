@@ -15,6 +15,8 @@ import json
 import math
 import os
 import random
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -177,22 +179,28 @@ def test_starter_is_valid_python_that_scores_0_without_crashing_the_grader(tmp_p
     assert "Total: 0/25" in graded_run.stdout
 
 
-@pytest.mark.parametrize("args, outcomes", [
-    (["--pacman", "multi_agents.py:ReflexAgent", "--layout", "small", "--num-ghosts", "1"], {"won"}),
-    (["--pacman", "multi_agents.py:AlphaBetaAgent", "--agent-args", "depth=2", "--max-moves", "15"],
-     {"won", "lost", "cut-off"}),
-    (["--pacman", "multi_agents.py:ExpectimaxAgent", "--agent-args",
-      "depth=2,evaluation=multi_agents.py:better_evaluation", "--max-moves", "15"], {"won", "lost", "cut-off"}),
-])
-def test_the_documented_play_commands_play_the_students_agents(tmp_path, args, outcomes):
+def _multiagent_play_commands() -> list[str]:
+    """The "watch it play" commands of the multiagent starter and of its section in docs/grading.md."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "grading.md").read_text()
+    section = docs[docs.index("## The `multiagent` assignment"):docs.index("## The assignment format")]
+    starter = (ASSIGNMENT.directory / "starter.py").read_text()
+    commands = re.findall(r"^\s*(pacman-ai play --pacman multi_agents\.py:\S.*?)\s*$", section + "\n" + starter,
+                          re.M)
+    assert len(commands) == 5 and len(set(commands)) == 3, commands  # two in the docs, three in the starter
+    return sorted(set(commands))
+
+
+@pytest.mark.parametrize("command", _multiagent_play_commands())
+def test_the_documented_play_commands_play_the_students_agents(tmp_path, command):
     shutil.copy(SUBMISSIONS / "reference.py", tmp_path / "multi_agents.py")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    done = subprocess.run(["pacman-ai", "play", *args, "--display", "none", "--json"], capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path, env=env)
+    argv = shlex.split(command) + ["--display", "none", "--json", "--seed", "3", "--max-moves", "15"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     game = json.loads(done.stdout.splitlines()[0])
-    assert game["outcome"] in outcomes and game["pacman"] == args[1] and not game["error"]
+    assert game["pacman"] == argv[3] and not game["crashed"] and game["error"] is None, game
+    assert game["moves"] == 15 or game["outcome"] in ("won", "lost")
 
 
 def test_gradescope_package_names_the_multiagent_assignment(tmp_path):
