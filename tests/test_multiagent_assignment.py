@@ -156,9 +156,14 @@ def test_each_wrong_variant_keeps_every_other_question(tmp_path, name):
     assert report["score"] == 25 - QUESTIONS[question]
 
 
-def test_another_sensible_reflex_agent_also_earns_4_of_4(tmp_path):
-    report = graded(tmp_path, "reflex_reciprocal", "reflex")
-    assert question_scores(report) == {"reflex": 4.0}
+@pytest.mark.parametrize("name, points, summary", [
+    ("reflex_reciprocal", 4.0, "10 won, average score 941.4"),  # another sensible agent, weighted differently
+    ("reflex_ignores_ghosts", 0.0, "1 won, average score -118.4"),
+])
+def test_reflex_games_reward_food_seeking_that_avoids_the_ghost(tmp_path, name, points, summary):
+    report = graded(tmp_path, name, "reflex")
+    assert question_scores(report) == {"reflex": points}
+    assert summary in report["questions"][0]["tests"][0]["messages"][0]
 
 
 def test_starter_is_valid_python_that_scores_0_without_crashing_the_grader(tmp_path):
