@@ -65,7 +65,7 @@ def write_figure(figure: Figure, path: str | os.PathLike[str]) -> None:
 
         def write(temporary: str) -> None:
             if suffix == ".png":
-                image.save(temporary, "PNG", optimize=True)
+                image.save(temporary, "PNG")
             else:  # one page, as large in points as the figure is in units
                 image.save(temporary, "PDF", resolution=72.0 * image_scale(figure, PNG_SCALE))
     write_atomically(path, write)

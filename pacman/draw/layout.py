@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator
+from typing import Any, Iterator
 
 __all__ = ["DrawNode", "Box", "TextItem", "NodeItem", "EdgeItem", "Figure", "lay_out", "text_width",
            "format_value", "format_probability", "MAX", "MIN", "CHANCE", "LEAF", "KINDS",
@@ -376,32 +376,96 @@ class _Block:
     height: float = 0.0
 
 
+def _copy_with(root: _Measured, children: list[_Measured], part: str) -> _Measured:
+    """`root` again, with only some of its children: one part of a node whose children do not fit in one row."""
+    copy = _Measured(root.node, root.depth, root.ident, root.parent)
+    copy.children = children
+    copy.tag = part
+    return copy
+
+
+def _fits(members: list[_Measured], cut: int | None, max_width: float, max_height: float) -> bool:
+    width, height = _block_size(members, cut)
+    return width <= max_width and height <= max_height
+
+
+def _last_true(low: int, high: int, test: Any) -> int | None:
+    """The largest k in [low, high] with test(k), for a test true up to some k and false after; None if none."""
+    found = None
+    while low <= high:
+        middle = (low + high) // 2
+        if test(middle):
+            found, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return found
+
+
+def _first_true(low: int, high: int, test: Any) -> int | None:
+    """The smallest k in [low, high] with test(k), for a test false up to some k and true after; None if none."""
+    found = None
+    while low <= high:
+        middle = (low + high) // 2
+        if test(middle):
+            found, high = middle, middle - 1
+        else:
+            low = middle + 1
+    return found
+
+
 def _split(order: list[_Measured], max_width: float, max_height: float) -> list[_Block]:
-    """Cut the tree into blocks that fit `max_width` x `max_height` where possible, in reading order."""
+    """Cut the tree into blocks that fit `max_width` x `max_height` where possible, in reading order.
+
+    A block too large is cut at the shallowest depth where its top fits and so does
+    every subtree continued below the cut (else at the deepest depth where its top
+    fits); a node with more children than fit side by side is drawn once per group
+    of children that does fit ("part 1/3", ...).
+    """
     blocks: list[_Block] = []
     pending = [order[0]]
     tags = 0
     while pending:
         root = pending.pop(0)
         members = _subtree(root)
-        height_levels = max(m.depth for m in members) - root.depth
-        cut: int | None = None
-        width, height = _block_size(members, None)
-        if (width > max_width or height > max_height) and height_levels > 1:
-            cut = 1
-            for depth in range(height_levels - 1, 0, -1):
-                width, height = _block_size(members, depth)
-                if width <= max_width and height <= max_height:
-                    cut = depth
-                    break
+        levels = max(m.depth for m in members) - root.depth
+        if levels == 0 or _fits(members, None, max_width, max_height):
+            blocks.append(_Block(root, None, members))
+            continue
+        _extents(members, 1)
+        if len(root.children) > 1 and root.right - root.left > max_width:
+            groups: list[list[_Measured]] = [[]]
+            used = 0.0
+            for child in root.children:
+                w = child.right - child.left
+                if groups[-1] and used + w > max_width:
+                    groups.append([])
+                    used = 0.0
+                groups[-1].append(child)
+                used += w
+            if len(groups) > 1:
+                parts = [_copy_with(root, group, f"part {i + 1}/{len(groups)}") for i, group in enumerate(groups)]
+                if root.tag:  # a continued node split into parts keeps its tag on the first
+                    parts[0].tag = f"{root.tag}, {parts[0].tag}"
+                pending = parts + pending
+                continue
+        # The top grows and the subtrees below shrink as the cut goes deeper: two binary searches.
+        deepest = _last_true(1, levels - 1, lambda k: _fits(members, k, max_width, max_height))
+        cut = deepest or 1
+        if deepest:
+            def below_fit(k: int) -> bool:
+                below = [m for m in members if m.depth - root.depth == k and m.children]
+                return all(_fits(_subtree(m), None, max_width, max_height) for m in below)
+
+            shallowest = _first_true(1, deepest, below_fit)
+            if shallowest:
+                cut = shallowest
         block = _Block(root, cut, members)
-        if cut is not None:
-            stubs = [m for m in members if m.depth - root.depth == cut and m.children]
-            for stub in stubs:
-                stub.stub = True
-                stub.tag = _tag_name(tags)
-                tags += 1
-            pending = stubs + pending
+        stubs = [m for m in members if m.depth - root.depth == cut and m.children]
+        for stub in stubs:
+            stub.stub = True
+            stub.tag = _tag_name(tags)
+            tags += 1
+        pending = pending + stubs  # breadth first: blocks appear in the order of their tags
         blocks.append(block)
     return blocks
 
