@@ -25,7 +25,7 @@ _MIN_AREA_WIDTH = 240
 _MIN_AREA_HEIGHT = 80
 _PANEL_HEIGHT = 344
 """Height the values panel needs: title, evaluation, five actions, search figures."""
-_TREE_WIDTH = 540
+_TREE_WIDTH = 600
 """Width of the tree panel (the `t` key): room for five Pacman actions and the first ghost's answers."""
 _TREE_HEIGHT = 400
 """The least height of the board area when the tree panel is shown."""
