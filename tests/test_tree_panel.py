@@ -269,3 +269,38 @@ def test_a_replay_of_a_keyboard_game_explains_why_there_is_no_tree(tmp_path):
     assert "keyboard" in recorded_agent(load_replay(path))
     save_replay(path, layout, play(None), {"pacman": "no_such_agent", "agent_args": {}, "ghosts": "random"})
     assert "no_such_agent" in recorded_agent(load_replay(path))
+
+
+# -- the commands, as a user runs them ----------------------------------------------------------
+
+
+def _pacman_ai(*args, cwd):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    return subprocess.run([sys.executable, "-m", "pacman", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def test_play_tree_records_the_panel_in_every_frame(tmp_path):
+    from PIL import Image
+
+    done = _pacman_ai("play", "--layout", "small", "--seed", "2", "--max-moves", "3", "--display", "none", "--tree",
+                      "--record", "frames", "--save", "game.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    layout = load_layout("small")
+    with Image.open(tmp_path / "frames" / "frame_00006.png") as image:
+        assert image.size == frame_size(layout, 32, panel=True, tree=True)
+        card = np.asarray(image.convert("RGB"))[:, frame_size(layout, 32, panel=True)[0]:]
+        assert (card == 255).all(axis=2).sum() > 10_000
+    done = _pacman_ai("replay", "game.json", "--display", "pygame", "--tree", "--fps", "1000", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "score" in done.stdout
+
+
+def test_a_zoom_too_large_for_the_tree_panel_is_refused_up_front(tmp_path):
+    done = _pacman_ai("play", "--layout", "large", "--zoom", "8", "--display", "none", "--tree", "--record", "f.gif",
+                      cwd=tmp_path)
+    assert done.returncode == 2 and "--zoom 8" in done.stderr and not (tmp_path / "f.gif").exists()

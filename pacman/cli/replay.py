@@ -23,6 +23,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
     replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
+    replay.add_argument("--tree", action="store_true",
+                        help="in the window, start with the tree panel shown (the key t toggles it): each move's "
+                             "decision searched again by the recorded agent")
     return replay
 
 
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     replay = load_replay(args.file)
     choice = display_choice(args)
     if choice == "pygame":
-        check_frame_size("replay", replay.layout, args.zoom, panel=False)
+        check_frame_size("replay", replay.layout, args.zoom, panel=False, tree=args.tree)
     try:
         final = replay.final_state()  # checks the whole replay before showing any of it
     except ReplayError as exc:
@@ -83,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
         banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
         ReplayWindow(replay.layout, replay_rounds(replay.states()), fps=args.fps, zoom=args.zoom,
-                     banner=banner, hold_at_end=real_display(), make_agent=lambda: recorded_agent(replay)).run()
+                     banner=banner, hold_at_end=real_display(), make_agent=lambda: recorded_agent(replay), show_tree=args.tree).run()
     elif choice == "text":
         show(text_display(args))
     if args.json:

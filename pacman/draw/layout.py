@@ -41,7 +41,7 @@ LABEL_SIZE = 12.0
 CAPTION_SIZE = 14.0
 LINE = 1.25
 """Line height as a multiple of the font size."""
-H_GAP = 10.0
+H_GAP = 8.0
 """Least horizontal space between two nodes' columns."""
 EDGE_RISE = 26.0
 """Vertical run of an edge between a parent's shape and its child's label band."""
@@ -173,14 +173,17 @@ def text_width(text: str, size: float) -> float:
     return math.ceil(length * size / 100 * 1.06 + 1)
 
 
-def format_value(value: float) -> str:
-    """A node value as written in a drawing: whole numbers as such, others to two decimals ("54.5", "3.33")."""
+def format_value(value: float, compact: bool = False) -> str:
+    """A node value as written in a drawing: whole numbers as such, others to two decimals ("54.5", "3.33");
+    `compact` rounds values of 100 or more to whole numbers ("-4638.5" -> "-4638"), for narrow panels."""
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     if abs(value) >= 1e9:
         return f"{value:.3g}"
+    if compact and abs(value) >= 100:
+        return str(round(value)) if round(value) != 0 else "0"
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
@@ -232,7 +235,7 @@ def shape_size(kind: str, value: str) -> tuple[float, float]:
     if kind == LEAF:
         return max(32.0, tw + 12), 30.0
     if kind == CHANCE:
-        d = max(36.0, tw + 14)
+        d = max(34.0, tw + 10)
         return d, d
     # A triangle: the text sits against the base, where the triangle is widest.
     h = _TRIANGLE_HEIGHT

@@ -145,17 +145,19 @@ def tree_caption(root: TreeNode, result: Any, depth: int | None) -> tuple[list[s
 
 def decision_top(decision: Any) -> DrawNode:
     """The drawing of a Pacman decision's top (`agents.decision.DecisionNode`): Pacman's actions under a max
-    node, each first ghost's outcomes with their probabilities, deeper layers summarised as one value."""
+    node, each first ghost's outcomes with their probabilities, deeper layers summarised as one value.
+    Values of 100 or more are rounded to whole numbers, to keep the panel narrow (titles keep them exact)."""
     children = []
     for branch in decision.branches:
-        outcomes = [DrawNode(_KIND[o.kind], format_value(o.value), label=_short(o.action),
+        outcomes = [DrawNode(_KIND[o.kind], format_value(o.value, compact=True), label=_short(o.action),
                              probability=format_probability(o.probability) if branch.kind == S_CHANCE else "",
                              on_path=False, cut=o.cut, title=f"ghost {o.action.value}: value {o.value!r}")
                     for o in branch.outcomes]
-        children.append(DrawNode(_KIND[branch.kind], format_value(branch.value), outcomes, label=branch.action.value,
+        children.append(DrawNode(_KIND[branch.kind], format_value(branch.value, compact=True), outcomes,
+                                 label=branch.action.value,
                                  on_path=branch.action is decision.action,
                                  title=f"Pacman {branch.action.value}: value {branch.value!r}"))
-    return DrawNode(MAX, format_value(decision.value), children, on_path=True,
+    return DrawNode(MAX, format_value(decision.value, compact=True), children, on_path=True,
                     title=f"Pacman's decision: {decision.action.value}, value {decision.value!r}")
 
 

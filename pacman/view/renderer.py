@@ -15,7 +15,7 @@ from pacman.actions import Action
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "MIN_ZOOM", "MAX_ZOOM",
+__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "decision_for", "MIN_ZOOM", "MAX_ZOOM",
            "MAX_FRAME_PIXELS", "MAX_FRAME_SIDE"]
 
 _STATUS_HEIGHT = 30
@@ -62,6 +62,22 @@ def search_view(agent: Any) -> dict[str, Any]:
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
             "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
                      "evaluation": getattr(agent, "evaluation_name", None)}}
+
+
+def decision_for(agent: Any, state: GameState | None, info: Any = None) -> Any:
+    """The top of `agent`'s decision in `state` for the tree panel (an `agents.decision.DecisionNode`), or a
+    sentence saying why there is none. `info` (the agent's `last_search`) gives the depth it completed."""
+    from agents.decision import decision_tree
+    from pacman.errors import PacmanError
+
+    if state is None:
+        return None
+    if not hasattr(agent, "ghosts_minimise"):
+        return f"{type(agent).__name__} does not search: no tree to show"
+    try:
+        return decision_tree(agent, state, depth=getattr(info, "depth", None))
+    except PacmanError as exc:
+        return str(exc)
 
 
 def _pygame() -> Any:

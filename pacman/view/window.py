@@ -25,8 +25,10 @@ from typing import Any, Callable
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
+from pacman.view.renderer import decision_for
 
-__all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame"]
+__all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame",
+           "decision_for"]
 
 _KEY_ACTIONS = {
     "up": Action.NORTH, "w": Action.NORTH,
@@ -98,22 +100,6 @@ class _Round:
     """The state Pacman's action of this round was chosen in (for the tree panel)."""
     decision: Any = None
     """The tree panel's picture of that decision, computed when first shown."""
-
-
-def decision_for(agent: Any, state: GameState | None, info: Any = None) -> Any:
-    """The top of `agent`'s decision in `state` for the tree panel (an `agents.decision.DecisionNode`), or a
-    sentence saying why there is none. `info` (the agent's `last_search`) gives the depth it completed."""
-    from agents.decision import decision_tree
-    from pacman.errors import PacmanError
-
-    if state is None:
-        return None
-    if not hasattr(agent, "ghosts_minimise"):
-        return f"{type(agent).__name__} does not search: no tree to show"
-    try:
-        return decision_tree(agent, state, depth=getattr(info, "depth", None))
-    except PacmanError as exc:
-        return str(exc)
 
 
 class _Bridge:
