@@ -269,3 +269,10 @@ def test_svg_and_png_come_from_one_layout(tmp_path):
             assert pixels[int(x), int(y)] != (255, 255, 255) or node.node.kind == "leaf"
     assert float(root.get("height")) == pytest.approx(figure.height, abs=0.01)
     assert figure_svg(figure) == (tmp_path / "t.svg").read_text(encoding="utf-8")
+
+
+def test_drawing_loads_no_pygame():
+    code = ("import sys, pacman.draw, pacman.draw.svg, pacman.draw.raster, pacman.draw.trees, pacman.cli.tree; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]"
