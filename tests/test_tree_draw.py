@@ -276,3 +276,17 @@ def test_drawing_loads_no_pygame():
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("p,text", [(0.5, "1/2"), (1 / 3, "1/3"), (0.16666666666666666, "1/6"), (1.0, "1"),
+                                    (0.0, "0"), (0.27, "0.27"), (0.25, "1/4"), (1e-5, "1.0e-05")])
+def test_probabilities_are_written_as_small_fractions_when_they_are_one(p, text):
+    assert format_probability(p) == text
+
+
+@pytest.mark.parametrize("value,compact,text", [(54.5, False, "54.5"), (10.0, False, "10"), (10 / 3, False, "3.33"),
+                                                (-0.001, False, "0"), (-4638.5, False, "-4638.5"),
+                                                (-4638.5, True, "-4638"), (99.5, True, "99.5"),
+                                                (math.inf, False, "inf"), (2.5e12, False, "2.5e+12")])
+def test_values_are_written_short(value, compact, text):
+    assert format_value(value, compact=compact) == text
