@@ -74,6 +74,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            "also be resized); a frame may have at most 8,388,608 pixels")
     play.add_argument("--record", metavar="OUT", default=None,
                       help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
+    play.add_argument("--tree", action="store_true",
+                      help="start with the tree panel shown (the key t toggles it): the top of each decision, "
+                           "searched again for the panel (also in --record)")
     play.add_argument("--save", metavar="GAME.json", default=None,
                       help="write a replay file of the game, with what Pacman's search found at each move "
                            "(with --games N: GAME-0.json, GAME-1.json, ...)")
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     agent_args = parse_agent_args(args.agent_args)
     choice = display_choice(args)
     if choice == "pygame" or args.record:
-        check_frame_size("play", layout, args.zoom, panel=True)
+        check_frame_size("play", layout, args.zoom, panel=True, tree=args.tree)
     if args.pacman == "keyboard":
         if choice != "pygame":
             raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
@@ -149,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
             target = args.record if args.games == 1 else numbered(args.record, game)
             recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
-                                     show_values=args.pacman != "keyboard")
+                                     show_values=args.pacman != "keyboard", show_tree=args.tree)
 
         search_log = None
         if (args.save or args.html) and args.pacman != "keyboard":
@@ -169,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             from pacman.view.window import WindowDisplay, real_display
 
             window = WindowDisplay(layout, agent=pacman_agent, fps=args.fps, zoom=args.zoom,
-                                   hold_at_end=real_display() and game == args.games - 1)
+                                   hold_at_end=real_display() and game == args.games - 1, show_tree=args.tree)
             result = window.run(play)
             if result is None:  # the window was closed: stop here
                 if recorder is not None:

@@ -10,7 +10,7 @@ from typing import Any
 from pacman.cli.args import check_output
 from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "recorded_agent"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -28,7 +28,31 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     replay.add_argument("--html", metavar="OUT.html", default=None,
                         help="write the game as one self-contained web page that plays it (no network needed); "
                              "shows nothing else unless --display is given")
+    replay.add_argument("--tree", action="store_true",
+                        help="in the window, start with the tree panel shown (the key t toggles it): each move's "
+                             "decision searched again by the recorded agent")
     return replay
+
+
+def recorded_agent(replay: Any) -> Any:
+    """The replay's Pacman agent made again from its recorded name and arguments, told about the recorded
+    ghosts (so that its ghost model is the one it played with); a sentence instead if it cannot be made."""
+    from agents import make_ghosts
+    from pacman.compat import make_pacman_agent
+    from pacman.errors import PacmanError
+
+    spec = replay.agents
+    name = spec.get("pacman")
+    if name == "keyboard":
+        return "Pacman was steered from the keyboard: no search tree to show"
+    try:
+        agent = make_pacman_agent(name, spec.get("agent_args") or {})
+        ghosts = make_ghosts(spec.get("ghosts", "random"), replay.num_ghosts)
+        if hasattr(agent, "reset"):
+            agent.reset(ghost_agents=ghosts, layout=replay.layout)
+    except (PacmanError, ImportError, OSError, TypeError) as exc:
+        return f"cannot make the recorded agent {name!r} again: {exc}"
+    return agent
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     replay = load_replay(args.file)
     choice = "none" if args.html is not None and args.display is None else display_choice(args)
     if choice == "pygame":
-        check_frame_size("replay", replay.layout, args.zoom, panel=False)
+        check_frame_size("replay", replay.layout, args.zoom, panel=False, tree=args.tree)
     try:
         final = replay.final_state()  # checks the whole replay before showing any of it
     except ReplayError as exc:
@@ -74,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
         banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
         ReplayWindow(replay.layout, replay_rounds(replay.states()), fps=args.fps, zoom=args.zoom,
-                     banner=banner, hold_at_end=real_display()).run()
+                     banner=banner, hold_at_end=real_display(), make_agent=lambda: recorded_agent(replay), show_tree=args.tree).run()
     elif choice == "text":
         show(text_display(args))
     if args.json:
