@@ -13,6 +13,8 @@ explicit trees both implement it.
 - alpha-beta at max and min nodes, and Star1 pruning at chance nodes where the
   game declares bounds on every evaluation: fixed ones (``game.bounds``), or
   bounds for one search, from its root and depth (``game.search_bounds``);
+  with ``prune_ties=False`` alpha-beta is the textbook one that graders count
+  against (children in action order, a cut only on strict inequality);
 - iterative deepening under a deadline (`iterative_search`), which returns the
   result of the deepest search that finished.
 """
@@ -110,12 +112,18 @@ class Searcher(Generic[Node]):
     `prune` turns on alpha-beta at max and min nodes and Star1 at chance nodes
     (Star1 only when the game declares evaluation bounds, fixed or per search).
     `table_size` > 0 turns on the transposition table, for nodes whose `key` is
-    not None.
+    not None. `prune_ties` (the default) also cuts when a value equals the bound,
+    which saves nodes and changes no value; ``prune_ties=False`` cuts only on
+    strict inequality (a max node stops when a child's value exceeds beta, a min
+    node when one is below alpha), the rule an alpha-beta assignment's expanded
+    states are counted by. Children are always visited in action order.
     """
 
-    def __init__(self, game: SearchGame[Node], prune: bool = False, table_size: int = 0) -> None:
+    def __init__(self, game: SearchGame[Node], prune: bool = False, table_size: int = 0,
+                 prune_ties: bool = True) -> None:
         self.game = game
         self.prune = prune
+        self.prune_ties = prune_ties
         self.table_size = table_size
         self.table: dict[tuple[Hashable, float], float] | None = {} if table_size > 0 else None
         self.nodes = 0
@@ -230,6 +238,7 @@ class Searcher(Generic[Node]):
             return value
         next_depth = depth - game.cost(node)
         prune = self.prune
+        ties = self.prune_ties
 
         if kind == MAX:
             best = -INF
@@ -238,7 +247,7 @@ class Searcher(Generic[Node]):
                     else self._value(child, next_depth, -INF, INF)
                 if v > best:
                     best = v
-                    if prune and best >= beta:
+                    if prune and best >= beta and (ties or best > beta):
                         return best  # a lower bound: not stored
             value = best
         elif kind == MIN:
@@ -248,7 +257,7 @@ class Searcher(Generic[Node]):
                     else self._value(child, next_depth, -INF, INF)
                 if v < best:
                     best = v
-                    if prune and best <= alpha:
+                    if prune and best <= alpha and (ties or best < alpha):
                         return best  # an upper bound: not stored
             value = best
         elif kind == CHANCE:

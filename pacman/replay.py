@@ -4,14 +4,20 @@ A replay holds the layout's text (so it replays without the layout file), the
 agents and their arguments, the seed, every action in turn order and the
 outcome. Replaying applies the actions to a fresh state; it needs no agent and
 no randomness, and checks that it ends where the recorded game ended.
+
+Version 2 adds, optionally, what Pacman's search found at each of his moves
+(the value of every action, the depth, nodes and milliseconds: `MoveSearch`),
+so that views of a replay can show what he thought. Version 1 files, written
+before that, still load, with no search recorded.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-from dataclasses import dataclass
-from typing import Any, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
 
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
@@ -20,10 +26,13 @@ from pacman.game import GameResult, replay_actions
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
 
-__all__ = ["ReplayError", "Replay", "save_replay", "load_replay"]
+__all__ = ["ReplayError", "Replay", "MoveSearch", "SearchLog", "save_replay", "load_replay"]
 
 FORMAT = "pacman-ai replay"
-VERSION = 1
+VERSION = 2
+"""The version written. 2 added the optional per-move "search"."""
+READ_VERSIONS = (1, 2)
+"""The versions read."""
 
 
 class ReplayError(PacmanError):
@@ -31,6 +40,85 @@ class ReplayError(PacmanError):
 
 
 @dataclass(frozen=True)
+class MoveSearch:
+    """What Pacman's search found for one of his moves, as a replay file keeps it."""
+
+    action: Action
+    """The action chosen (the move made)."""
+    values: dict[Action, float] = field(default_factory=dict)
+    """The value of each legal action (may be only the chosen one's, or +-inf)."""
+    depth: float | None = None
+    """The search depth completed, in Pacman plies."""
+    nodes: int | None = None
+    """Nodes visited."""
+    milliseconds: float | None = None
+    """Time the decision took."""
+
+    @classmethod
+    def from_search(cls, info: Any) -> MoveSearch | None:
+        """From an agent's `last_search` (action, action_values, depth, nodes, milliseconds); None if it has none."""
+        if info is None:
+            return None
+        try:
+            action = Action(getattr(info, "action"))
+            values = {Action(a): float(v) for a, v in dict(getattr(info, "action_values", None) or {}).items()}
+            depth, nodes, ms = (getattr(info, name, None) for name in ("depth", "nodes", "milliseconds"))
+            return cls(action=action, values=values,
+                       depth=None if depth is None else float(depth),
+                       nodes=None if nodes is None else int(nodes),
+                       milliseconds=None if ms is None else float(ms))
+        except (AttributeError, TypeError, ValueError):  # an agent's own `last_search` of another shape
+            return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's form: action names, values rounded to 1e-4 ("inf"/"-inf" for infinite ones)."""
+        data: dict[str, Any] = {"action": self.action.value,
+                                "values": {a.value: _number_json(v, 4) for a, v in self.values.items()}}
+        if self.depth is not None:
+            data["depth"] = int(self.depth) if float(self.depth).is_integer() else round(self.depth, 3)
+        if self.nodes is not None:
+            data["nodes"] = self.nodes
+        if self.milliseconds is not None:
+            data["ms"] = round(self.milliseconds, 3)
+        return data
+
+
+def _number_json(value: float, digits: int) -> float | str:
+    if math.isfinite(value):
+        return round(value, digits)
+    if math.isnan(value):
+        raise ValueError("a search value is NaN")
+    return "inf" if value > 0 else "-inf"
+
+
+class SearchLog:
+    """A `Display` that keeps what Pacman's agent found at each of his moves, for `save_replay(search=...)`.
+
+    It reads the agent's `last_search` after each Pacman move (None where the
+    agent has none, or where it does not match the move made), and sets the
+    agent's `explain`, as the views do, so that every action's value is exact.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        if hasattr(agent, "explain"):
+            agent.explain = True
+        self.moves: list[MoveSearch | None] = []
+        """One entry per Pacman move of the game being played."""
+
+    def start(self, state: GameState) -> None:
+        self.moves = []
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        if agent == 0:
+            found = MoveSearch.from_search(getattr(self.agent, "last_search", None))
+            self.moves.append(found if found is not None and found.action is Action(action) else None)
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        """Nothing more to keep: every move was kept as it came."""
+
+
+@dataclass(frozen=True, repr=False)
 class Replay:
     """A recorded game."""
 
@@ -46,6 +134,14 @@ class Replay:
     """How the agents were made: {"pacman": name, "agent_args": {...}, "ghosts": kind}."""
     result: dict[str, Any]
     """The recorded outcome (GameResult.to_dict())."""
+    search: tuple[MoveSearch | None, ...] = ()
+    """What Pacman's search found at each of his moves (None for a move without); () if the file has none."""
+
+    def __repr__(self) -> str:
+        moves = len(self.actions[:: 1 + self.num_ghosts])
+        return (f"Replay(layout={self.layout.name!r}, num_ghosts={self.num_ghosts}, seed={self.seed}, "
+                f"moves={moves}, score={self.result.get('score')!r}, "
+                f"search={'recorded' if self.search else 'none'})")
 
     def states(self) -> Iterator[tuple[GameState, int | None, Action | None]]:
         """The initial state, then (state, agent, action) after every recorded action."""
@@ -78,9 +174,16 @@ class Replay:
         return state
 
 
-def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult, agents: dict[str, Any]) -> None:
-    """Write a replay of `result` to `path`, atomically: the file is whole or absent."""
-    data = {
+def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult, agents: dict[str, Any],
+                search: Sequence[MoveSearch | None] | None = None) -> None:
+    """Write a replay of `result` to `path`, atomically: the file is whole or absent.
+
+    `search`, one entry per Pacman move (a `SearchLog`'s `moves`), is kept in the
+    file when any move has one.
+    """
+    if search is not None and len(search) != result.moves:
+        raise ReplayError(f"{path}: the search has {len(search)} entries for a game of {result.moves} moves")
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "layout": {"name": layout.name, "text": layout.text},
@@ -90,6 +193,11 @@ def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult
         "actions": [a.value for a in result.actions],
         "result": result.to_dict(),
     }
+    if search is not None and any(entry is not None for entry in search):
+        try:
+            data["search"] = [None if entry is None else entry.to_json() for entry in search]
+        except ValueError as exc:
+            raise ReplayError(f"{path}: cannot write replay: {exc}") from None
     try:
         write_json(path, data, indent=1)
     except OSError as exc:
@@ -143,8 +251,10 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         raise ReplayError(f"{path}: invalid JSON: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{path}: not a pacman-ai replay file (no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
-        raise ReplayError(f"{path}: replay version {data.get('version')!r} is not supported (expected {VERSION})")
+    version = data.get("version")
+    if version not in READ_VERSIONS or isinstance(version, bool):
+        raise ReplayError(f"{path}: replay version {version!r} is not supported "
+                          f"(expected {' or '.join(map(str, READ_VERSIONS))})")
     missing = [key for key in ("layout", "num_ghosts", "seed", "actions", "result") if key not in data]
     if missing:
         raise ReplayError(f"{path}: malformed replay: no {', '.join(repr(k) for k in missing)}")
@@ -185,5 +295,64 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         raise ReplayError(f"{path}: malformed replay: \"agents\" is {type(agents).__name__}, expected an object")
     _check_fields(path, "agents", agents, _AGENT_FIELDS)
     agents = {key: agents[key] for key in _AGENT_FIELDS if key in agents}
+    search: tuple[MoveSearch | None, ...] = ()
+    if "search" in data:
+        if version < 2:
+            raise ReplayError(f"{path}: malformed replay: \"search\" needs version 2, the file says {version}")
+        search = _read_search(path, data["search"], actions[:: 1 + num_ghosts])
     return Replay(layout=layout, num_ghosts=num_ghosts, actions=tuple(actions), seed=seed, agents=agents,
-                  result=result)
+                  result=result, search=search)
+
+
+def _read_search(path: Any, entries: Any, moves: list[Action]) -> tuple[MoveSearch | None, ...]:
+    """The "search" list: one entry (null or an object) per Pacman move, each checked."""
+    if not isinstance(entries, list):
+        raise ReplayError(f"{path}: malformed replay: \"search\" must be a list with one entry per Pacman move")
+    if len(entries) != len(moves):
+        raise ReplayError(f"{path}: malformed replay: \"search\" has {len(entries)} entries for "
+                          f"{len(moves)} Pacman moves")
+    names = {a.value: a for a in Action}
+
+    def number(move: int, key: str, value: Any, whole: bool = False) -> Any:
+        if value is None:
+            return None
+        if whole and _is_int(value) and value >= 0:
+            return value
+        if not whole and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.isfinite(value) and value >= 0:
+            return float(value)
+        raise ReplayError(f"{path}: search[{move}][{key!r}] is {value!r}, expected a non-negative "
+                          f"{'integer' if whole else 'number'}")
+
+    out: list[MoveSearch | None] = []
+    for move, (entry, made) in enumerate(zip(entries, moves)):
+        if entry is None:
+            out.append(None)
+            continue
+        if not isinstance(entry, dict):
+            raise ReplayError(f"{path}: search[{move}] is {type(entry).__name__}, expected an object or null")
+        action = names.get(entry.get("action")) if isinstance(entry.get("action"), str) else None
+        if action is None:
+            raise ReplayError(f"{path}: search[{move}]['action'] is {entry.get('action')!r}, expected one of "
+                              f"{', '.join(names)}")
+        if action is not made:
+            raise ReplayError(f"{path}: search[{move}] chose {action.value} but Pacman's move {move} was "
+                              f"{made.value}")
+        raw_values = entry.get("values", {})
+        if not isinstance(raw_values, dict):
+            raise ReplayError(f"{path}: search[{move}]['values'] must be an object of action names to numbers")
+        values: dict[Action, float] = {}
+        for key, value in raw_values.items():
+            if key not in names:
+                raise ReplayError(f"{path}: search[{move}]['values'] has {key!r}, expected action names")
+            if value in ("inf", "-inf"):
+                values[names[key]] = float(value)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                values[names[key]] = float(value)
+            else:
+                raise ReplayError(f"{path}: search[{move}]['values'][{key!r}] is {value!r}, expected a number, "
+                                  f"\"inf\" or \"-inf\"")
+        out.append(MoveSearch(action=action, values=values, depth=number(move, "depth", entry.get("depth")),
+                              nodes=number(move, "nodes", entry.get("nodes"), whole=True),
+                              milliseconds=number(move, "ms", entry.get("ms"))))
+    return tuple(out)

@@ -129,7 +129,7 @@ def test_a_student_without_stop_passes_on_the_second_column():
     optimal = test.columns["optimalActions"]
     steps = [[column[1][0][-1], "str", column[1][1]] for column in optimal]
     passed, points, messages, _ = test.judge([ItemOutcome(True, {"steps": steps, "over": True})])
-    assert (passed, points, messages) == (True, 3.0, [])
+    assert (passed, points, messages) == (True, 0.0, [])  # passing adds no points, as in the classic test
 
 
 def test_mixing_columns_or_a_wrong_action_fails_with_the_move():
@@ -195,11 +195,11 @@ def test_eval_agent_test_reads_ghosts_args_and_points(tmp_path):
     assert test.max_points == 4.0 and test.layout_path.endswith("course/layouts/twoRooms.lay")
 
 
-def test_a_missed_minimum_makes_the_test_fail_with_0(tmp_path):
+def test_a_missed_minimum_earns_0_but_completes_the_test(tmp_path):
     test = _eval_test(tmp_path, 'winsMinimum: "1"\n')
     games = [{"score": 500.0, "win": False, "timeout": False, "moves": 9}] * 3
-    passed, points, messages, _ = test.judge([ItemOutcome(True, {"games": games})])
-    assert (passed, points) == (False, 0.0)
+    completed, points, messages, _ = test.judge([ItemOutcome(True, {"games": games})])
+    assert (completed, points) == (True, 0.0)
     assert messages[-1] == "ExpectimaxAgent on twoRooms, 3 games: 0 wins, below the minimum of 1: the test earns 0"
     passed, points, _, _ = _eval_test(tmp_path / "2").judge([ItemOutcome(True, {"games": games})])
     assert (passed, points) == (True, 3.0)  # score 500 reaches 0 and 400; no win; three games played out
@@ -248,3 +248,29 @@ def test_a_game_over_max_time_is_a_timeout_that_ends_it(tmp_path):
     assert question["score"] == 1.0
     assert question["tests"][0]["messages"][2] == (
         "ExpectimaxAgent on twoRooms, 3 games: 0 games without a timeout: 0 of 1 thresholds (3) reached")
+
+
+def test_an_exception_in_the_agent_ends_that_game_as_crashed_and_the_games_go_on(tmp_path):
+    from types import SimpleNamespace
+
+    from pacman.grading.classic.eval_agent import run_eval_agent
+
+    class Crashy:
+        calls = 0
+
+        def getAction(self, state):
+            Crashy.calls += 1
+            if Crashy.calls == 3:
+                raise RuntimeError("lost my way")
+            return state.getLegalActions(0)[0]
+
+    item = dict(_eval_test(tmp_path).items[0], agent="Crashy", args={})
+    games = run_eval_agent(SimpleNamespace(Crashy=Crashy), item)["games"]
+    assert len(games) == 3
+    assert games[0]["crash"] == "RuntimeError: lost my way" and games[0]["moves"] == 2
+    assert not games[0]["win"] and not games[0]["timeout"]
+    assert games[1]["crash"] is None and games[2]["crash"] is None
+    completed, _, messages, observed = _eval_test(tmp_path / "2").judge([ItemOutcome(True, {"games": games})])
+    assert completed and observed["scores"][0] == games[0]["score"]
+    assert messages[-1] == ("ExpectimaxAgent on twoRooms, 3 games: Pacman crashed in game 1, ending it "
+                            "(game 1: RuntimeError: lost my way)")

@@ -692,6 +692,11 @@ def _delete(key: str) -> Callable[[dict], None]:
     return mutate
 
 
+def _other_searched_move(data: dict) -> None:
+    made = data["search"][0]["action"]
+    data["search"][0]["action"] = "Stop" if made != "Stop" else "North"
+
+
 def _illegal_first_move(data: dict) -> None:
     data["actions"][0] = "West"  # test layout: Pacman starts at (1, 3) with a wall to the west
 
@@ -739,7 +744,22 @@ REPLAY_CASES = [
     Case("replay-wrong-format", replay(), files={"g.json": replay_file(_set("format", "chess pgn"))},
          names=("g.json",)),
     Case("replay-no-format", replay(), files={"g.json": replay_file(_delete("format"))}, names=("g.json",)),
-    Case("replay-version-2", replay(), files={"g.json": replay_file(_set("version", 2))}, names=("g.json", "2")),
+    Case("replay-version-3", replay(), files={"g.json": replay_file(_set("version", 3))}, names=("g.json", "3")),
+    Case("replay-version-1-with-search", replay(), files={"g.json": replay_file(_set("version", 1))},
+         names=("g.json", "search", "version 2")),
+    Case("replay-search-not-list", replay(), files={"g.json": replay_file(_set("search", 17))},
+         names=("g.json", "search")),
+    Case("replay-search-short", replay(), files={"g.json": replay_file(lambda d: d.update(search=d["search"][:-1]))},
+         names=("g.json", "search")),
+    Case("replay-search-other-move", replay(), files={"g.json": replay_file(_other_searched_move)},
+         names=("g.json", "search[0]")),
+    Case("replay-search-value-word", replay(),
+         files={"g.json": replay_file(lambda d: d["search"][0]["values"].update(East="big"))},
+         names=("g.json", "search[0]", "'big'")),
+    Case("replay-html-missing-folder", replay("g.json", "--html", "missing/g.html"), files={"g.json": replay_file()},
+         names=("--html", "missing")),
+    Case("replay-html-is-a-folder", replay("g.json", "--html", "."), files={"g.json": replay_file()},
+         names=("--html", "folder")),
     Case("replay-version-string", replay(), files={"g.json": replay_file(_set("version", "1"))}, names=("g.json",)),
     Case("replay-version-true", replay(), files={"g.json": replay_file(_set("version", True))}, names=("g.json",)),
     Case("replay-no-actions", replay(), files={"g.json": replay_file(_delete("actions"))}, names=("g.json",)),

@@ -61,6 +61,21 @@ def test_project_wheel_holds_the_packages_the_data_and_the_metadata(tmp_path):
     assert "Name: pacman-ai" in metadata and "Requires-Dist: numpy" in metadata
 
 
+def test_a_stray_egg_info_in_the_working_directory_is_passed_over(tmp_path):
+    # A source build leaves pacman_ai.egg-info (PKG-INFO, no METADATA) where it ran; the
+    # wheel is still built from the installed distribution's metadata.
+    (tmp_path / "pacman_ai.egg-info").mkdir()
+    (tmp_path / "pacman_ai.egg-info" / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: pacman-ai\n"
+                                                              "Version: 0.0.0\n")
+    script = ("import sys; from pacman.grading.gradescope import build_project_wheel; "
+              "print(build_project_wheel(sys.argv[1]).name)")
+    (tmp_path / "out").mkdir()
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith("pacman_ai-0.1.0-")
+
+
 def test_requirement_overrides_the_bundled_wheels(tmp_path):
     done = _cli("grade", "--gradescope-package", "pkg", "--requirement", "pacman-ai==0.1.0", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -135,7 +135,7 @@ def test_shipped_assignment_has_the_three_questions():
 
 
 def test_unknown_assignment_names_the_shipped_ones():
-    with pytest.raises(AssignmentError, match="nope: not a shipped assignment \\(expectimax\\)"):
+    with pytest.raises(AssignmentError, match="nope: not a shipped assignment \\(expectimax, multiagent\\)"):
         load_assignment("nope")
 
 
@@ -280,7 +280,7 @@ def test_tree_check_explains_missing_and_extra_expansions():
                                 "terminal": [99]})
     assert "terminal state" in check.judge([deeper]).messages[0]
     crashed = ItemOutcome(False, error="ZeroDivisionError: division by zero")
-    assert check.judge([crashed]).messages == ["trees/one-ghost-depth2.json (depth 2, 1 ghost): "
+    assert check.judge([crashed]).messages == ["trees/one-ghost-depth2.json (expectimax, depth 2, 1 ghost): "
                                                "ZeroDivisionError: division by zero"]
 
 

@@ -1,13 +1,15 @@
 """Replay files: a saved game replays exactly, and bad files are refused cleanly."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from agents import ExpectimaxAgent, make_ghosts
 from pacman import GameState, load_layout, run_game
 from pacman.cli import main
-from pacman.replay import ReplayError, load_replay, save_replay
+from pacman import Action
+from pacman.replay import READ_VERSIONS, VERSION, MoveSearch, ReplayError, SearchLog, load_replay, save_replay
 
 
 @pytest.fixture
@@ -101,3 +103,114 @@ def test_cli_save_numbers_several_games(tmp_path, capsys):
     assert main(["play", "--layout", "tiny", "--games", "2", "--seed", "0", "--max-moves", "10",
                  "--save", str(tmp_path / "g.json"), "--display", "none"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g-0.json", "g-1.json"]
+
+
+# -- the search recorded per move (version 2), and version-1 files ------------------------------
+
+OLD_REPLAY = Path(__file__).parent / "replays" / "v1_small.json"
+"""A version-1 replay written by `pacman-ai play --save` before replays recorded the search."""
+
+
+@pytest.fixture
+def searched(tmp_path):
+    layout = load_layout("small")
+    agent = ExpectimaxAgent(depth=1)
+    log = SearchLog(agent)
+    result = run_game(layout, agent, make_ghosts("random", 2), seed=7, max_moves=50, display=log)
+    path = tmp_path / "searched.json"
+    save_replay(path, layout, result, {"pacman": "expectimax", "agent_args": {"depth": 1}, "ghosts": "random"},
+                search=log.moves)
+    return result, log, path
+
+
+def test_the_search_of_every_move_is_saved_and_read_back(searched):
+    result, log, path = searched
+    data = json.loads(path.read_text())
+    assert data["version"] == VERSION == 2 and len(data["search"]) == result.moves == 50
+    replay = load_replay(path)
+    pacman_moves = result.actions[::3]
+    assert len(replay.search) == len(pacman_moves)
+    for entry, kept, action in zip(replay.search, log.moves, pacman_moves):
+        assert entry.action is action is kept.action
+        assert entry.values.keys() == kept.values.keys() and action in entry.values
+        assert all(abs(entry.values[a] - kept.values[a]) <= 5e-5 for a in entry.values)
+        # expectimax moves to a best action, ties broken by the action order
+        assert entry.values[action] == max(entry.values.values())
+        assert entry.depth == 1 and entry.nodes > 0 and entry.milliseconds >= 0
+    replay.final_state()  # the game replays to its recorded outcome
+
+
+def test_a_version_1_file_still_loads_and_replays():
+    data = json.loads(OLD_REPLAY.read_text())
+    assert data["version"] == 1 and "search" not in data
+    replay = load_replay(OLD_REPLAY)
+    assert replay.search == () and 1 in READ_VERSIONS
+    assert replay.final_state().score == data["result"]["score"] == 830
+
+
+def test_a_file_in_the_old_schema_made_now_loads(tmp_path):
+    layout = load_layout("small")
+    result = run_game(layout, ExpectimaxAgent(depth=1), make_ghosts("random", 2), seed=2, max_moves=30)
+    old = {"format": "pacman-ai replay", "version": 1, "layout": {"name": layout.name, "text": layout.text},
+           "num_ghosts": 2, "seed": 2, "agents": {"pacman": "expectimax", "agent_args": {}, "ghosts": "random"},
+           "actions": [a.value for a in result.actions], "result": result.to_dict()}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    replay = load_replay(path)
+    assert replay.search == () and replay.final_state().score == result.score
+
+
+def test_an_agent_without_a_search_saves_no_search(tmp_path):
+    from agents import GreedyAgent
+
+    layout = load_layout("small")
+    agent = GreedyAgent()
+    log = SearchLog(agent)
+    result = run_game(layout, agent, make_ghosts("random", 2), seed=1, max_moves=10, display=log)
+    path = tmp_path / "greedy.json"
+    save_replay(path, layout, result, {"pacman": "greedy"}, search=log.moves)
+    assert log.moves == [None] * result.moves
+    assert "search" not in json.loads(path.read_text()) and load_replay(path).search == ()
+
+
+def test_infinite_values_are_kept_as_words():
+    entry = MoveSearch(action=Action.EAST, values={Action.EAST: float("inf"), Action.WEST: float("-inf"),
+                                                   Action.STOP: 1.23456789}, depth=2.0, nodes=5, milliseconds=1.0)
+    assert entry.to_json() == {"action": "East", "values": {"East": "inf", "West": "-inf", "Stop": 1.2346},
+                               "depth": 2, "nodes": 5, "ms": 1.0}
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["search"].pop(), "\"search\" has 49 entries for 50 Pacman moves"),
+        (lambda d: d.update(search={}), "\"search\" must be a list"),
+        (lambda d: d["search"].__setitem__(3, 7), "search[3] is int, expected an object or null"),
+        (lambda d: d["search"][0].update(action="Up"), "search[0]['action'] is 'Up'"),
+        (lambda d: d["search"][0]["values"].update(Up=1), "search[0]['values'] has 'Up'"),
+        (lambda d: d["search"][0]["values"].update(North="high"), "search[0]['values']['North'] is 'high'"),
+        (lambda d: d["search"][0].update(nodes=-1), "search[0]['nodes'] is -1"),
+        (lambda d: d["search"][0].update(ms=True), "search[0]['ms'] is True"),
+        (lambda d: d.update(version=1), "\"search\" needs version 2"),
+    ],
+)
+def test_a_bad_search_is_refused_naming_the_file(searched, tmp_path, change, message):
+    _, _, path = searched
+    data = json.loads(path.read_text())
+    change(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ReplayError) as info:
+        load_replay(bad)
+    assert str(bad) in str(info.value) and message in str(info.value)
+
+
+def test_a_search_that_chose_another_move_is_refused(searched, tmp_path):
+    _, _, path = searched
+    data = json.loads(path.read_text())
+    made = data["search"][0]["action"]
+    data["search"][0]["action"] = next(a for a in ("North", "South", "East", "West", "Stop") if a != made)
+    bad = tmp_path / "other.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match=f"search\\[0\\] chose .* but Pacman's move 0 was {made}"):
+        load_replay(bad)

@@ -107,6 +107,7 @@ def test_weighted_chance():
         ("expectimax-weighted-chance.json", 10.0, None),
         ("minimax-classic.json", 8.0, "0"),
         ("depth-limited.json", 7.0, "cautious"),
+        ("minimax-max-of-mins.json", 10.0, "left"),
     ],
 )
 @pytest.mark.parametrize("prune", [False, True])
@@ -127,6 +128,7 @@ def test_every_example_file_is_tested():
         "expectimax-weighted-chance.json",
         "minimax-classic.json",
         "depth-limited.json",
+        "minimax-max-of-mins.json",
     }
 
 

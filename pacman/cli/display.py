@@ -55,11 +55,11 @@ def text_display(args: argparse.Namespace) -> Any:
     return TextDisplay(stream=sys.stderr if args.json else sys.stdout, fps=args.fps)
 
 
-def check_frame_size(command: str, layout: Any, zoom: float, panel: bool) -> None:
+def check_frame_size(command: str, layout: Any, zoom: float, panel: bool, tree: bool = False) -> None:
     """Refuse a zoom whose frames would be too large for this layout, before any window or frame exists."""
     from pacman.view.renderer import MAX_FRAME_PIXELS, MAX_FRAME_SIDE, cell_pixels, frame_size
 
-    width, height = frame_size(layout, cell_pixels(zoom), panel=panel)
+    width, height = frame_size(layout, cell_pixels(zoom), panel=panel, tree=tree)
     if width * height > MAX_FRAME_PIXELS or max(width, height) > MAX_FRAME_SIDE:
         raise UsageError(f"pacman-ai {command}: --zoom {zoom:g}: layout {layout.name!r} ({layout.width}x"
                          f"{layout.height}) would make {width}x{height}-pixel frames; the limit is "

@@ -74,8 +74,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            "also be resized); a frame may have at most 8,388,608 pixels")
     play.add_argument("--record", metavar="OUT", default=None,
                       help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
+    play.add_argument("--tree", action="store_true",
+                      help="start with the tree panel shown (the key t toggles it): the top of each decision, "
+                           "searched again for the panel (also in --record)")
     play.add_argument("--save", metavar="GAME.json", default=None,
-                      help="write a replay file of the game (with --games N: GAME-0.json, GAME-1.json, ...)")
+                      help="write a replay file of the game, with what Pacman's search found at each move "
+                           "(with --games N: GAME-0.json, GAME-1.json, ...)")
+    play.add_argument("--html", metavar="OUT.html", default=None,
+                      help="write the game as one self-contained web page that plays it, with the values panel "
+                           "(with --games N: OUT-0.html, ...)")
     return play
 
 
@@ -100,9 +107,16 @@ def run(args: argparse.Namespace) -> int:
         for game in range(args.games):
             check_output("play", "--record", args.record if args.games == 1 else numbered(args.record, game),
                          folder=not suffix)
-    if args.save and args.record and os.path.abspath(args.save) == os.path.abspath(args.record):
-        raise UsageError(f"pacman-ai play: --save {args.save} and --record {args.record} name the same file; "
-                         f"give each its own")
+    if args.html is not None:
+        for game in range(args.games):
+            check_output("play", "--html", args.html if args.games == 1 else numbered(args.html, game))
+    outputs = [(flag, path) for flag, path in (("--save", args.save), ("--record", args.record),
+                                               ("--html", args.html)) if path]
+    for i, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[i + 1:]:
+            if os.path.abspath(path) == os.path.abspath(other):
+                raise UsageError(f"pacman-ai play: {flag} {path} and {other_flag} {other} name the same file; "
+                                 f"give each its own")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
@@ -110,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     agent_args = parse_agent_args(args.agent_args)
     choice = display_choice(args)
     if choice == "pygame" or args.record:
-        check_frame_size("play", layout, args.zoom, panel=True)
+        check_frame_size("play", layout, args.zoom, panel=True, tree=args.tree)
     if args.pacman == "keyboard":
         if choice != "pygame":
             raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
@@ -138,12 +152,19 @@ def run(args: argparse.Namespace) -> int:
 
             target = args.record if args.games == 1 else numbered(args.record, game)
             recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
-                                     show_values=args.pacman != "keyboard")
+                                     show_values=args.pacman != "keyboard", show_tree=args.tree)
 
-        def play(display: Any, game: int = game, recorder: Any = recorder) -> Any:
+        search_log = None
+        if (args.save or args.html) and args.pacman != "keyboard":
+            from pacman.replay import SearchLog
+
+            search_log = SearchLog(pacman_agent)
+
+        def play(display: Any, game: int = game, recorder: Any = recorder, search_log: Any = search_log) -> Any:
             from pacman.view.record import TeeDisplay
 
-            shown = TeeDisplay(display, recorder) if recorder is not None else display
+            extra = [d for d in (recorder, search_log) if d is not None]
+            shown = TeeDisplay(display, *extra) if extra else display
             return run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
                             display=shown, move_time_limit=args.move_time_limit)
 
@@ -151,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             from pacman.view.window import WindowDisplay, real_display
 
             window = WindowDisplay(layout, agent=pacman_agent, fps=args.fps, zoom=args.zoom,
-                                   hold_at_end=real_display() and game == args.games - 1)
+                                   hold_at_end=real_display() and game == args.games - 1, show_tree=args.tree)
             result = window.run(play)
             if result is None:  # the window was closed: stop here
                 if recorder is not None:
@@ -166,12 +187,18 @@ def run(args: argparse.Namespace) -> int:
         scores.append(result.score)
         total_moves += result.moves
         thinking += sum(result.move_times)
+        agents = {"pacman": args.pacman, "agent_args": recorded_args, "ghosts": args.ghosts}
+        search = search_log.moves if search_log is not None else None
         if args.save:
             from pacman.replay import save_replay
 
             path = args.save if args.games == 1 else numbered(args.save, game)
-            save_replay(path, layout, result, {"pacman": args.pacman, "agent_args": recorded_args,
-                                               "ghosts": args.ghosts})
+            save_replay(path, layout, result, agents, search=search)
+        if args.html:
+            from pacman.view.web import replay_of, write_game_page
+
+            path = args.html if args.games == 1 else numbered(args.html, game)
+            write_game_page(path, replay_of(layout, result, agents, search), fps=args.fps)
         if args.json:
             record = result.to_dict()
             record.update(game=game, pacman=args.pacman, agent_args=recorded_args, ghosts=args.ghosts)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
+from pacman.cli.args import check_output
 from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "recorded_agent"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -23,7 +25,34 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
     replay.add_argument("--json", action="store_true", help="print the replayed game's result as JSON")
+    replay.add_argument("--html", metavar="OUT.html", default=None,
+                        help="write the game as one self-contained web page that plays it (no network needed); "
+                             "shows nothing else unless --display is given")
+    replay.add_argument("--tree", action="store_true",
+                        help="in the window, start with the tree panel shown (the key t toggles it): each move's "
+                             "decision searched again by the recorded agent")
     return replay
+
+
+def recorded_agent(replay: Any) -> Any:
+    """The replay's Pacman agent made again from its recorded name and arguments, told about the recorded
+    ghosts (so that its ghost model is the one it played with); a sentence instead if it cannot be made."""
+    from agents import make_ghosts
+    from pacman.compat import make_pacman_agent
+    from pacman.errors import PacmanError
+
+    spec = replay.agents
+    name = spec.get("pacman")
+    if name == "keyboard":
+        return "Pacman was steered from the keyboard: no search tree to show"
+    try:
+        agent = make_pacman_agent(name, spec.get("agent_args") or {})
+        ghosts = make_ghosts(spec.get("ghosts", "random"), replay.num_ghosts)
+        if hasattr(agent, "reset"):
+            agent.reset(ghost_agents=ghosts, layout=replay.layout)
+    except (PacmanError, ImportError, OSError, TypeError) as exc:
+        return f"cannot make the recorded agent {name!r} again: {exc}"
+    return agent
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
     from pacman.game import GameResult
     from pacman.replay import ReplayError, load_replay
 
+    if args.html is not None:
+        check_output("replay", "--html", args.html)
     replay = load_replay(args.file)
-    choice = display_choice(args)
+    choice = "none" if args.html is not None and args.display is None else display_choice(args)
     if choice == "pygame":
-        check_frame_size("replay", replay.layout, args.zoom, panel=False)
+        check_frame_size("replay", replay.layout, args.zoom, panel=False, tree=args.tree)
     try:
         final = replay.final_state()  # checks the whole replay before showing any of it
     except ReplayError as exc:
@@ -57,12 +88,17 @@ def run(args: argparse.Namespace) -> int:
         display.finish(final, result)
         return result
 
+    if args.html is not None:
+        from pacman.view.web import write_game_page
+
+        size = write_game_page(args.html, replay, fps=args.fps)
+        print(f"wrote {args.html} ({size:,} bytes): open it in a web browser", file=sys.stderr)
     if choice == "pygame":
         from pacman.view.window import ReplayWindow, real_display, replay_rounds
 
         banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
         ReplayWindow(replay.layout, replay_rounds(replay.states()), fps=args.fps, zoom=args.zoom,
-                     banner=banner, hold_at_end=real_display()).run()
+                     banner=banner, hold_at_end=real_display(), make_agent=lambda: recorded_agent(replay), show_tree=args.tree).run()
     elif choice == "text":
         show(text_display(args))
     if args.json:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from pacman.cli.args import non_negative_int
+from pacman.cli.args import UsageError, check_output, non_negative_int
 
 __all__ = ["add_parser", "run"]
 
@@ -15,11 +15,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `tree` subcommand to the subparsers of the `pacman-ai` parser."""
     tree = commands.add_parser("tree", help="solve an explicit game tree (JSON)",
                                description="Solve an explicit max/min/chance game tree given as JSON: print "
-                                           "its value and the best root action.")
+                                           "its value and the best root action; --draw it as lecture slides do.")
     tree.add_argument("file", metavar="FILE.json", help="the tree (see README: 'Explicit game trees')")
     tree.add_argument("--depth", type=non_negative_int, default=None, metavar="N",
                       help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
     tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
+    tree.add_argument("--draw", metavar="OUT", default=None,
+                      help="also draw the tree to OUT.svg, OUT.png or OUT.pdf: max nodes as upward triangles, min "
+                           "downward, chance circles, leaves squares, values at every node, the chosen path "
+                           "highlighted, nodes cut by --depth dashed with their heuristic")
     return tree
 
 
@@ -27,6 +31,21 @@ def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai tree`; returns the exit status."""
     from agents.trees import format_tree_result, load_tree, solve_tree, tree_report
 
-    result = solve_tree(load_tree(args.file), depth=args.depth)
+    if args.draw is not None:
+        from pacman.draw import DrawError, drawing_format
+
+        check_output("tree", "--draw", args.draw)
+        try:
+            drawing_format(args.draw)
+        except DrawError:
+            raise UsageError(f"pacman-ai tree: --draw {args.draw!r}: expected a file name ending in .svg, .png "
+                             f"or .pdf") from None
+    root = load_tree(args.file)
+    if args.draw is not None:
+        from pacman.draw import draw_tree_file
+
+        result = draw_tree_file(root, args.draw, depth=args.depth)
+    else:
+        result = solve_tree(root, depth=args.depth)
     print(json.dumps(tree_report(result)) if args.json else format_tree_result(result))
     return 0

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from agents.search import CHANCE, MAX, TERMINAL
+from agents.search import CHANCE, MAX, MIN, TERMINAL
 from agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
@@ -49,12 +49,23 @@ __all__ = [
     "shipped_directory",
     "EVALUATION_CHOICES",
     "MEASURES",
+    "SEARCHES",
+    "AGENT_CLASSES",
 ]
 
 #: What a positions or games test may name as the evaluation ("submission": the submission's better_evaluation).
 EVALUATION_CHOICES = ("score", "better", "submission")
 #: What a games threshold may measure.
 MEASURES = ("wins", "average_score", "timeouts")
+#: The searches a tree or positions test checks: ghosts as uniform chance layers, as min layers, or
+#: as min layers searched by alpha-beta (the expanded states are then those of a strict alpha-beta).
+SEARCHES = ("expectimax", "minimax", "alphabeta")
+#: The submission classes a test may call; ReflexAgent is built with no arguments (games tests only),
+#: the others as ``Class(depth=..., evaluation=...)``.
+AGENT_CLASSES = ("ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "ReflexAgent")
+_REFLEX_AGENT = "ReflexAgent"
+#: The class a tree or positions test calls when neither it nor its question names one.
+_SEARCH_CLASSES = {"expectimax": "ExpectimaxAgent", "minimax": "MinimaxAgent", "alphabeta": "AlphaBetaAgent"}
 _VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 _SCORINGS = ("partial", "all")
 #: What a games test's `agent = "project"` was called before; assignments that use it keep working.
@@ -118,6 +129,10 @@ class TreeTest:
     """Pinned correct root actions (None: the project's search decides)."""
     expansions: int | None = None
     """Pinned number of expanded nodes (None: the project's search decides)."""
+    search: str = "expectimax"
+    """"expectimax", "minimax" or "alphabeta": what the expected answers come from."""
+    agent_class: str = "ExpectimaxAgent"
+    """The submission's class the test builds, ``Class(depth=..., evaluation=...)``."""
     kind: str = "tree"
 
 
@@ -149,6 +164,9 @@ class PositionsTest:
     depth: int
     evaluation: str
     time_limit: float
+    search: str = "expectimax"
+    """"expectimax", "minimax" or "alphabeta": ghosts as chance or min layers, and which expansions."""
+    agent_class: str = "ExpectimaxAgent"
     kind: str = "positions"
 
 
@@ -163,7 +181,7 @@ class GamesTest:
     num_ghosts: int
     seeds: tuple[int, ...]
     agent: str
-    """"submission": the submission's ExpectimaxAgent; "project": the project's."""
+    """"submission": the submission's `agent_class`; "project": the project's expectimax."""
     depth: int
     evaluation: str
     max_moves: int
@@ -172,6 +190,8 @@ class GamesTest:
     thresholds: tuple[Threshold, ...]
     require_wins: int = 0
     """Fewer wins than this and no threshold counts (so that "no timeouts" alone earns nothing)."""
+    agent_class: str = "ExpectimaxAgent"
+    """The submission's class that plays (agent "submission"); ReflexAgent is built with no arguments."""
     kind: str = "games"
 
 
@@ -274,6 +294,8 @@ class _Reader:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.file = directory / "assignment.toml"
+        #: The current question's defaults for its tests: key name -> (value, the TOML key it came from).
+        self.defaults: dict[str, tuple[str, str]] = {}
 
     def error(self, key: str, message: str) -> AssignmentError:
         where = f"{self.file}: {key}: " if key else f"{self.file}: "
@@ -330,7 +352,7 @@ class _Reader:
     def question(self, raw: Any, key: str) -> Question:
         if not isinstance(raw, dict):
             raise self.error(key, "expected a table")
-        self.known(raw, key, {"id", "title", "points", "scoring", "visibility", "tests"})
+        self.known(raw, key, {"id", "title", "points", "scoring", "visibility", "tests", "search", "agent_class"})
         question_id = self.string(raw, key, "id")
         if not question_id.replace("-", "").replace("_", "").isalnum():
             raise self.error(f"{key}.id", f"expected letters, digits, - and _, got {question_id!r}")
@@ -338,13 +360,16 @@ class _Reader:
         points = self.number(raw, key, "points", minimum=0, maximum=MAX_POINTS)
         scoring = self.choice(raw, key, "scoring", _SCORINGS, default="partial")
         visibility = self.choice(raw, key, "visibility", _VISIBILITIES, default="visible")
+        # Defaults for the question's tests: the search they check and the class they call.
+        defaults = {name: (self.choice(raw, key, name, choices), f"{key}.{name}")
+                    for name, choices in (("search", SEARCHES), ("agent_class", AGENT_CLASSES)) if name in raw}
         raw_tests = raw.get("tests")
         if not isinstance(raw_tests, list) or not raw_tests:
             raise self.error(f"{key}.tests", "expected at least one [[questions.tests]] table")
         tests = []
         names: set[str] = set()
         for j, raw_test in enumerate(raw_tests):
-            test = self.test(raw_test, f"{key}.tests[{j}]")
+            test = self.test(raw_test, f"{key}.tests[{j}]", defaults)
             if test.name in names:
                 raise self.error(f"{key}.tests[{j}].name", f"test name {test.name!r} is used twice in this question")
             names.add(test.name)
@@ -353,17 +378,33 @@ class _Reader:
             raise self.error(f"{key}.tests", "the tests are worth 0 points together; give at least one points > 0")
         return Question(question_id, title, points, scoring, visibility, tuple(tests))
 
-    def test(self, raw: Any, key: str) -> AssignmentTest:
+    def test(self, raw: Any, key: str, defaults: dict[str, tuple[str, str]] | None = None) -> AssignmentTest:
         if not isinstance(raw, dict):
             raise self.error(key, "expected a table")
         kind = self.choice(raw, key, "kind", ("tree", "positions", "games"))
+        self.defaults = defaults or {}
         return {"tree": self.tree_test, "positions": self.positions_test, "games": self.games_test}[kind](raw, key)
+
+    def search_and_class(self, raw: dict, key: str) -> tuple[str, str]:
+        """A tree or positions test's search and the class it calls (the test's keys, else its question's)."""
+        search = self.choice(raw, key, "search", SEARCHES) if "search" in raw \
+            else self.defaults.get("search", ("expectimax", ""))[0]
+        if "agent_class" in raw:
+            agent_class, where = self.choice(raw, key, "agent_class", AGENT_CLASSES), f"{key}.agent_class"
+        else:
+            agent_class, where = self.defaults.get("agent_class", (_SEARCH_CLASSES[search], key))
+        if agent_class == _REFLEX_AGENT:
+            raise self.error(where, f"{_REFLEX_AGENT} is built with no arguments (no depth, no evaluation), so it can "
+                             f"only play games tests; a tree or positions test calls one of "
+                             f"{', '.join(_SEARCH_CLASSES.values())}")
+        return search, agent_class
 
     # -- the three kinds -----------------------------------------------------------------
 
     def tree_test(self, raw: dict, key: str) -> TreeTest:
         self.known(raw, key, {"kind", "name", "points", "tree", "ghosts", "depth", "time_limit", "action",
-                              "expansions"})
+                              "expansions", "search", "agent_class"})
+        search, agent_class = self.search_and_class(raw, key)
         file = self.string(raw, key, "tree")
         name = self.string(raw, key, "name", default=Path(file).stem)
         points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
@@ -376,13 +417,16 @@ class _Reader:
         if tree.height > MAX_TREE_TEST_HEIGHT:
             raise self.error(f"{key}.tree", f"{file!r} is {tree.height} levels deep; a tree test's tree may be at "
                                             f"most {MAX_TREE_TEST_HEIGHT}")
-        check_layered(tree, ghosts, depth)
+        check_layered(tree, ghosts, depth, ghost_kind=CHANCE if search == "expectimax" else MIN)
         actions = self.actions(raw, key, [c.label for c in tree.children])
         expansions = self.expansions(raw, key)
-        return TreeTest(name, points, file, data, tree, ghosts, depth, time_limit, actions, expansions)
+        return TreeTest(name, points, file, data, tree, ghosts, depth, time_limit, actions, expansions, search,
+                        agent_class)
 
     def positions_test(self, raw: dict, key: str) -> PositionsTest:
-        self.known(raw, key, {"kind", "name", "points", "positions", "ghosts", "depth", "evaluation", "time_limit"})
+        self.known(raw, key, {"kind", "name", "points", "positions", "ghosts", "depth", "evaluation", "time_limit",
+                              "search", "agent_class"})
+        search, agent_class = self.search_and_class(raw, key)
         name = self.string(raw, key, "name", default=f"positions-{key}")
         points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
         ghosts = int(self.number(raw, key, "ghosts", minimum=0, whole=True))
@@ -393,7 +437,7 @@ class _Reader:
         if not isinstance(raw_positions, list) or not raw_positions:
             raise self.error(f"{key}.positions", "expected a list of { layout = ..., prefix = ... } tables")
         positions = tuple(self.position(p, f"{key}.positions[{i}]", ghosts) for i, p in enumerate(raw_positions))
-        return PositionsTest(name, points, positions, ghosts, depth, evaluation, time_limit)
+        return PositionsTest(name, points, positions, ghosts, depth, evaluation, time_limit, search, agent_class)
 
     def position(self, raw: Any, key: str, ghosts: int) -> Position:
         if not isinstance(raw, dict):
@@ -443,7 +487,7 @@ class _Reader:
     def games_test(self, raw: dict, key: str) -> GamesTest:
         self.known(raw, key, {"kind", "name", "layout", "ghosts", "num_ghosts", "seed", "seeds", "games", "agent",
                               "depth", "evaluation", "max_moves", "move_time_limit", "game_time_limit",
-                              "thresholds", "require_wins"})
+                              "thresholds", "require_wins", "agent_class"})
         name = self.string(raw, key, "name", default=f"games-{key}")
         layout = self.layout(raw, key)
         ghost_kind = self.choice(raw, key, "ghosts", ("random", "directional"), default="random")
@@ -466,6 +510,19 @@ class _Reader:
         if raw.get("agent") == _OLD_PROJECT_AGENT:
             raw = {**raw, "agent": "project"}
         agent = self.choice(raw, key, "agent", ("submission", "project"), default="submission")
+        if "agent_class" in raw:
+            if agent != "submission":
+                raise self.error(f"{key}.agent_class", f"the {agent} agent plays here (agent = {agent!r}); "
+                                                       f"agent_class names the submission's class, for agent = "
+                                                       f"\"submission\"")
+            agent_class = self.choice(raw, key, "agent_class", AGENT_CLASSES)
+        else:
+            agent_class = self.defaults.get("agent_class", ("ExpectimaxAgent", ""))[0]
+        if agent == "submission" and agent_class == _REFLEX_AGENT:
+            for unused in ("depth", "evaluation"):
+                if unused in raw:
+                    raise self.error(f"{key}.{unused}", f"{_REFLEX_AGENT}() is built with no arguments, so a "
+                                                        f"games test that it plays takes no {unused}")
         depth = int(self.number(raw, key, "depth", default=2, minimum=1, whole=True, maximum=20))
         evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES, default="submission")
         max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True, maximum=1_000_000))
@@ -480,7 +537,7 @@ class _Reader:
         if require_wins > len(seeds):
             raise self.error(f"{key}.require_wins", f"{require_wins} wins required of only {len(seeds)} games")
         return GamesTest(name, points, layout, ghost_kind, num_ghosts, seeds, agent, depth, evaluation, max_moves,
-                         move_limit, game_limit, thresholds, require_wins)
+                         move_limit, game_limit, thresholds, require_wins, agent_class)
 
     def threshold(self, raw: Any, key: str) -> Threshold:
         if not isinstance(raw, dict):
@@ -601,12 +658,13 @@ class _Reader:
             raise self.error(key, f"{relative!r} is not UTF-8 text (byte {exc.start})") from None
 
 
-def check_layered(tree: TreeNode, ghosts: int, depth: int) -> None:
+def check_layered(tree: TreeNode, ghosts: int, depth: int, ghost_kind: str = CHANCE) -> None:
     """Check that `tree` plays like Pacman with `ghosts` ghosts, searched `depth` plies deep.
 
-    Levels go max, chance x `ghosts`, max, ...; leaves may sit at any level. Chance
-    nodes must be uniform (ghosts move at random), and every inner node where the
-    depth limit cuts needs a ``"value"``. Raises `AssignmentError` naming the JSON path.
+    Levels go max, `ghost_kind` (chance or min) x `ghosts`, max, ...; leaves may sit
+    at any level. Chance nodes must be uniform (ghosts move at random), and every
+    inner node where the depth limit cuts needs a ``"value"``. Raises
+    `AssignmentError` naming the JSON path.
     """
     layers = ghosts + 1
     cut = depth * layers
@@ -618,13 +676,14 @@ def check_layered(tree: TreeNode, ghosts: int, depth: int) -> None:
         node, level = stack.pop()
         if node.kind == TERMINAL:
             continue
-        expected = MAX if level % layers == 0 else CHANCE
+        expected = MAX if level % layers == 0 else ghost_kind
         if node.kind != expected:
-            who = "Pacman (max)" if expected == MAX else f"ghost {level % layers} (chance)"
+            who = "Pacman (max)" if expected == MAX else f"ghost {level % layers} ({ghost_kind})"
+            searched = "expectimax" if ghost_kind == CHANCE else "minimax and alpha-beta"
             raise AssignmentError(
                 f"{node.source}: {node.path}: level {level} is {who}'s with {ghosts} ghost"
-                f"{'s' if ghosts != 1 else ''} (levels go max, then {ghosts} chance, then max, ...), "
-                f"got a {node.kind} node")
+                f"{'s' if ghosts != 1 else ''} (for {searched}, levels go max, then {ghosts} {ghost_kind}, "
+                f"then max, ...), got a {node.kind} node")
         if node.kind == CHANCE and len(set(node.probabilities)) > 1:
             raise AssignmentError(f"{node.source}: {node.path}: ghosts move uniformly at random, "
                                   f"so chance nodes must have equal probabilities (omit \"p\")")

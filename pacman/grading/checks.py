@@ -1,10 +1,13 @@
 """The three test kinds: what the project's search expects, what is sent to the submission, and the verdict.
 
 Expected answers come from the project's own search (`agents.search.Searcher`,
-plain expectimax: no pruning, no transposition table) unless the assignment pins
-them. The expected expansions are recorded from that search: the nodes whose
-children or outcomes it generates, which are exactly the non-terminal nodes above
-the depth limit. Everything expected is computed before the submission runs.
+no transposition table) unless the assignment pins them: plain expectimax or
+minimax (no pruning) for the values and actions. The expected expansions are
+recorded from a search too: the nodes whose children or outcomes it generates.
+For expectimax and minimax that is the plain search, which expands exactly the
+non-terminal nodes above the depth limit; for alpha-beta it is the Searcher's
+alpha-beta with ``prune_ties=False`` (children in action order, a cut only on
+strict inequality). Everything expected is computed before the submission runs.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.expectimax import PacmanGame
-from agents.search import Searcher
+from agents.search import Searcher, SearchGame
 from agents.trees import TreeGame, TreeNode
 from pacman.grading.assignment import AssignmentError, GamesTest, PositionsTest, TreeTest
 from pacman.grading.sandbox import ItemOutcome
@@ -77,6 +80,15 @@ def prepare(test: Any) -> Check:
     raise TypeError(f"not an assignment test: {test!r}")
 
 
+#: How a message names each search.
+_SEARCH_NAMES = {"expectimax": "expectimax", "minimax": "minimax", "alphabeta": "alpha-beta"}
+
+
+def _strict_alpha_beta(game: SearchGame, root: Any, depth: int) -> None:
+    """Search `root` by the alpha-beta whose expansions an alpha-beta test expects (a recording `game` keeps them)."""
+    Searcher(game, prune=True, prune_ties=False).search(root, depth, all_values=False)
+
+
 def _best_actions(values: dict[Any, float]) -> tuple[list[Any], float]:
     best = max(values.values())
     return [a for a, v in values.items() if abs(v - best) <= TOLERANCE * (1 + abs(best))], best
@@ -119,21 +131,26 @@ class _TreeCheck(Check):
             node = stack.pop()
             self.paths[ids[id(node)]] = node.path
             stack.extend(node.children)
+        levels = test.depth * (test.ghosts + 1)
         game = _RecordingTreeGame(tree)
-        result = Searcher(game).search(tree, test.depth * (test.ghosts + 1))
+        result = Searcher(game).search(tree, levels)  # every action's value; expectimax and minimax expansions
         self.values = {str(k): float(v) for k, v in result.action_values.items()}
         best, self.best_value = _best_actions(self.values)
         self.correct = list(test.action) if test.action is not None else best
+        if test.search == "alphabeta":
+            game = _RecordingTreeGame(tree)
+            _strict_alpha_beta(game, tree, levels)
         self.expected = [ids[id(node)] for node in game.expanded]
         self.items = [{"kind": "tree", "tree": test.data, "source": test.file, "ghosts": test.ghosts,
-                       "depth": test.depth}]
+                       "depth": test.depth, "agent_class": test.agent_class}]
         self.time_limits = [test.time_limit]
 
     def judge(self, outcomes: list[ItemOutcome]) -> TestResult:
         test = self.test
         outcome = outcomes[0]
         result = TestResult(test.name, "tree", 0.0, test.points, False, seconds=outcome.seconds)
-        where = f"{test.file} (depth {test.depth}, {test.ghosts} ghost{'s' if test.ghosts != 1 else ''})"
+        where = f"{test.file} ({_SEARCH_NAMES[test.search]}, depth {test.depth}, " \
+                f"{test.ghosts} ghost{'s' if test.ghosts != 1 else ''})"
         if not outcome.ok:
             result.messages.append(f"{where}: {outcome.error}")
             result.items.append({"error": outcome.error})
@@ -172,13 +189,18 @@ class _TreeCheck(Check):
         want, got = set(self.expected), set(expanded)
         extra = sorted(got - want - set(t for t in terminal if isinstance(t, int)))
         missing = sorted(want - got)
+        search = f"{_SEARCH_NAMES[self.test.search]} to depth {self.test.depth}"
+        pruning = self.test.search == "alphabeta"
         if extra:
-            problems.append(f"expanded {len(extra)} node(s) that expectimax to depth {self.test.depth} does not: "
-                            f"{_listed([self.paths.get(i, '?') for i in extra])} (below the depth limit?)")
+            why = "pruned too little, or in another order, or below the depth limit?" if pruning \
+                else "below the depth limit?"
+            problems.append(f"expanded {len(extra)} node(s) that {search} does not: "
+                            f"{_listed([self.paths.get(i, '?') for i in extra])} ({why})")
         if missing:
-            problems.append(f"did not expand {len(missing)} node(s) that expectimax to depth {self.test.depth} "
-                            f"must expand: {_listed([self.paths.get(i, '?') for i in missing])} "
-                            f"(pruning, or a depth limit reached too early?)")
+            why = "pruned on equality, or in another order, or a depth limit reached too early?" if pruning \
+                else "pruning, or a depth limit reached too early?"
+            problems.append(f"did not expand {len(missing)} node(s) that {search} must expand: "
+                            f"{_listed([self.paths.get(i, '?') for i in missing])} ({why})")
         return problems
 
 
@@ -218,11 +240,16 @@ class _PositionsCheck(Check):
         from agents.evaluation import EVALUATIONS
 
         self.expected: list[tuple[list[str], float, dict[str, float], set[tuple], int]] = []
+        minimise = test.search != "expectimax"
         for position in test.positions:
             state = position.state
-            game = _RecordingPacmanGame(state.num_agents, EVALUATIONS[test.evaluation])
+            evaluation = EVALUATIONS[test.evaluation]
+            game = _RecordingPacmanGame(state.num_agents, evaluation, ghosts_minimise=minimise)
             try:
                 result = Searcher(game).search((state, 0), test.depth)
+                if test.search == "alphabeta":
+                    game = _RecordingPacmanGame(state.num_agents, evaluation, ghosts_minimise=True)
+                    _strict_alpha_beta(game, (state, 0), test.depth)
             except _TooLarge:
                 raise AssignmentError(
                     f"positions test {test.name!r}: {position.label} at depth {test.depth} with {test.ghosts} "
@@ -236,7 +263,8 @@ class _PositionsCheck(Check):
             self.expected.append((correct, best_value, values, expanded, count))
             self.items.append({"kind": "position", "layout": position.layout.text,
                                "layout_name": position.layout.name, "prefix": [a.value for a in position.prefix],
-                               "ghosts": test.ghosts, "depth": test.depth, "evaluation": test.evaluation})
+                               "ghosts": test.ghosts, "depth": test.depth, "evaluation": test.evaluation,
+                               "agent_class": test.agent_class})
             self.time_limits.append(test.time_limit)
 
     def judge(self, outcomes: list[ItemOutcome]) -> TestResult:
@@ -246,7 +274,8 @@ class _PositionsCheck(Check):
         failed = 0
         for position, outcome, (correct, best_value, values, want, count) in zip(
                 test.positions, outcomes, self.expected):
-            where = f"{position.label} (depth {test.depth}, {test.ghosts} ghost{'s' if test.ghosts != 1 else ''})"
+            where = f"{position.label} ({_SEARCH_NAMES[test.search]}, depth {test.depth}, " \
+                    f"{test.ghosts} ghost{'s' if test.ghosts != 1 else ''})"
             if not outcome.ok:
                 failed += 1
                 result.messages.append(f"{where}: {outcome.error}")
@@ -271,7 +300,8 @@ class _PositionsCheck(Check):
                 extra, missing = len(got - want), len(want - got)
                 detail = []
                 if extra:
-                    detail.append(f"{extra} that expectimax to depth {test.depth} does not expand")
+                    detail.append(f"{extra} that {_SEARCH_NAMES[test.search]} to depth {test.depth} does not "
+                                  f"expand")
                 if missing:
                     detail.append(f"{missing} that it must expand were not")
                 problems.append(f"expanded {len(got)} states, expected {count}"
@@ -297,7 +327,7 @@ class _GamesCheck(Check):
                                "ghost_kind": test.ghost_kind, "num_ghosts": test.num_ghosts, "seed": seed,
                                "agent": test.agent, "depth": test.depth, "evaluation": test.evaluation,
                                "max_moves": test.max_moves, "move_time_limit": test.move_time_limit,
-                               "game_time_limit": test.game_time_limit})
+                               "game_time_limit": test.game_time_limit, "agent_class": test.agent_class})
             # The parent's clock is a backstop: the game's own limits act first.
             self.time_limits.append(test.game_time_limit + test.move_time_limit + 5.0)
 

@@ -54,6 +54,7 @@ DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.batch",
     "pacman.cli",
     "pacman.view",
+    "pacman.draw",        # tree drawings, which solve trees with agents.trees
     "pacman.stats",       # re-exports pacman.batch.stats
     "pacman.__main__",    # runs pacman.cli
 )

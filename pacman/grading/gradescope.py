@@ -178,6 +178,14 @@ def _normalized(name: str) -> str:
 
 
 def _distribution(name: str) -> metadata.Distribution:
+    """The installed distribution `name`: the first one on the path with a METADATA file, so that a
+    stray ``*.egg-info`` folder in the working directory (left by a source build) is passed over."""
+    found = list(metadata.distributions(name=name))
+    for dist in found:
+        if dist.read_text("METADATA"):
+            return dist
+    if found:
+        return found[0]
     try:
         return metadata.distribution(name)
     except metadata.PackageNotFoundError:

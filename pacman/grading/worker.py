@@ -116,18 +116,22 @@ def _action_text(action: Any) -> tuple[str, str]:
     return repr(action)[:100], type(action).__name__
 
 
-def _make_agent(module: types.ModuleType, depth: int, evaluation: Callable) -> Any:
-    cls = getattr(module, "ExpectimaxAgent", None)
+def _make_agent(module: types.ModuleType, item: dict, evaluation: Callable | None) -> Any:
+    """The submission's agent of the item's class: ``ReflexAgent()``, else ``Class(depth=..., evaluation=...)``."""
+    name = item.get("agent_class", "ExpectimaxAgent")
+    cls = getattr(module, name, None)
     if cls is None:
-        raise AttributeError("the submission defines no ExpectimaxAgent")
-    return cls(depth=depth, evaluation=evaluation)
+        raise AttributeError(f"the submission defines no {name}")
+    if name == "ReflexAgent":
+        return cls()
+    return cls(depth=item["depth"], evaluation=evaluation)
 
 
 def _run_tree(module: types.ModuleType, item: dict) -> dict:
     root = parse_tree(item["tree"], item.get("source", "<tree>"))
     log = ExpansionLog()
     state = TreeState(root, item["ghosts"], log, tree_node_ids(root))
-    agent = _make_agent(module, item["depth"], tree_evaluation)
+    agent = _make_agent(module, item, tree_evaluation)
     action = agent.get_action(state)
     text, kind = _action_text(action)
     return {"action": text, "action_type": kind, "expanded": list(log.expanded), "terminal": log.terminal,
@@ -140,7 +144,7 @@ def _run_position(module: types.ModuleType, item: dict) -> dict:
     for _, state in replay_actions(state, item["prefix"]):  # checked when the assignment was loaded
         pass
     log = ExpansionLog()
-    agent = _make_agent(module, item["depth"], unwrapping(EVALUATIONS[item["evaluation"]]))
+    agent = _make_agent(module, item, unwrapping(EVALUATIONS[item["evaluation"]]))
     action = agent.get_action(CountingState(state, log))
     text, kind = _action_text(action)
     return {"action": text, "action_type": kind, "expanded": list(log.expanded),
@@ -172,14 +176,17 @@ class _GameClock:
 
 def _run_game(module: types.ModuleType, item: dict) -> dict:
     layout = parse_layout(item["layout"], name=item["layout_name"])
-    if item["evaluation"] == "submission":
+    reflex = item["agent"] == "submission" and item.get("agent_class") == "ReflexAgent"
+    if reflex:
+        evaluation = None  # ReflexAgent() scores its own moves
+    elif item["evaluation"] == "submission":
         evaluation = getattr(module, "better_evaluation", None)
         if evaluation is None:
             raise AttributeError("the submission defines no better_evaluation")
     else:
         evaluation = EVALUATIONS[item["evaluation"]]
     if item["agent"] == "submission":
-        agent = _make_agent(module, item["depth"], evaluation)
+        agent = _make_agent(module, item, evaluation)
     else:
         agent = ExpectimaxAgent(depth=item["depth"], evaluation=evaluation)
     clock = _GameClock(item["game_time_limit"])

@@ -122,11 +122,14 @@ class FrameRecorder:
 
     def __init__(self, layout: Any, target: str | os.PathLike[str], fps: float = 8.0, zoom: float = 1.0,
                  frames_per_round: int = 2, agent: Any = None, show_values: bool = False,
-                 encoder: str = "auto", open_writer: bool = True) -> None:
+                 encoder: str = "auto", open_writer: bool = True, show_tree: bool = False) -> None:
         from pacman.view.renderer import Renderer, search_view
 
         self._search_view = search_view
-        self.renderer = Renderer(layout, cell=cell_pixels(zoom), panel=show_values)
+        self.renderer = Renderer(layout, cell=cell_pixels(zoom), panel=show_values, tree=show_tree)
+        self.show_tree = show_tree
+        self._decision: Any = None
+        """With `show_tree`: the top of the decision of the round being drawn (searched once per round)."""
         self.frames_per_round = frames_per_round
         self.fps = fps
         self.agent = agent
@@ -148,7 +151,7 @@ class FrameRecorder:
     def _emit(self, state: GameState, previous: GameState | None, fraction: float, banner: str | None = None) -> None:
         frame = self.renderer.frame(
             state, previous=previous, fraction=fraction, pacman_direction=self._facing, tick=self._tick,
-            move=self._move, banner=banner, **self._search_view(self.agent),
+            move=self._move, banner=banner, decision=self._decision, **self._search_view(self.agent),
         )
         self._tick += 1
         self.writer.add(frame)
@@ -163,6 +166,10 @@ class FrameRecorder:
             self._move += 1
             if action is not Action.STOP:
                 self._facing = action
+            if self.show_tree:
+                from pacman.view.renderer import decision_for
+
+                self._decision = decision_for(self.agent, self._previous, getattr(self.agent, "last_search", None))
         if agent == state.num_agents - 1 or state.is_terminal():
             for step in range(1, self.frames_per_round + 1):
                 self._emit(state, self._previous, step / self.frames_per_round)

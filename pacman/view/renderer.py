@@ -15,7 +15,7 @@ from pacman.actions import Action
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "MIN_ZOOM", "MAX_ZOOM",
+__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "decision_for", "MIN_ZOOM", "MAX_ZOOM",
            "MAX_FRAME_PIXELS", "MAX_FRAME_SIDE"]
 
 _STATUS_HEIGHT = 30
@@ -25,6 +25,12 @@ _MIN_AREA_WIDTH = 240
 _MIN_AREA_HEIGHT = 80
 _PANEL_HEIGHT = 344
 """Height the values panel needs: title, evaluation, five actions, search figures."""
+_TREE_WIDTH = 600
+"""Width of the tree panel (the `t` key): room for five Pacman actions and the first ghost's answers."""
+_TREE_HEIGHT = 400
+"""The least height of the board area when the tree panel is shown."""
+_TREE_SCALE = 1.5
+"""The tree panel never draws its tree larger than this (units to pixels); smaller when it must fit."""
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
 """The range of --zoom: 1 is 32-pixel cells; cells are never under 8 pixels."""
@@ -39,12 +45,13 @@ def cell_pixels(zoom: float) -> int:
     return max(8, round(32 * zoom))
 
 
-def frame_size(layout: Any, cell: int, panel: bool = False) -> tuple[int, int]:
-    """(width, height) in pixels of a frame of `layout` at `cell` pixels per cell, computed without pygame."""
+def frame_size(layout: Any, cell: int, panel: bool = False, tree: bool = False) -> tuple[int, int]:
+    """(width, height) in pixels of a frame of `layout` at `cell` pixels per cell (with the values `panel` and
+    the `tree` panel), computed without pygame."""
     board_w, board_h = layout.width * cell, layout.height * cell
     area_w = max(board_w, _MIN_AREA_WIDTH)
-    area_h = max(board_h, _MIN_AREA_HEIGHT, _PANEL_HEIGHT if panel else 0)
-    return area_w + (_PANEL_WIDTH if panel else 0), area_h + _STATUS_HEIGHT
+    area_h = max(board_h, _MIN_AREA_HEIGHT, _PANEL_HEIGHT if panel else 0, _TREE_HEIGHT if tree else 0)
+    return area_w + (_PANEL_WIDTH if panel else 0) + (_TREE_WIDTH if tree else 0), area_h + _STATUS_HEIGHT
 
 
 def search_view(agent: Any) -> dict[str, Any]:
@@ -55,6 +62,22 @@ def search_view(agent: Any) -> dict[str, Any]:
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
             "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
                      "evaluation": getattr(agent, "evaluation_name", None)}}
+
+
+def decision_for(agent: Any, state: GameState | None, info: Any = None) -> Any:
+    """The top of `agent`'s decision in `state` for the tree panel (an `agents.decision.DecisionNode`), or a
+    sentence saying why there is none. `info` (the agent's `last_search`) gives the depth it completed."""
+    from agents.decision import decision_tree
+    from pacman.errors import PacmanError
+
+    if state is None:
+        return None
+    if not hasattr(agent, "ghosts_minimise"):
+        return f"{type(agent).__name__} does not search: no tree to show"
+    try:
+        return decision_tree(agent, state, depth=getattr(info, "depth", None))
+    except PacmanError as exc:
+        return str(exc)
 
 
 def _pygame() -> Any:
@@ -68,22 +91,28 @@ def _pygame() -> Any:
 
 
 class Renderer:
-    """Draws states of one layout at `cell` pixels per cell; `panel` adds the values panel on the right.
+    """Draws states of one layout at `cell` pixels per cell; `panel` adds the values panel on the right,
+    `tree` the tree panel (the top of the decision just made) to the right of that.
 
     The frame is the board area (the board, centred in it when the layout is
-    narrower or shorter than the status line, banner or panel need), the panel on
+    narrower or shorter than the status line, banner or panels need), the panels on
     its right, and the status line across the bottom.
     """
 
-    def __init__(self, layout: Any, cell: int = 32, panel: bool = False) -> None:
+    def __init__(self, layout: Any, cell: int = 32, panel: bool = False, tree: bool = False) -> None:
         self.pg = _pygame()
         self.layout = layout
         self.cell = cell
         self.panel = panel
+        self.tree = tree
         self.colours = palette()
         self.board_size = (layout.width * cell, layout.height * cell)
-        self.size = frame_size(layout, cell, panel)
-        self.area_size = (self.size[0] - (_PANEL_WIDTH if panel else 0), self.size[1] - _STATUS_HEIGHT)
+        self.size = frame_size(layout, cell, panel, tree)
+        self.area_size = (self.size[0] - (_PANEL_WIDTH if panel else 0) - (_TREE_WIDTH if tree else 0),
+                          self.size[1] - _STATUS_HEIGHT)
+        self.tree_left = self.area_size[0] + (_PANEL_WIDTH if panel else 0)
+        self._tree_drawn: tuple[Any, Any] | None = None
+        """(what was drawn, its surface): the last tree panel's picture, redrawn only when the decision changes."""
         self.board_offset = ((self.area_size[0] - self.board_size[0]) // 2,
                              (self.area_size[1] - self.board_size[1]) // 2)
         self.panel_left = self.area_size[0]
@@ -133,10 +162,14 @@ class Renderer:
         return surface_rgb(surface)
 
     def draw(self, surface: Any, state: GameState, *, previous: GameState | None = None, fraction: float = 1.0,
-             pacman_direction: Action | None = None, tick: int = 0, move: int = 0,
+             pacman_direction: Action | None = None, tick: int = 0, move: int | None = 0,
              values: dict[Action, float] | None = None, chosen: Action | None = None,
-             info: dict[str, Any] | None = None, banner: str | None = None) -> None:
-        """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panel."""
+             info: dict[str, Any] | None = None, banner: str | None = None, decision: Any = None) -> None:
+        """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panels.
+
+        `decision`, for the tree panel: an `agents.decision.DecisionNode`, or a string
+        to show in its place (why there is no tree), or None (nothing decided yet).
+        """
         pg, c, colours = self.pg, self.cell, self.colours
         surface.fill(colours["background"])
         surface.blit(self._maze, self.board_offset)
@@ -166,6 +199,8 @@ class Renderer:
             self._draw_banner(surface, banner, state)
         if self.panel:
             self._draw_panel(surface, values, chosen, info)
+        if self.tree:
+            self._draw_tree_panel(surface, decision)
 
     def _draw_pacman(self, surface: Any, position: tuple[float, float], facing: Action, tick: int) -> None:
         pg, c = self.pg, self.cell
@@ -237,11 +272,12 @@ class Renderer:
         height = max(1, round(label.get_height() * width / label.get_width()))
         return self.pg.transform.smoothscale(label, (max(1, width), height))
 
-    def _draw_status(self, surface: Any, state: GameState, move: int) -> None:
+    def _draw_status(self, surface: Any, state: GameState, move: int | None) -> None:
         colours = self.colours
         top = self.area_size[1]
         self.pg.draw.rect(surface, colours["background"], self.pg.Rect(0, top, self.size[0], _STATUS_HEIGHT))
-        text = f"Score {state.score}   Move {move}   Food {state.food_count}"
+        # A state alone does not know how many moves led to it: without `move` the line leaves it out.
+        text = f"Score {state.score}   " + (f"Move {move}   " if move is not None else "") + f"Food {state.food_count}"
         label = self._fit(self.font.render(text, True, colours["text"]), self.size[0] - 16)
         rect = surface.blit(label, (8, top + (_STATUS_HEIGHT - label.get_height()) // 2))
         self.last_layout["status"] = rect
@@ -296,6 +332,52 @@ class Renderer:
                 put(line, self.small_font, colours["text"], y)
                 y += 24
         self.last_layout["panel"] = lines
+
+
+    def _draw_tree_panel(self, surface: Any, decision: Any) -> None:
+        """The top of the decision just made, drawn as a lecture tree on a white card, scaled to fit."""
+        pg, colours = self.pg, self.colours
+        left, height = self.tree_left, self.area_size[1]
+        pg.draw.rect(surface, (16, 16, 28), pg.Rect(left, 0, _TREE_WIDTH, height))
+        lines: list[Any] = []
+        title = self._fit(self.font.render("The decision just made", True, colours["text"]), _TREE_WIDTH - 24)
+        lines.append(("The decision just made", surface.blit(title, (left + 12, 10))))
+        card = pg.Rect(left + 10, 42, _TREE_WIDTH - 20, height - 52)
+        if decision is None or isinstance(decision, str):
+            text = decision or "waiting for Pacman's first move"
+            label = self._fit(self.small_font.render(text, True, (170, 170, 190)), card.width)
+            lines.append((text, surface.blit(label, (card.x, card.y + 8))))
+            self.last_layout["tree"] = lines
+            return
+        from pacman.draw.layout import format_value
+
+        ghosts = {"chance": "ghosts are chance nodes", "min": "ghosts are min nodes"}
+        kinds = {branch.kind for branch in decision.branches}
+        layer = next((ghosts[k] for k in ("chance", "min") if k in kinds), "no ghost moves next")
+        for i, text in enumerate((f"Pacman plays {decision.action.value}: value {format_value(decision.value)}",
+                                  f"depth {decision.depth:g}; {layer}")):
+            label = self._fit(self.small_font.render(text, True, (170, 170, 190)), card.width)
+            lines.append((text, surface.blit(label, (card.x + 2, card.y + i * 20))))
+        card = pg.Rect(card.x, card.y + 46, card.width, card.height - 46)
+        if self._tree_drawn is None or self._tree_drawn[0] is not decision:
+            self._tree_drawn = (decision, self._tree_picture(decision, card.width - 12, card.height - 12))
+        picture = self._tree_drawn[1]
+        pg.draw.rect(surface, (255, 255, 255), card, border_radius=8)
+        spot = surface.blit(picture, (card.x + (card.width - picture.get_width()) // 2,
+                                      card.y + (card.height - picture.get_height()) // 2))
+        lines.append(("tree", spot))
+        self.last_layout["tree"] = lines
+
+    def _tree_picture(self, decision: Any, width: int, height: int) -> Any:
+        """The decision's tree as a surface of at most `width` x `height` pixels (painted by pacman.draw)."""
+        from pacman.draw.layout import lay_out
+        from pacman.draw.raster import figure_image
+        from pacman.draw.trees import decision_top
+
+        figure = lay_out(decision_top(decision), max_width=100_000, max_height=100_000)
+        scale = min(_TREE_SCALE, width / figure.width, height / figure.height)
+        image = figure_image(figure, scale=scale)
+        return self.pg.image.frombytes(image.tobytes(), image.size, "RGB")
 
 
 def _relative(value: float, best: float) -> str:

@@ -6,7 +6,9 @@ the game loop talks to: it hands each finished round to the window and waits
 while the window is two rounds behind, so the game never runs far ahead.
 
 Keys: space pause/resume, right arrow or n one round, + and - speed, r restart
-with the same seed, v the values panel, q or Esc quit (closing the window too).
+with the same seed, v the values panel, t the tree panel (the top of the decision
+just made, searched again only while the panel is shown), q or Esc quit
+(closing the window too).
 With a keyboard-driven Pacman, the arrow keys and WASD steer.
 """
 
@@ -23,8 +25,10 @@ from typing import Any, Callable
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
+from pacman.view.renderer import decision_for
 
-__all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame"]
+__all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame",
+           "decision_for"]
 
 _KEY_ACTIONS = {
     "up": Action.NORTH, "w": Action.NORTH,
@@ -92,6 +96,10 @@ class _Round:
     pacman_action: Action | None
     info: Any
     result: GameResult | None = None
+    decided_in: GameState | None = None
+    """The state Pacman's action of this round was chosen in (for the tree panel)."""
+    decision: Any = None
+    """The tree panel's picture of that decision, computed when first shown."""
 
 
 class _Bridge:
@@ -104,6 +112,8 @@ class _Bridge:
             agent.explain = True  # the values panel shows every action's value
         self.stop: type[Exception] | None = None
         self._pacman_action: Action | None = None
+        self._before: GameState | None = None
+        self._decided_in: GameState | None = None
 
     def _put(self, item: _Round) -> None:
         while True:
@@ -116,6 +126,7 @@ class _Bridge:
                 continue
 
     def start(self, state: GameState) -> None:
+        self._before = state
         self._put(_Round(state, None, None))
 
     def update(self, state: GameState, agent: int, action: Action) -> None:
@@ -123,8 +134,11 @@ class _Bridge:
             raise self.stop()
         if agent == 0:
             self._pacman_action = action
+            self._decided_in = self._before
         if agent == state.num_agents - 1 or state.is_terminal():
-            self._put(_Round(state, self._pacman_action, getattr(self.agent, "last_search", None)))
+            self._before = state
+            self._put(_Round(state, self._pacman_action, getattr(self.agent, "last_search", None),
+                             decided_in=self._decided_in))
 
     def finish(self, state: GameState, result: GameResult) -> None:
         self._put(_Round(state, None, None, result))
@@ -143,9 +157,8 @@ class WindowDisplay:
 
     def __init__(self, layout: Any, agent: Any = None, fps: float = 8.0, zoom: float = 1.0,
                  show_values: bool = True, frame_sink: Callable[[Any], None] | None = None,
-                 frames_per_round: int = 4, hold_at_end: bool = False) -> None:
-        from pacman.view.renderer import Renderer
-
+                 frames_per_round: int = 4, hold_at_end: bool = False, show_tree: bool = False,
+                 keys: list[tuple[int, str]] | None = None) -> None:
         from pacman.view.renderer import MAX_ZOOM, MIN_ZOOM, cell_pixels
 
         if not MIN_ZOOM <= zoom <= MAX_ZOOM:
@@ -157,9 +170,20 @@ class WindowDisplay:
         self.frame_sink = frame_sink
         self.frames_per_round = frames_per_round
         self.hold_at_end = hold_at_end
-        cell = cell_pixels(zoom)
-        self._renderers = {False: Renderer(layout, cell=cell, panel=False),
-                           True: Renderer(layout, cell=cell, panel=True)}
+        self.show_tree = show_tree
+        self.keys = sorted(keys or [])
+        """For tests: (round, key name) pairs, each pressed once that many rounds have been shown."""
+        self._cell = cell_pixels(zoom)
+        self._renderers: dict[tuple[bool, bool], Any] = {}
+
+    def _renderer(self) -> Any:
+        """The renderer for the panels shown now (each made once, on first use)."""
+        from pacman.view.renderer import Renderer
+
+        key = (self.show_values, self.show_tree)
+        if key not in self._renderers:
+            self._renderers[key] = Renderer(self.layout, cell=self._cell, panel=key[0], tree=key[1])
+        return self._renderers[key]
 
     def _frames_per_round(self) -> int:
         """In-between frames of a round: `frames_per_round`, fewer when that many would pass _MAX_FRAME_RATE."""
@@ -176,7 +200,7 @@ class WindowDisplay:
             pygame.display.quit()
 
     def _loop(self, pygame: Any, play: Callable[[Any], GameResult]) -> GameResult | None:
-        renderer = self._renderers[self.show_values]
+        renderer = self._renderer()
         window = pygame.display.set_mode(renderer.size, pygame.RESIZABLE)
         pygame.display.set_caption(f"pacman-ai - {self.layout.name}")
         clock = pygame.time.Clock()
@@ -211,35 +235,42 @@ class WindowDisplay:
         ended_at = 0.0
         quit_requested = False
         while True:
+            names = []
+            while self.keys and self.keys[0][0] <= move:
+                names.append(self.keys.pop(0)[1])
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     quit_requested = True
                 elif event.type == pygame.VIDEORESIZE:
                     window = pygame.display.set_mode(event.size, pygame.RESIZABLE)
                 elif event.type == pygame.KEYDOWN:
-                    name = pygame.key.name(event.key)
-                    if name in ("q", "escape"):
-                        quit_requested = True
-                    elif name == "space":
-                        paused = not paused
-                    elif name in ("right", "n") and paused:
-                        step = True
-                    elif name in ("+", "=", "[+]"):
-                        self.fps = min(self.fps * 1.5, max(self.fps, 120.0))
-                    elif name in ("-", "[-]"):
-                        self.fps = max(self.fps / 1.5, min(self.fps, 0.5))
-                    elif name == "v":
-                        self.show_values = not self.show_values
-                        renderer = self._renderers[self.show_values]
+                    names.append(pygame.key.name(event.key))
+            for name in names:
+                if name in ("q", "escape"):
+                    quit_requested = True
+                elif name == "space":
+                    paused = not paused
+                elif name in ("right", "n") and paused:
+                    step = True
+                elif name in ("+", "=", "[+]"):
+                    self.fps = min(self.fps * 1.5, max(self.fps, 120.0))
+                elif name in ("-", "[-]"):
+                    self.fps = max(self.fps / 1.5, min(self.fps, 0.5))
+                elif name in ("v", "t"):
+                    flags = (not self.show_values, self.show_tree) if name == "v" \
+                        else (self.show_values, not self.show_tree)
+                    if _frame_fits(self.layout, self._cell, *flags):
+                        self.show_values, self.show_tree = flags
+                        renderer = self._renderer()
                         window = pygame.display.set_mode(renderer.size, pygame.RESIZABLE)
-                    elif name == "r":
-                        bridge.stop = _Restart
-                        thread.join(timeout=5)
-                        bridge, thread = start_game()
-                        previous = current = None
-                        result, move, progress, facing = None, 0, 1.0, Action.EAST
-                    if getattr(self.agent, "wants_keys", False) and name in _KEY_ACTIONS:
-                        self.agent.press(_KEY_ACTIONS[name])
+                elif name == "r":
+                    bridge.stop = _Restart
+                    thread.join(timeout=5)
+                    bridge, thread = start_game()
+                    previous = current = None
+                    result, move, progress, facing = None, 0, 1.0, Action.EAST
+                if getattr(self.agent, "wants_keys", False) and name in _KEY_ACTIONS:
+                    self.agent.press(_KEY_ACTIONS[name])
             if quit_requested:
                 bridge.stop = QuitGame
                 thread.join(timeout=1)
@@ -270,6 +301,8 @@ class WindowDisplay:
                 if result is not None:
                     banner = "You win!" if result.won else "Game over" if result.lost else result.outcome
                 info = current.info
+                if self.show_tree and current.decision is None and current.decided_in is not None:
+                    current.decision = decision_for(self.agent, current.decided_in, info)
                 surface = pygame.Surface(renderer.size)
                 renderer.draw(
                     surface, current.state, previous=previous.state if previous is not None and progress < 1 else None,
@@ -278,7 +311,7 @@ class WindowDisplay:
                     chosen=getattr(info, "action", None),
                     info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds,
                                                     "evaluation": getattr(self.agent, "evaluation_name", None)},
-                    banner=banner,
+                    banner=banner, decision=current.decision if self.show_tree else None,
                 )
                 _present(pygame, window, surface)
                 if self.frame_sink is not None:
@@ -290,6 +323,14 @@ class WindowDisplay:
                 thread.join(timeout=5)
                 return result
             clock.tick(frame_rate)
+
+
+def _frame_fits(layout: Any, cell: int, panel: bool, tree: bool) -> bool:
+    """True if frames with these panels stay within the renderer's size limits (else a panel key does nothing)."""
+    from pacman.view.renderer import MAX_FRAME_PIXELS, MAX_FRAME_SIDE, frame_size
+
+    width, height = frame_size(layout, cell, panel, tree)
+    return width * height <= MAX_FRAME_PIXELS and max(width, height) <= MAX_FRAME_SIDE
 
 
 def _present(pygame: Any, window: Any, surface: Any) -> None:
@@ -320,20 +361,65 @@ class ReplayWindow:
     """A saved game in a window, at any speed, stepping back and forth.
 
     Keys: space play/pause, right and left arrows one round forward and back
-    (pausing), Home and End the first and last round, + and - speed, q or Esc quit.
+    (pausing), Home and End the first and last round, + and - speed, t the tree
+    panel, q or Esc quit.
+
+    The tree panel shows the decision of each round's Pacman move, searched again
+    from the state it was made in by `make_agent()` (the recorded agent, made
+    when the panel is first shown; a string instead says why there is none).
     """
 
     def __init__(self, layout: Any, rounds: list[tuple[GameState, Action]], fps: float = 8.0,
-                 zoom: float = 1.0, banner: str | None = None, hold_at_end: bool = True) -> None:
+                 zoom: float = 1.0, banner: str | None = None, hold_at_end: bool = True,
+                 make_agent: Callable[[], Any] | None = None, show_tree: bool = False,
+                 frame_sink: Callable[[Any], None] | None = None) -> None:
         from pacman.view.renderer import Renderer, cell_pixels
 
+        self.layout = layout
         self.rounds = rounds
         self.fps = fps
         self.banner = banner
         self.hold_at_end = hold_at_end
-        self.renderer = Renderer(layout, cell=cell_pixels(zoom))
+        self.make_agent = make_agent
+        self.show_tree = show_tree
+        self.frame_sink = frame_sink
+        self._cell = cell_pixels(zoom)
+        self._renderers = {False: Renderer(layout, cell=self._cell)}
         self.position = 0
         self.frames_drawn = 0
+        self._agent: Any = None
+        self._decisions: dict[int, Any] = {}
+        """Decisions shown, by round: the last few only (stepping back and forth reuses them)."""
+
+    @property
+    def renderer(self) -> Any:
+        from pacman.view.renderer import Renderer
+
+        if self.show_tree not in self._renderers:
+            self._renderers[self.show_tree] = Renderer(self.layout, cell=self._cell, tree=self.show_tree)
+        return self._renderers[self.show_tree]
+
+    def decision(self, position: int) -> Any:
+        """The decision of round `position`'s Pacman move (searched once, then kept while near), or why none."""
+        if position == 0:
+            return None
+        if position not in self._decisions:
+            if self._agent is None:
+                self._agent = self.make_agent() if self.make_agent is not None else \
+                    "no agent recorded: no tree to show"
+            if isinstance(self._agent, str):
+                found = self._agent
+            else:
+                state = self.rounds[position - 1][0]
+                info = None
+                if getattr(self._agent, "time_limit", None) is not None and not state.is_terminal():
+                    self._agent.get_action(state)  # deepens under its time limit now: the depth it reaches
+                    info = self._agent.last_search
+                found = decision_for(self._agent, state, info)
+            if len(self._decisions) >= 16:
+                self._decisions.pop(next(iter(self._decisions)))
+            self._decisions[position] = found
+        return self._decisions[position]
 
     def run(self, keys: list[str] | None = None) -> int:
         """Show the replay until closed (or, without `hold_at_end`, until its end); returns the last round shown.
@@ -379,6 +465,9 @@ class ReplayWindow:
                         self.fps = min(self.fps * 1.5, max(self.fps, 120.0))
                     elif name in ("-", "[-]"):
                         self.fps = max(self.fps / 1.5, min(self.fps, 0.5))
+                    elif name == "t" and _frame_fits(self.layout, self._cell, False, not self.show_tree):
+                        self.show_tree = not self.show_tree
+                        window = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
                 in_between = max(1, min(4, int(_MAX_FRAME_RATE // self.fps)))
                 if playing:
                     if progress >= 1.0 and self.position < last:
@@ -391,8 +480,11 @@ class ReplayWindow:
                 surface = pygame.Surface(self.renderer.size)
                 self.renderer.draw(surface, state, previous=previous, fraction=progress, pacman_direction=facing,
                                    tick=tick, move=self.position,
-                                   banner=self.banner if self.position == last else None)
+                                   banner=self.banner if self.position == last else None,
+                                   decision=self.decision(self.position) if self.show_tree else None)
                 _present(pygame, window, surface)
+                if self.frame_sink is not None:
+                    self.frame_sink(pygame.surfarray.array3d(surface).swapaxes(0, 1))
                 self.frames_drawn += 1
                 tick += 1
                 if not self.hold_at_end and not scripted and self.position == last and progress >= 1.0:

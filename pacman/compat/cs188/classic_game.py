@@ -35,9 +35,10 @@ class Directions:
     WEST = "West"
     STOP = "Stop"
 
-    LEFT = {NORTH: WEST, SOUTH: EAST, EAST: NORTH, WEST: SOUTH, STOP: STOP}
-    RIGHT = {y: x for x, y in LEFT.items()}
-    REVERSE = {NORTH: SOUTH, SOUTH: NORTH, EAST: WEST, WEST: EAST, STOP: STOP}
+    #: A quarter turn to the left, to the right, and a half turn (Stop turns to Stop).
+    LEFT = {NORTH: WEST, WEST: SOUTH, SOUTH: EAST, EAST: NORTH, STOP: STOP}
+    RIGHT = {NORTH: EAST, EAST: SOUTH, SOUTH: WEST, WEST: NORTH, STOP: STOP}
+    REVERSE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST, STOP: STOP}
 
 
 #: The classic order of actions: every list of legal actions follows it.

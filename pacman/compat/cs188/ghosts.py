@@ -15,7 +15,7 @@ from typing import Any
 
 from pacman.actions import Action
 from pacman.compat.cs188.classic_game import Actions, Agent, Directions
-from pacman.compat.cs188.classic_util import Counter, chooseFromDistribution, manhattanDistance, raiseNotDefined
+from pacman.compat.cs188.classic_util import Counter, chooseFromDistribution, manhattanDistance
 from pacman.compat.cs188.state import ClassicState
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
@@ -23,31 +23,39 @@ from pacman.state import GameState
 __all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "ClassicGhost", "CLASSIC_GHOSTS", "classic_ghosts"]
 
 
-class GhostAgent(Agent):
-    """A classic ghost: `getDistribution(state)` (a Counter) sampled with Python's `random`."""
+def _spread(legal: list[str], best: list[str], best_prob: float) -> Counter:
+    """`best_prob` shared by the `best` actions, the rest spread over every legal one, normalised.
 
-    def __init__(self, index: int) -> None:
-        super().__init__(index)
+    The floating-point operations (and the order of the total's sum: best
+    actions first) are the classic ghost's, so draws land on the same actions.
+    """
+    weights = Counter({action: best_prob / len(best) for action in best})
+    rest = 1 - best_prob
+    for action in legal:
+        weights[action] += rest / len(legal)
+    weights.normalize()
+    return weights
+
+
+class GhostAgent(Agent):
+    """A classic ghost: `getDistribution(state)` (a Counter, uniform here) sampled with Python's `random`.
+
+    Subclasses override `getDistribution`; a ghost with no legal move stops.
+    """
 
     def getAction(self, state: ClassicState) -> str:
-        distribution = self.getDistribution(state)
-        if len(distribution) == 0:
-            return Directions.STOP
-        return chooseFromDistribution(distribution)
+        weights = self.getDistribution(state)
+        return chooseFromDistribution(weights) if weights else Directions.STOP
 
     def getDistribution(self, state: ClassicState) -> Counter:
-        raiseNotDefined()
+        legal = state.getLegalActions(self.index)
+        weights = Counter(dict.fromkeys(legal, 1.0))
+        weights.normalize()
+        return weights
 
 
 class RandomGhost(GhostAgent):
-    """Each legal action equally likely."""
-
-    def getDistribution(self, state: ClassicState) -> Counter:
-        distribution = Counter()
-        for action in state.getLegalActions(self.index):
-            distribution[action] = 1.0
-        distribution.normalize()
-        return distribution
+    """Each legal action equally likely (the `GhostAgent` distribution, under its classic name)."""
 
 
 class DirectionalGhost(GhostAgent):
@@ -59,28 +67,21 @@ class DirectionalGhost(GhostAgent):
         self.prob_scaredFlee = prob_scaredFlee
 
     def getDistribution(self, state: ClassicState) -> Counter:
-        ghost = state.getGhostState(self.index)
         legal = state.getLegalActions(self.index)
-        x, y = state.getGhostPosition(self.index)
-        scared = ghost.scaredTimer > 0
-        speed = 0.5 if scared else 1
-        pacman = state.getPacmanPosition()
-        distances = []
-        for action in legal:
-            dx, dy = Actions.directionToVector(action, speed)
-            distances.append(manhattanDistance((x + dx, y + dy), pacman))
-        if scared:
-            best_score, best_prob = max(distances), self.prob_scaredFlee
-        else:
-            best_score, best_prob = min(distances), self.prob_attack
-        best = [action for action, distance in zip(legal, distances) if distance == best_score]
-        distribution = Counter()
-        for action in best:
-            distribution[action] = best_prob / len(best)
-        for action in legal:
-            distribution[action] += (1 - best_prob) / len(legal)
-        distribution.normalize()
-        return distribution
+        fleeing = state.getGhostState(self.index).scaredTimer > 0
+        step = 0.5 if fleeing else 1
+        here = state.getGhostPosition(self.index)
+        target = state.getPacmanPosition()
+
+        def distance_after(action: str) -> float:
+            dx, dy = Actions.directionToVector(action, step)
+            return manhattanDistance((here[0] + dx, here[1] + dy), target)
+
+        after = {action: distance_after(action) for action in legal}
+        pick = max if fleeing else min
+        goal = pick(after.values())
+        best = [action for action in legal if after[action] == goal]
+        return _spread(legal, best, self.prob_scaredFlee if fleeing else self.prob_attack)
 
 
 #: The classic ghost classes by our ghost kind names.

@@ -17,8 +17,14 @@ the listed ghosts (as many as the maze has, at most). A game in which Pacman's
 thinking, all moves together, exceeds ``maxTime`` seconds ends there as a
 timeout (neither a win nor counted as played to the end).
 
+An exception in Pacman's agent (an illegal action too) ends that game as
+crashed, its score as it stands, and the games go on, as the classic game loop
+does; ``raiseNotDefined()`` instead fails the whole test.
+
 Points: one per threshold reached; the test's maximum is the number of
-thresholds. A minimum that is missed makes the test fail with 0 points.
+thresholds. A minimum that is missed makes the test earn 0 points; the test
+still completes, so, as in the classic autograder, it does not stop a
+PartialCreditQuestion (and counts as passed in a PassAllTestsQuestion).
 """
 
 from __future__ import annotations
@@ -185,11 +191,17 @@ class EvalAgentTest(ClassicTest):
         observed = {"scores": [g["score"] for g in games], "wins": values["wins"],
                     "timeouts": self.num_games - values["nonTimeout"], "average": average}
         missed = [key for key, minimum in self.minimums.items() if minimum is not None and values[key] < minimum]
-        if missed:
-            for key in missed:
-                messages.append(f"{where}: {shown[key]}, below the minimum of {self.minimums[key]:g}: the test earns 0")
-            return False, 0.0, messages, observed
-        return True, float(points), messages, observed
+        for key in missed:
+            messages.append(f"{where}: {shown[key]}, below the minimum of {self.minimums[key]:g}: the test earns 0")
+        crashed = [i for i, g in enumerate(games, start=1) if g.get("crash")]
+        if crashed:
+            first = games[crashed[0] - 1]["crash"]
+            messages.append(f"{where}: Pacman crashed in game{'s' if len(crashed) > 1 else ''} "
+                            f"{', '.join(map(str, crashed))}, ending {'them' if len(crashed) > 1 else 'it'} "
+                            f"(game {crashed[0]}: {first})")
+        # Completed either way: a missed minimum earns 0 but, as in the classic autograder,
+        # does not stop a PartialCreditQuestion.
+        return True, 0.0 if missed else float(points), messages, observed
 
     def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
         return {}
@@ -223,29 +235,33 @@ def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
         thinking = 0.0
         timeout = False
         moves = 0
-        register = getattr(agent, "registerInitialState", None)
-        if callable(register):
-            started = time.perf_counter()
-            register(view)
-            thinking += time.perf_counter() - started
-        while not (view.isWin() or view.isLose()):
-            ClassicState.getAndResetExplored()
-            started = time.perf_counter()
-            action = agent.getAction(view)
-            thinking += time.perf_counter() - started
-            if thinking > max_time:
-                timeout = True
-                break
-            if action not in view.getLegalActions(0):
-                raise ValueError(f"{item['agent']}.getAction returned {action!r} at move {moves + 1}, "
-                                 f"not a legal action (legal: {', '.join(view.getLegalActions(0))})")
-            view = view.generateSuccessor(0, action)
-            moves += 1
-            for ghost in ghosts:
-                if view.isWin() or view.isLose():
+        crash = None
+        try:
+            register = getattr(agent, "registerInitialState", None)
+            if callable(register):
+                started = time.perf_counter()
+                register(view)
+                thinking += time.perf_counter() - started
+            while not (view.isWin() or view.isLose()) and thinking <= max_time:
+                ClassicState.getAndResetExplored()
+                started = time.perf_counter()
+                action = agent.getAction(view)
+                thinking += time.perf_counter() - started
+                if thinking > max_time:
                     break
-                view = view.generateSuccessor(ghost.index, ghost.getAction(view))
+                if action not in view.getLegalActions(0):
+                    raise ValueError(f"{item['agent']}.getAction returned {action!r} at move {moves + 1}, "
+                                     f"not a legal action (legal: {', '.join(view.getLegalActions(0))})")
+                view = view.generateSuccessor(0, action)
+                moves += 1
+                for ghost in ghosts:
+                    if view.isWin() or view.isLose():
+                        break
+                    view = view.generateSuccessor(ghost.index, ghost.getAction(view))
+        except Exception as exc:  # noqa: BLE001 - as in the classic game: Pacman crashed, this game ends
+            crash = f"{type(exc).__name__}: {exc}"[:200]
+        timeout = crash is None and thinking > max_time
         ClassicState.getAndResetExplored()
         games.append({"score": view.getScore(), "win": view.isWin() and not timeout, "timeout": timeout,
-                      "moves": moves})
+                      "moves": moves, "crash": crash})
     return {"games": games}

@@ -98,11 +98,15 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
     for test in question.tests:
         outcomes = run.outcomes[first:first + len(test.items)]
         first += len(test.items)
-        passed, points, messages, observed = test.judge(outcomes)
-        tested = TestResult(test.name, test.class_name, points if passed else 0.0, float(test.max_points), passed,
-                            messages, [observed] if observed else [], sum(o.seconds for o in outcomes))
+        completed, points, messages, observed = test.judge(outcomes)
+        score = points if completed else 0.0
+        # A test that completes with fewer points than it offers is reported as failed but, as in
+        # the classic autograder, does not stop its question.
+        tested = TestResult(test.name, test.class_name, score, float(test.max_points),
+                            completed and score >= test.max_points, messages, [observed] if observed else [],
+                            sum(o.seconds for o in outcomes))
         result.tests.append(tested)
-        verdicts.append(Verdict(passed, tested.score))
+        verdicts.append(Verdict(completed, tested.score))
         if progress is not None:
             progress(question.id, tested)
     result.score, counted = question_score(question.question_class, question.max_points, verdicts)

@@ -31,15 +31,19 @@ class ClassicTest(abc.ABC):
         self.test_file = test
         self.solution_file = solution
         self.max_points = 0.0
-        """Points the test adds to a PartialCreditQuestion when it passes (0 for tests that only pass or fail)."""
+        """Points the test can add to a PartialCreditQuestion (0 for tests that only pass or fail, as
+        the classic ``GraphGameTreeTest`` and ``PacmanGameTreeTest``: their passing adds no points)."""
         self.items: list[dict[str, Any]] = []
         self.time_limits: list[float] = []
 
     @abc.abstractmethod
     def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
-        """(passed, points earned, messages, observations for --json) from one outcome per item.
+        """(completed, points earned, messages, observations for --json) from one outcome per item.
 
-        Only for a test loaded with its solution file.
+        A test that is not `completed` failed outright: it stops a PartialCreditQuestion
+        and fails a PassAllTestsQuestion. A completed test earning fewer points than
+        `max_points` (an EvalAgentTest below its thresholds or minimums) does neither,
+        as in the classic autograder. Only for a test loaded with its solution file.
         """
 
     @abc.abstractmethod

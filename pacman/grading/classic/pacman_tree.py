@@ -23,8 +23,10 @@ Verdict: every step's count must be one of that step's counts in
 ``optimalActions`` (else "wrong number of states expanded"); the student's
 actions must, at every step, lie in the same column of ``optimalActions``. A
 failure is explained by trying the ``partialPlyBugActions`` columns, then the
-``altDepthActions`` columns. The test passes, earning ``max_points``, only if
-the counts are right and the actions fit one optimal column.
+``altDepthActions`` columns. The test passes only if the counts are right and
+the actions fit one optimal column. Like the classic test, it only passes or
+fails: ``max_points`` is read (and checked) but adds no points, even in a
+PartialCreditQuestion.
 """
 
 from __future__ import annotations
@@ -103,7 +105,8 @@ class PacmanGameTreeTest(ClassicTest):
         self.alg = test.class_name("alg")
         self.seed = test.whole("seed")
         self.depth = test.whole("depth", 0)
-        self.max_points = float(test.whole("max_points", 0, default="0"))
+        self.declared_points = test.whole("max_points", 0, default="0")
+        """The file's ``max_points``: checked, reported, but not scored (see the module's docstring)."""
         self.layout_name = (test.get("layoutName") or "").strip() or name
         self.layout_text = test.require("layout")
         try:
@@ -153,7 +156,7 @@ class PacmanGameTreeTest(ClassicTest):
                 best = " or ".join(sorted({a for column in optimal[step - 1] for a in column[0]}))
                 messages.append(f"{where}: move {step}: returned {actions[step - 1]!r}, expected {best}")
         passed = not messages
-        return passed, self.max_points if passed else 0.0, messages, observed
+        return passed, 0.0, messages, observed
 
     def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
         columns = outcomes[0].data["columns"]
