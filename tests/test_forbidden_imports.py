@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from pacman.grading import AssignmentError, format_report, grade, gradescope_results, load_assignment
+from pacman.grading import (
+    AssignmentError,
+    format_report,
+    grade,
+    gradescope_results,
+    load_assignment,
+    shipped_assignments,
+)
 from pacman.grading.classic import ClassicFormatError, grade_course, load_course
 from pacman.grading.forbidden import (
     CLASSIC_FORBIDDEN_IMPORTS,
@@ -169,8 +176,10 @@ def test_the_static_check_lists_each_import_once_in_line_order():
 # -- the assignment key and the classic CONFIG key ---------------------------------------------------------
 
 
-def test_the_shipped_assignment_forbids_the_default_list_and_an_assignment_without_the_key_too(default_rules):
-    assert SHIPPED.forbid_imports == DEFAULT_FORBIDDEN_IMPORTS
+def test_the_shipped_assignments_forbid_the_default_list_and_an_assignment_without_the_key_too(default_rules):
+    assert shipped_assignments() == ["expectimax", "multiagent"]
+    for shipped in shipped_assignments():
+        assert load_assignment(shipped).forbid_imports == DEFAULT_FORBIDDEN_IMPORTS, shipped
     assert default_rules.forbid_imports == DEFAULT_FORBIDDEN_IMPORTS
     assert set(DEFAULT_FORBIDDEN_IMPORTS) - set(CLASSIC_FORBIDDEN_IMPORTS) == {"pacman.compat"}
 

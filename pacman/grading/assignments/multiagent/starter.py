@@ -41,6 +41,10 @@ expands exactly the states of this rule: visit children in legal-action order;
 pass alpha and beta down; a max node stops as soon as a child's value is
 greater than beta, a min node as soon as a child's value is less than alpha
 (never on equality); at the root (a max node) raise alpha after each action.
+
+Write it yourself: a file that imports the project's search, agents, evaluations
+or grading code (agents, pacman.grading, ...) scores 0. The state API (pacman,
+pacman.state, pacman.actions) and maze distances (pacman.distances) are yours to use.
 """
 
 
