@@ -819,7 +819,7 @@ typedef struct {
     double low, high;
 } Search;
 
-static const double INF = HUGE_VAL;
+#define INF HUGE_VAL
 
 static double
 node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level)

@@ -25,7 +25,8 @@ from test_differential import SCARY, layouts
 from test_expectimax import directional, random_positions
 
 import agents.compiled as compiled
-from agents import AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, MinimaxAgent, RandomGhost, make_ghosts
+from agents import (AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, MinimaxAgent, RandomGhost, estimated_leaves,
+                    make_ghosts)
 from agents.compiled import CompiledSearcher, core_status, engine_line
 from agents.evaluation import better_evaluation, score_evaluation
 from agents.expectimax import PacmanGame
@@ -223,14 +224,15 @@ def test_searches_equal_the_python_engine_on_random_layouts(layout, seed, data):
 @needs_core
 @pytest.mark.slow
 def test_searches_equal_the_python_engine_on_thousands_of_positions():
-    """The big sweep: every shipped layout (depth 4 where the Python engine takes it in seconds), random
-    layouts, both chance models, every search kind; about 3,000 decisions."""
+    """The big sweep: every shipped layout (up to depth 4 where the Python engine's tree is small, depth 3 on
+    a few positions of the four-ghost mazes), random layouts, both chance models, every search kind; over
+    3,000 decisions."""
     decisions = 0
     for name in layout_names():
         layout = load_layout(name)
-        top = 4 if layout.num_ghosts <= 2 else 3
+        top = max(d for d in (1, 2, 3, 4) if estimated_leaves(layout, layout.num_ghosts, d) <= 2e5)
         for i, state in enumerate(pacman_positions(layout, 60, seed=7)):
-            depth = 1 + i % top
+            depth = 1 + i % top if i % 20 else top + 1
             cls, options = SEARCHES[i % len(SEARCHES)]
             for evaluation in ("score", "better"):
                 for model in MODELS.values() if cls is ExpectimaxAgent else (None,):
@@ -458,3 +460,37 @@ def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, build
                        "otherwise", "compiled"]
     else:
         assert out[0].startswith("engine: python (compiled core not built: ") and out[1] == "python"
+
+
+# -- bench ----------------------------------------------------------------------------------------------------
+
+
+def test_bench_sets_both_engines_side_by_side(tmp_path):
+    """As a user runs it: the engine line first, then the side-by-side table; JSON has the same rows."""
+    command = [sys.executable, "-m", "pacman", "bench", "--part", "search", "--depths", "1,2", "--positions", "2",
+               "--runs", "1", "--compare", "tiny,small"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == engine_line()
+    assert any(line.startswith("Python engine and compiled core") for line in lines)
+    proc = subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    engines = __import__("json").loads(proc.stdout)["engines"]
+    assert engines["engine"] == engine_line() and engines["compiled_available"] == USABLE
+    rows = engines["rows"]
+    expected = [(name, depth, evaluation, engine) for name in ("tiny", "small") for depth in (1, 2)
+                for evaluation in ("score", "better") for engine in (("python", "compiled") if USABLE else ("python",))]
+    assert [(r["layout"], r["depth"], r["evaluation"], r["engine"]) for r in rows] == expected
+    for row in rows:
+        assert row["ms_per_move_median"] <= row["ms_per_move_p95"] <= row["ms_per_move_max"]
+        if row["engine"] == "compiled":
+            assert row["same_answers"] is True and row["ratio_nodes_per_second"] > 0
+    python_rows = [r for r in rows if r["engine"] == "python"]
+    assert all(r["nodes_per_move_mean"] > 0 for r in python_rows)
+
+
+def test_bench_refuses_an_unknown_layout_to_compare(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pacman", "bench", "--part", "search", "--compare", "medium,nope"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and "nope" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
