@@ -323,6 +323,12 @@ set_ghost(uint64_t *s, int i, int key, long long timer)
 
 /* ---------------------------------------------------------------- the searcher */
 
+/* A slot of the transposition table, 8 bytes: eight to a cache line, so a probe is one memory access. */
+typedef struct {
+    uint32_t check;                    /* the high half of the entry's hash */
+    uint32_t entry;                    /* entry index + 1; 0: empty */
+} Slot;
+
 typedef struct {
     PyObject_HEAD
     Board *board;
@@ -338,6 +344,8 @@ typedef struct {
     /* better */
     Py_buffer distances;               /* the layout's int32 distance matrix, cells x cells */
     int32_t *rival;                    /* cells: scratch of the room term (a search holds the searcher) */
+    Py_buffer order;                   /* uint16 cells x cells: each row's cells by distance (distance_order) */
+    int has_order;
     int has_distances;
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
         room_price;
@@ -345,10 +353,7 @@ typedef struct {
     /* the transposition table: open addressing over slots, entries in insertion order */
     Py_ssize_t table_size;             /* entries at most; 0: no table */
     size_t slots;                      /* a power of two >= 2 * table_size */
-    uint64_t *slot_hash;
-    uint32_t *slot_entry;              /* entry index + 1; valid only if slot_mark == mark */
-    uint32_t *slot_mark;
-    uint32_t mark;
+    Slot *slot;
     uint64_t *entry_state;             /* size words each, then agent and depth in one more word */
     uint64_t *entry_hash;
     double *entry_value;
@@ -539,10 +544,24 @@ chance_probabilities(const Searcher *se, const uint64_t *s, int agent, int count
 
 /* ---------------------------------------------------------------- evaluations */
 
+/* The maze distance from cell `here` to the nearest cell of `mask` (`count` cells), 0 if none
+   (DistanceTable.nearest). With many cells set, walk the cells in order of distance from `here` (the
+   layout's `order` table) to the first one set; with few, take the least distance over them. */
 static int
-nearest(const Searcher *se, int here, const uint64_t *mask)
+nearest(const Searcher *se, int here, const uint64_t *mask, int count)
 {
-    const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * se->board->cells;
+    int cells = se->board->cells;
+    const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * cells;
+    if (!count)
+        return 0;
+    if (se->has_order && count > 8) {
+        const uint16_t *order = (const uint16_t *)se->order.buf + (size_t)here * cells;
+        for (int k = 0; k < cells; k++) {
+            int c = order[k];
+            if (mask[c >> 6] >> (c & 63) & 1)
+                return row[c];
+        }
+    }
     int found = -1;
     for (int k = 0; k < se->words; k++) {
         uint64_t word = mask[k];
@@ -577,7 +596,7 @@ evaluate_better(const Searcher *se, const uint64_t *s)
     int here = cell_of(b, ST_PAC(s));
     const int32_t *matrix = (const int32_t *)se->distances.buf;
     const int32_t *row = matrix + (size_t)here * cells;
-    value -= se->step_price * (double)nearest(se, here, food);
+    value -= se->step_price * (double)nearest(se, here, food, food_count);
     int first_hunter = -1;
     long long closest = 1000000;
     for (int i = 0; i < n; i++) {
@@ -664,15 +683,11 @@ state_hash(const uint64_t *s, int size, uint64_t extra)
 static void
 table_free(Searcher *se)
 {
-    PyMem_RawFree(se->slot_hash);
-    PyMem_RawFree(se->slot_entry);
-    PyMem_RawFree(se->slot_mark);
+    PyMem_RawFree(se->slot);
     PyMem_RawFree(se->entry_state);
     PyMem_RawFree(se->entry_hash);
     PyMem_RawFree(se->entry_value);
-    se->slot_hash = NULL;
-    se->slot_entry = NULL;
-    se->slot_mark = NULL;
+    se->slot = NULL;
     se->entry_state = NULL;
     se->entry_hash = NULL;
     se->entry_value = NULL;
@@ -685,31 +700,19 @@ table_free(Searcher *se)
 static int
 table_grow(Searcher *se, size_t slots)
 {
-    uint64_t *hashes = PyMem_RawMalloc(slots * sizeof(uint64_t));
-    uint32_t *entries = PyMem_RawMalloc(slots * sizeof(uint32_t));
-    uint32_t *marks = PyMem_RawCalloc(slots, sizeof(uint32_t));
-    if (!hashes || !entries || !marks) {
-        PyMem_RawFree(hashes);
-        PyMem_RawFree(entries);
-        PyMem_RawFree(marks);
+    Slot *fresh = PyMem_RawCalloc(slots, sizeof(Slot));
+    if (fresh == NULL)
         return -1;
-    }
-    PyMem_RawFree(se->slot_hash);
-    PyMem_RawFree(se->slot_entry);
-    PyMem_RawFree(se->slot_mark);
-    se->slot_hash = hashes;
-    se->slot_entry = entries;
-    se->slot_mark = marks;
+    PyMem_RawFree(se->slot);
+    se->slot = fresh;
     se->slots = slots;
-    se->mark = 1;
     size_t mask = slots - 1;
     for (size_t e = 0; e < se->entries; e++) {
-        size_t slot = (size_t)se->entry_hash[e] & mask;
-        while (marks[slot] == se->mark)
-            slot = (slot + 1) & mask;
-        marks[slot] = se->mark;
-        hashes[slot] = se->entry_hash[e];
-        entries[slot] = (uint32_t)(e + 1);
+        size_t i = (size_t)se->entry_hash[e] & mask;
+        while (fresh[i].entry)
+            i = (i + 1) & mask;
+        fresh[i].check = (uint32_t)(se->entry_hash[e] >> 32);
+        fresh[i].entry = (uint32_t)(e + 1);
     }
     return 0;
 }
@@ -718,19 +721,18 @@ table_grow(Searcher *se, size_t slots)
 static int
 table_ready(Searcher *se)
 {
-    if (se->slot_hash != NULL)
+    if (se->slot != NULL)
         return 0;
     return table_grow(se, 256);
 }
 
+/* Empty the table, as the Python table is cleared when full (a few bytes per entry stored since the last
+   clear: the slots are zeroed). */
 static void
 table_clear(Searcher *se)
 {
     se->entries = 0;
-    if (++se->mark == 0) { /* wrapped after 4e9 clears: forget every old mark */
-        memset(se->slot_mark, 0, se->slots * sizeof(uint32_t));
-        se->mark = 1;
-    }
+    memset(se->slot, 0, se->slots * sizeof(Slot));
 }
 
 static inline uint64_t
@@ -739,22 +741,36 @@ entry_tag(int agent, int depth)
     return (uint64_t)(uint32_t)agent | (uint64_t)(uint32_t)depth << 32;
 }
 
+/* Ask the processor to fetch the slot of hash `h` while other work goes on. */
+static inline void
+table_prefetch(const Searcher *se, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(se->slot + ((size_t)h & (se->slots - 1)));
+#else
+    (void)se;
+    (void)h;
+#endif
+}
+
 /* Look (state, agent, depth) up: 1 and *value if stored. */
 static int
 table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
 {
-    size_t mask = se->slots - 1, slot = (size_t)h & mask;
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
     int size = se->size;
-    while (se->slot_mark[slot] == se->mark) {
-        if (se->slot_hash[slot] == h) {
-            size_t e = se->slot_entry[slot] - 1;
+    const Slot *slot = se->slot;
+    uint32_t check = (uint32_t)(h >> 32);
+    while (slot[i].entry) {
+        if (slot[i].check == check) {
+            size_t e = slot[i].entry - 1;
             const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
             if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
                 *value = se->entry_value[e];
                 return 1;
             }
         }
-        slot = (slot + 1) & mask;
+        i = (i + 1) & mask;
     }
     return 0;
 }
@@ -793,12 +809,11 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
     stored[size] = tag;
     se->entry_hash[e] = h;
     se->entry_value[e] = value;
-    size_t mask = se->slots - 1, slot = (size_t)h & mask;
-    while (se->slot_mark[slot] == se->mark)
-        slot = (slot + 1) & mask;
-    se->slot_mark[slot] = se->mark;
-    se->slot_hash[slot] = h;
-    se->slot_entry[slot] = (uint32_t)(e + 1);
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
+    while (se->slot[i].entry)
+        i = (i + 1) & mask;
+    se->slot[i].check = (uint32_t)(h >> 32);
+    se->slot[i].entry = (uint32_t)(e + 1);
     return 0;
 }
 
@@ -808,6 +823,7 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
 typedef struct {
     Searcher *se;
     uint64_t *scratch;        /* 5 child states per level */
+    uint64_t *hashes;         /* their 5 table hashes per level */
     double *chances;          /* 5 probabilities per level */
     int levels;
     unsigned long long nodes;
@@ -821,8 +837,24 @@ typedef struct {
 
 #define INF HUGE_VAL
 
+/* The table's hash of each child in `kids` (for the agent and depth they are searched at) into `hashes`, and
+   a prefetch of each one's slot: by the time the search reaches a child, its slot is in the cache. */
+static void
+child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int depth, uint64_t *hashes)
+{
+    if (se->table_size <= 0)
+        return;
+    uint64_t tag = entry_tag(agent, depth > 0 ? depth : 0);
+    for (int j = 0; j < count; j++) {
+        hashes[j] = state_hash(kids + (size_t)j * se->size, se->size, tag);
+        table_prefetch(se, hashes[j]);
+    }
+}
+
+/* The value of `s` with `agent` to move and `depth` plies left (agents.search.Searcher._value); `h` is its
+   table hash, from child_hashes. */
 static double
-node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level)
+node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
 {
     Searcher *se = c->se;
     c->nodes++;
@@ -842,11 +874,10 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
     if (ST_STATUS(s) != PLAYING)
         return evaluate(se, s);
     int use_table = se->table_size > 0;
-    uint64_t tag = 0, h = 0;
+    uint64_t tag = 0;
     if (use_table) {
         /* depth-limit leaves are cached too: evaluations can cost more than a look-up */
         tag = entry_tag(agent, depth > 0 ? depth : 0);
-        h = state_hash(s, se->size, tag);
         double hit;
         if (table_get(se, s, tag, h, &hit)) {
             if (depth <= 0)
@@ -871,7 +902,9 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
     int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
     int size = se->size;
     uint64_t *kids = c->scratch + (size_t)level * 5 * size;
+    uint64_t *hashes = c->hashes + (size_t)level * 5;
     int count = successors(se, s, agent, kids, NULL);
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
     int prune = se->prune;
     double value;
     if (agent == 0 || se->minimise) {
@@ -881,11 +914,13 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
             const uint64_t *kid = kids + (size_t)j * size;
             double v;
             if (!prune)
-                v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1);
+                v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
             else if (maximise)
-                v = node_value(c, kid, next_agent, next_depth, alpha > best ? alpha : best, beta, level + 1);
+                v = node_value(c, kid, next_agent, next_depth, alpha > best ? alpha : best, beta, level + 1,
+                               hashes[j]);
             else
-                v = node_value(c, kid, next_agent, next_depth, alpha, beta < best ? beta : best, level + 1);
+                v = node_value(c, kid, next_agent, next_depth, alpha, beta < best ? beta : best, level + 1,
+                               hashes[j]);
             if (c->stop)
                 return 0.0;
             if (maximise ? v > best : v < best) {
@@ -916,10 +951,10 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
                     double child_alpha = (alpha - total - rest * high) / pj;
                     double child_beta = (beta - total - rest * low) / pj;
                     v = node_value(c, kid, next_agent, next_depth, child_alpha > low ? child_alpha : low,
-                                   child_beta < high ? child_beta : high, level + 1);
+                                   child_beta < high ? child_beta : high, level + 1, hashes[j]);
                 }
                 else
-                    v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1);
+                    v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
                 if (c->stop)
                     return 0.0;
                 total += pj * v;
@@ -933,7 +968,8 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         }
         else {
             for (int j = 0; j < count; j++) {
-                double v = node_value(c, kids + (size_t)j * size, next_agent, next_depth, -INF, INF, level + 1);
+                double v = node_value(c, kids + (size_t)j * size, next_agent, next_depth, -INF, INF, level + 1,
+                                      hashes[j]);
                 if (c->stop)
                     return 0.0;
                 total += p[j] * v;
@@ -1063,6 +1099,8 @@ searcher_dealloc(Searcher *se)
     table_free(se);
     if (se->has_distances)
         PyBuffer_Release(&se->distances);
+    if (se->has_order)
+        PyBuffer_Release(&se->order);
     PyMem_Free(se->directional);
     PyMem_Free(se->probability);
     PyMem_RawFree(se->rival);
@@ -1074,14 +1112,14 @@ static int
 searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
-                               "directional", "probabilities", "distances", "weights", NULL};
-    PyObject *board, *directional, *probabilities, *distances, *weights;
+                               "directional", "probabilities", "distances", "weights", "order", NULL};
+    PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None;
     int ghosts, evaluation, minimise, prune;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|O", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
-                                     &probabilities, &distances, &weights))
+                                     &probabilities, &distances, &weights, &order))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -1188,6 +1226,15 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
             || se->distances.len != (Py_ssize_t)b->cells * b->cells * 4) {
             PyErr_SetString(PyExc_ValueError, "Searcher: distances must be a C-contiguous int32 cells x cells matrix");
             return -1;
+        }
+        if (order != Py_None) {
+            if (PyObject_GetBuffer(order, &se->order, PyBUF_C_CONTIGUOUS) < 0)
+                return -1;
+            se->has_order = 1;
+            if (se->order.len != (Py_ssize_t)b->cells * b->cells * 2) {
+                PyErr_SetString(PyExc_ValueError, "Searcher: order must be distance_order() of the distances");
+                return -1;
+            }
         }
         se->rival = PyMem_RawMalloc(sizeof(int32_t) * (size_t)b->cells);
         if (se->rival == NULL) {
@@ -1358,9 +1405,11 @@ searcher_search(Searcher *se, PyObject *args)
     c.levels = depth * se->agents + 2;
     c.scratch = PyMem_RawMalloc(sizeof(uint64_t) * (size_t)se->size * 5 * (size_t)(c.levels + 1));
     c.chances = PyMem_RawMalloc(sizeof(double) * 5 * (size_t)(c.levels + 1));
-    if (!c.scratch || !c.chances) {
+    c.hashes = PyMem_RawCalloc(5 * (size_t)(c.levels + 1), sizeof(uint64_t));
+    if (!c.scratch || !c.chances || !c.hashes) {
         PyMem_RawFree(c.scratch);
         PyMem_RawFree(c.chances);
+        PyMem_RawFree(c.hashes);
         PyMem_Free(root);
         return PyErr_NoMemory();
     }
@@ -1381,13 +1430,15 @@ searcher_search(Searcher *se, PyObject *args)
     int next_depth = depth - (se->agents == 1 ? 1 : 0);
     int next_agent = se->agents > 1 ? 1 : 0;
     uint64_t *kids = c.scratch + (size_t)c.levels * 5 * se->size;
+    uint64_t *hashes = c.hashes + (size_t)c.levels * 5;
     count = successors(se, root, 0, kids, actions);
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
     for (int j = 0; j < count; j++) {
         double v;
         if (exact)
-            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, -INF, INF, 0);
+            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, -INF, INF, 0, hashes[j]);
         else
-            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, best, INF, 0);
+            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, best, INF, 0, hashes[j]);
         if (c.stop)
             break;
         values[j] = v;
@@ -1400,6 +1451,7 @@ searcher_search(Searcher *se, PyObject *args)
     se->busy = 0;
     PyMem_RawFree(c.scratch);
     PyMem_RawFree(c.chances);
+    PyMem_RawFree(c.hashes);
     PyMem_Free(root);
     if (c.stop == STOP_ERROR) {
         if (!PyErr_Occurred())
@@ -1443,7 +1495,7 @@ searcher_clear(Searcher *se, PyObject *Py_UNUSED(ignored))
         PyErr_SetString(PyExc_RuntimeError, "this searcher is searching in another thread");
         return NULL;
     }
-    if (se->slot_hash != NULL)
+    if (se->slot != NULL)
         table_clear(se);
     Py_RETURN_NONE;
 }
@@ -1451,7 +1503,7 @@ searcher_clear(Searcher *se, PyObject *Py_UNUSED(ignored))
 static PyObject *
 searcher_table_entries(Searcher *se, void *Py_UNUSED(closure))
 {
-    return PyLong_FromSize_t(se->slot_hash != NULL ? se->entries : 0);
+    return PyLong_FromSize_t(se->slot != NULL ? se->entries : 0);
 }
 
 static PyMethodDef searcher_methods[] = {
@@ -1493,9 +1545,62 @@ static PyTypeObject SearcherType = {
     .tp_getset = searcher_getset,
 };
 
+/* distance_order(distances, cells) -> bytes: for each cell, every cell as a uint16, nearest first (ties by
+   cell number), for `nearest`. A counting sort per row: distances are small whole numbers. */
+static PyObject *
+core_distance_order(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Py_buffer matrix;
+    int cells;
+    if (!PyArg_ParseTuple(args, "y*i", &matrix, &cells))
+        return NULL;
+    PyObject *out = NULL;
+    int *count = NULL;
+    if (cells < 1 || cells > 65535 || matrix.len != (Py_ssize_t)cells * cells * 4) {
+        PyErr_SetString(PyExc_ValueError, "distance_order: expected a cells x cells int32 matrix, cells <= 65535");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cells * cells * 2);
+    count = PyMem_Malloc(sizeof(int) * ((size_t)cells + 2));
+    if (out == NULL || count == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int32_t *distances = (const int32_t *)matrix.buf;
+    uint16_t *order = (uint16_t *)PyBytes_AS_STRING(out);
+    for (int r = 0; r < cells; r++) {
+        const int32_t *row = distances + (size_t)r * cells;
+        uint16_t *mine = order + (size_t)r * cells;
+        /* bucket d in 0..cells-1 for reachable cells, bucket `cells` for the rest */
+        memset(count, 0, sizeof(int) * ((size_t)cells + 2));
+        for (int c = 0; c < cells; c++) {
+            int d = row[c] >= 0 && row[c] < cells ? row[c] : cells;
+            count[d + 1]++;
+        }
+        for (int d = 1; d <= cells + 1; d++)
+            count[d] += count[d - 1];
+        for (int c = 0; c < cells; c++) {
+            int d = row[c] >= 0 && row[c] < cells ? row[c] : cells;
+            mine[count[d]++] = (uint16_t)c;
+        }
+    }
+done:
+    PyMem_Free(count);
+    PyBuffer_Release(&matrix);
+    return out;
+}
+
+static PyMethodDef core_functions[] = {
+    {"distance_order", core_distance_order, METH_VARARGS,
+     PyDoc_STR("distance_order(distances, cells) -> bytes: each cell's cells by maze distance, as uint16.")},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "agents._core",
+    .m_methods = core_functions,
     .m_doc = PyDoc_STR("The compiled search core: rules, built-in evaluations and ghost models, expectiminimax. "
                        "Used through agents.compiled."),
     .m_size = -1,

@@ -241,7 +241,7 @@ def test_searches_equal_the_python_engine_on_thousands_of_positions():
                                                    **extra), state)
                     decisions += 1
     rng = random.Random(11)
-    for _ in range(300):
+    for _ in range(600):
         layout = random_layout(rng)
         state = pacman_positions(layout, 1, rng.randrange(10**6))[0]
         cls, options = SEARCHES[rng.randrange(len(SEARCHES))]
