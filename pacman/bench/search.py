@@ -108,24 +108,25 @@ def _percentile(values: list[float], percent: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
-def _decision(state: GameState, depth: int, evaluation: str, engine: str) -> tuple[float, tuple, int]:
-    """One decision with a fresh agent: (seconds, (first best action, every action's value), nodes)."""
-    agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random", engine=engine)
+def _decision(agent: ExpectimaxAgent, state: GameState) -> tuple[float, tuple, int]:
+    """One decision (`get_action`, as in a game) from an empty table: (seconds, (action, values), nodes)."""
+    agent.clear_table()
     started = time.perf_counter()
-    values = agent.action_values(state)
+    action = agent.get_action(state)
     seconds = time.perf_counter() - started
-    return seconds, (max(values, key=values.__getitem__), values), agent.last_search.nodes
+    return seconds, (action, agent.last_search.action_values), agent.last_search.nodes
 
 
 def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4), positions: int = 20,
                       seed: int = 0, runs: int = 3) -> dict[str, Any]:
-    """The Python engine and the compiled core side by side: the same decisions (every action's value, the
-    default agent's table and pruning, random ghosts, a fresh agent per decision) on the same positions.
+    """The Python engine and the compiled core side by side: the same decisions (`get_action` of the default
+    agent's search, table and pruning on, random ghosts, the table cleared before each) on the same positions.
 
     Each position's time is the median of `runs` decisions, the engines taking turns, so that a burst of load
     on a shared machine slows both alike and does not pass for a slow position. For each layout, depth and
     evaluation (`score`, `better`): each engine's ms per decision (median, 95th percentile and slowest over
-    the positions) and nodes per second, and the ratio of the nodes per second measured in this run;
+    the positions) and nodes per second, and the ratio of the nodes per second measured in this run (and in
+    ``overall``, per evaluation, over every search both engines ran);
     ``same_answers`` says whether both engines gave the same values, actions and node counts. The Python
     engine is left out where a search is larger than agents accept (`MAX_SEARCH_LEAVES`), which would take
     it minutes; without the core (not built, or switched off) only the Python engine's rows are given.
@@ -138,6 +139,11 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
             engines = [engine for engine in (("python", "compiled") if usable else ("python",))
                        if engine == "compiled" or estimated_leaves(layout, layout.num_ghosts, depth) <= MAX_SEARCH_LEAVES]
             for evaluation in ("score", "better"):
+                # One agent per engine, as in a game; its table is cleared before each decision.
+                agents = {engine: ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                                                  engine=engine) for engine in engines}
+                for engine, agent in agents.items():
+                    agent.get_action(states[0])  # builds the searcher (and the layout's tables) once, untimed
                 samples: dict[str, list[list[float]]] = {engine: [] for engine in engines}
                 found: dict[str, tuple[list, int]] = {engine: ([], 0) for engine in engines}
                 for state in states:
@@ -145,7 +151,7 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
                     last: dict[str, tuple[tuple, int]] = {}
                     for _ in range(runs):
                         for engine in engines:
-                            elapsed, answer, nodes = _decision(state, depth, evaluation, engine)
+                            elapsed, answer, nodes = _decision(agents[engine], state)
                             seconds[engine].append(elapsed)
                             last[engine] = (answer, nodes)
                     for engine in engines:
@@ -163,10 +169,23 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
                         "ms_per_move_max": round(1000 * max(times), 3),
                         "nodes_per_move_mean": round(nodes / len(states), 1),
                         "nodes_per_second": round(nodes / sum(times)),
+                        "nodes": nodes, "seconds": round(sum(times), 6),
                     })
                 if len(found) == 2:
                     python, core = rows[-2], rows[-1]
                     rows[-1]["same_answers"] = found["python"] == found["compiled"]
                     rows[-1]["ratio_nodes_per_second"] = round(core["nodes_per_second"] / python["nodes_per_second"], 1)
+    overall = {}
+    for evaluation in ("score", "better"):
+        pairs = [(python, core) for python, core in zip(rows, rows[1:]) if python["engine"] == "python"
+                 and core["engine"] == "compiled" and python["evaluation"] == evaluation
+                 and (python["layout"], python["depth"]) == (core["layout"], core["depth"])]
+        if pairs:
+            nodes = sum(python["nodes"] for python, _ in pairs)
+            python_rate = nodes / sum(python["seconds"] for python, _ in pairs)
+            core_rate = nodes / sum(core["seconds"] for _, core in pairs)
+            overall[evaluation] = {"python_nodes_per_second": round(python_rate),
+                                   "compiled_nodes_per_second": round(core_rate),
+                                   "ratio_nodes_per_second": round(core_rate / python_rate, 1)}
     return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions,
-            "runs": runs, "ghosts": "random", "rows": rows}
+            "runs": runs, "ghosts": "random", "rows": rows, "overall": overall}

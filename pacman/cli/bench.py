@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 def _print_engines(engines: dict[str, Any]) -> None:
     """The side-by-side table of `engine_comparison`."""
     print(f"Python engine and compiled core, the same decisions on the same {engines['positions']} positions "
-          f"(random ghosts, a fresh agent each, every action's value; each position the median of "
+          f"(random ghosts, an empty table each; each position the median of "
           f"{engines['runs']} runs)")
     print(f"  {'layout':<10} {'ghosts':>6} {'depth':>5} {'evaluation':<10} {'engine':<8} {'median ms':>10} "
           f"{'p95 ms':>9} {'max ms':>9} {'nodes/move':>11} {'nodes/s':>12} {'ratio':>7}")
@@ -144,5 +144,8 @@ def _print_engines(engines: dict[str, Any]) -> None:
         print(f"  {row['layout']:<10} {row['ghosts']:>6} {row['depth']:>5} {row['evaluation']:<10} {row['engine']:<8} "
               f"{row['ms_per_move_median']:>10.3f} {row['ms_per_move_p95']:>9.3f} {row['ms_per_move_max']:>9.3f} "
               f"{row['nodes_per_move_mean']:>11,.1f} {row['nodes_per_second']:>12,} {ratio:>7}")
+    for evaluation, overall in engines["overall"].items():
+        print(f"  {evaluation}, every search both engines ran: Python {overall['python_nodes_per_second']:,} nodes/s, "
+              f"compiled {overall['compiled_nodes_per_second']:,} nodes/s, ratio {overall['ratio_nodes_per_second']}x")
     print("  (ratio: compiled nodes per second over the Python engine's, measured in this run; the Python engine "
           "is left out of searches larger than agents accept)")
