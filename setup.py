@@ -28,6 +28,17 @@ class BuildCore(build_ext):
             extension.extra_compile_args = flags + list(extension.extra_compile_args or [])
         super().build_extensions()
 
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception:
+            # setuptools warns and goes on (the extension is optional); a binary left in build/ by an
+            # earlier build must not slip into this wheel as if it had been built now.
+            stale = self.get_ext_fullpath(ext.name)
+            if os.path.exists(stale):
+                os.remove(stale)
+            raise
+
 
 def core_extensions():
     """The core, unless PACMAN_AI_BUILD_CORE says 0 (or false, no, off)."""
