@@ -215,6 +215,10 @@ board_init(Board *b, PyObject *args, PyObject *kwds)
     int width, height;
     Py_buffer walls;
     PyObject *starts, *rules;
+    if (b->wall != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Board: already initialised");
+        return -1;
+    }
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiy*OO", keywords, &width, &height, &walls, &starts, &rules))
         return -1;
     int ok = -1;
@@ -1324,6 +1328,10 @@ done:
 static PyObject *
 searcher_evaluate(Searcher *se, PyObject *tuple)
 {
+    if (se->busy) { /* the room term's scratch belongs to the running search */
+        PyErr_SetString(PyExc_RuntimeError, "this searcher is searching in another thread");
+        return NULL;
+    }
     uint64_t *s = state_argument(se, tuple);
     if (s == NULL)
         return NULL;

@@ -8,6 +8,7 @@ generator the game passes in.
 from __future__ import annotations
 
 import abc
+import functools
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -112,17 +113,23 @@ class DirectionalGhost(_Ghost):
         The probabilities depend on nothing else, so the compiled search (`agents.compiled`) looks
         them up here instead of computing them again: the very same floats.
         """
-        table = {}
-        for scared, best_prob in ((0, self.prob_attack), (1, self.prob_scared_flee)):
-            for count in range(1, 5):
-                legal = DIRECTIONS[:count]
-                for mask in range(1, 1 << count):
-                    best = [a for j, a in enumerate(legal) if mask >> j & 1]
-                    table[scared, count, mask] = tuple(p for _, p in _shares(legal, best, best_prob))
-        return table
+        return dict(_probability_table(self.prob_attack, self.prob_scared_flee))
 
     def __repr__(self) -> str:
         return f"DirectionalGhost({self.index}, prob_attack={self.prob_attack}, prob_scared_flee={self.prob_scared_flee})"
+
+
+@functools.lru_cache(maxsize=16)
+def _probability_table(prob_attack: float, prob_scared_flee: float) -> tuple:
+    """`DirectionalGhost.probability_table` as (key, probabilities) pairs, computed once per pair of probabilities."""
+    table = []
+    for scared, best_prob in ((0, prob_attack), (1, prob_scared_flee)):
+        for count in range(1, 5):
+            legal = DIRECTIONS[:count]
+            for mask in range(1, 1 << count):
+                best = [a for j, a in enumerate(legal) if mask >> j & 1]
+                table.append(((scared, count, mask), tuple(p for _, p in _shares(legal, best, best_prob))))
+    return tuple(table)
 
 
 def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> list[tuple[Action, float]]:
