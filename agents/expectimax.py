@@ -167,6 +167,7 @@ class SearchInfo:
     milliseconds: float
     """Time taken."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """More about the search: ``engine`` is the engine that ran it ("compiled" or "python")."""
 
 
 def _evaluation_name(evaluation: Callable[[GameState], float]) -> str:

@@ -494,3 +494,19 @@ def test_bench_refuses_an_unknown_layout_to_compare(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 2 and "nope" in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
+
+
+def test_the_engine_line_follows_the_environment_as_a_user_sets_it(tmp_path):
+    import os
+
+    command = [sys.executable, "-m", "pacman", "bench", "--part", "engine", "--layout", "tiny", "--runs", "1",
+               "--successors", "20"]
+    forced = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                            env=dict(os.environ, PACMAN_AI_ENGINE="python"))
+    assert forced.returncode == 0 and forced.stdout.splitlines()[0] == "engine: python (PACMAN_AI_ENGINE=python)"
+    default = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                             env={k: v for k, v in os.environ.items() if k != "PACMAN_AI_ENGINE"})
+    first = default.stdout.splitlines()[0]
+    assert default.returncode == 0
+    assert first.startswith("engine: compiled (agents._core)") if compiled._core is not None else \
+        first.startswith("engine: python (compiled core not built: ")
