@@ -103,7 +103,7 @@ def compiled_obstacle(evaluation: Callable[..., float], evaluation_name: str, gh
     """
     usable, why = core_status()
     if not usable:
-        return why
+        return why if _core is None else f"the compiled core is switched off ({why})"
     if evaluation not in _EVALUATIONS:
         return (f"it needs a built-in evaluation (score, better); {evaluation_name!r} is "
                 f"{'a Python function' if callable(evaluation) else type(evaluation).__name__}")
