@@ -350,6 +350,9 @@ typedef struct {
     int32_t *rival;                    /* cells: scratch of the room term (a search holds the searcher) */
     Py_buffer order;                   /* uint16 cells x cells: each row's cells by distance (distance_order) */
     int has_order;
+    /* better's bounds (better_bounds_within): Pacman's region, the maze's diameter, the unreachable distance */
+    uint64_t *region;
+    long long diameter, unreachable;
     int has_distances;
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
         room_price;
@@ -647,6 +650,52 @@ evaluate(const Searcher *se, const uint64_t *s)
     if (se->evaluation == EVAL_BETTER)
         return evaluate_better(se, s);
     return (double)ST_SCORE(s);
+}
+
+/* agents/evaluation.py better_bounds_within(state, plies), operation for operation: (low, high) holding
+   `better` of every state `plies` moves of each agent can reach from `s`. */
+static void
+better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *low, double *high)
+{
+    const Board *b = se->board;
+    int n = se->ghosts, w = se->words;
+    const uint64_t *food = ST_FOOD(s, n), *caps = ST_CAPS(s, n, w);
+    int food_left = 0, capsules_left = 0, outside = 0;
+    for (int k = 0; k < w; k++) {
+        food_left += popcount64(food[k]);
+        capsules_left += popcount64(caps[k]);
+        outside |= (food[k] & ~se->region[k]) != 0;
+    }
+    double b0 = ((double)ST_SCORE(s) - se->food_weight * (double)food_left) - se->capsule_price * (double)capsules_left;
+    int here = cell_of(b, ST_PAC(s));
+    long long food_steps = nearest(se, here, food, food_left);
+    long long capsule_steps = nearest(se, here, caps, capsules_left);
+    /* at most min(left, plies - steps + 1) eaten, none if the nearest is beyond reach (_most_eaten) */
+    long long dots = 0, eaten_capsules = 0, eats = 0, scared = 0;
+    if (food_left && food_steps <= plies)
+        dots = food_left < plies - food_steps + 1 ? food_left : plies - food_steps + 1;
+    if (capsules_left && capsule_steps <= plies)
+        eaten_capsules = capsules_left < plies - capsule_steps + 1 ? capsules_left : plies - capsule_steps + 1;
+    for (int i = 0; i < n; i++) {
+        long long times = (ST_TIMER(s, i) > 0) + eaten_capsules;
+        eats += plies < times ? plies : times;
+        scared += ST_TIMER(s, i) > 0;
+    }
+    if (eaten_capsules)
+        scared = n;
+    double top = b0 + (double)dots * ((double)(b->food_points - b->move_cost) + se->food_weight);
+    top = top + (double)eaten_capsules * (se->capsule_price - (double)b->move_cost);
+    top = top + (double)(food_left && dots >= food_left ? b->win_points : 0);
+    top = top + (double)(b->ghost_points * eats);
+    top = top + se->scared_pull * (double)scared;
+    long long farthest = outside ? se->unreachable : se->diameter;
+    double live = -se->step_price * (double)farthest
+        - (n ? se->caught_penalty * (double)n + se->room_price * (double)se->room_cells : 0.0);
+    double lost = n ? -se->lost_penalty : 0.0;
+    double bottom = ((b0 - (double)(plies * b->move_cost)) - (double)((long long)n * b->lose_points))
+        + (lost < live ? lost : live);
+    *low = bottom;
+    *high = top;
 }
 
 /* ---------------------------------------------------------------- the transposition table */
@@ -1108,6 +1157,7 @@ searcher_dealloc(Searcher *se)
     PyMem_Free(se->directional);
     PyMem_Free(se->probability);
     PyMem_RawFree(se->rival);
+    PyMem_Free(se->region);
     Py_XDECREF(se->board);
     Py_TYPE(se)->tp_free((PyObject *)se);
 }
@@ -1116,14 +1166,14 @@ static int
 searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
-                               "directional", "probabilities", "distances", "weights", "order", NULL};
-    PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None;
+                               "directional", "probabilities", "distances", "weights", "order", "bounds", NULL};
+    PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
     int ghosts, evaluation, minimise, prune;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|O", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OO", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
-                                     &probabilities, &distances, &weights, &order))
+                                     &probabilities, &distances, &weights, &order, &bounds))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -1245,6 +1295,24 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
             PyErr_NoMemory();
             return -1;
         }
+        if (bounds != Py_None) {
+            Py_buffer region;
+            if (!PyArg_ParseTuple(bounds, "y*LL", &region, &se->diameter, &se->unreachable))
+                return -1;
+            se->region = PyMem_Calloc(b->words ? b->words : 1, sizeof(uint64_t));
+            if (se->region == NULL || region.len != (Py_ssize_t)b->words * 8) {
+                PyBuffer_Release(&region);
+                if (se->region == NULL)
+                    PyErr_NoMemory();
+                else
+                    PyErr_SetString(PyExc_ValueError, "Searcher: the region mask has the wrong size");
+                return -1;
+            }
+            for (int k = 0; k < b->words; k++)
+                for (int j = 7; j >= 0; j--)
+                    se->region[k] = se->region[k] << 8 | ((const unsigned char *)region.buf)[k * 8 + j];
+            PyBuffer_Release(&region);
+        }
         if (!PyArg_ParseTuple(weights, "ddddddddL", &se->food_weight, &se->capsule_price, &se->lost_penalty,
                               &se->step_price, &se->scared_pull, &se->caught_penalty, &se->near_penalty,
                               &se->room_price, &se->room_cells))
@@ -1341,6 +1409,26 @@ searcher_evaluate(Searcher *se, PyObject *tuple)
 }
 
 static PyObject *
+searcher_bounds(Searcher *se, PyObject *args)
+{
+    PyObject *tuple;
+    long long plies;
+    if (!PyArg_ParseTuple(args, "OL", &tuple, &plies))
+        return NULL;
+    if (se->region == NULL) {
+        PyErr_SetString(PyExc_ValueError, "bounds: only a searcher with better's bounds has them");
+        return NULL;
+    }
+    uint64_t *s = state_argument(se, tuple);
+    if (s == NULL)
+        return NULL;
+    double low, high;
+    better_bounds(se, s, plies, &low, &high);
+    PyMem_Free(s);
+    return Py_BuildValue("(dd)", low, high);
+}
+
+static PyObject *
 searcher_distribution(Searcher *se, PyObject *args)
 {
     PyObject *tuple;
@@ -1385,7 +1473,7 @@ searcher_search(Searcher *se, PyObject *args)
     PyObject *tuple;
     int depth, all_values, star1;
     double low, high, budget;
-    if (!PyArg_ParseTuple(args, "Oipiddd", &tuple, &depth, &all_values, &star1, &low, &high, &budget))
+    if (!PyArg_ParseTuple(args, "Oiiiddd", &tuple, &depth, &all_values, &star1, &low, &high, &budget))
         return NULL;
     if (depth < 1 || depth > 1000) {
         PyErr_Format(PyExc_ValueError, "search: depth %d out of range 1..1000", depth);
@@ -1420,6 +1508,20 @@ searcher_search(Searcher *se, PyObject *args)
         PyMem_RawFree(c.hashes);
         PyMem_Free(root);
         return PyErr_NoMemory();
+    }
+    if (star1 < 0) { /* better's bounds for this search, and agents.search.star1_window, here */
+        if (se->region == NULL || !se->prune) {
+            PyMem_RawFree(c.scratch);
+            PyMem_RawFree(c.chances);
+            PyMem_RawFree(c.hashes);
+            PyMem_Free(root);
+            PyErr_SetString(PyExc_ValueError, "search: this searcher has no bounds of its own");
+            return NULL;
+        }
+        better_bounds(se, root, depth, &low, &high);
+        star1 = 1;
+        low = low - se->slack * (1.0 + fabs(low));
+        high = high + se->slack * (1.0 + fabs(high));
     }
     c.star1 = star1;
     c.low = low;
@@ -1523,6 +1625,8 @@ static PyMethodDef searcher_methods[] = {
     {"distribution", (PyCFunction)searcher_distribution, METH_VARARGS,
      PyDoc_STR("distribution(state, ghost) -> [(action index, probability), ...]: the chance layer's outcomes")},
     {"evaluate", (PyCFunction)searcher_evaluate, METH_O, PyDoc_STR("evaluate(state) -> the evaluation's value")},
+    {"bounds", (PyCFunction)searcher_bounds, METH_VARARGS,
+     PyDoc_STR("bounds(state, plies) -> (low, high): better_bounds_within, for a searcher of better")},
     {"clear", (PyCFunction)searcher_clear, METH_NOARGS, PyDoc_STR("Forget the transposition table.")},
     {NULL, NULL, 0, NULL},
 };

@@ -22,10 +22,11 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from agents.evaluation import better_evaluation, better_parameters, score_evaluation
+from agents.evaluation import better_bounds_within, better_evaluation, better_parameters, score_evaluation
 from agents.ghosts import DirectionalGhost, RandomGhost
 from agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
+from pacman.distances import UNREACHABLE
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.rules import (
@@ -172,13 +173,16 @@ class CompiledSearcher:
         if not models:
             tables = [None] * ghosts
         evaluation = _EVALUATIONS[game.evaluation]
-        distances, weights = better_parameters(layout) if evaluation == 1 else (None, None)
-        order = _distance_order(layout, distances) if evaluation == 1 else None
         self._bytes = ((layout.width * layout.height + 63) // 64) * 8
+        distances, weights, region, diameter = better_parameters(layout) if evaluation == 1 else (None,) * 4
+        order = _distance_order(layout, distances) if evaluation == 1 else None
+        # better's bounds for Star1 (better_bounds_within) are computed by the core, from the same numbers
+        bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
+        self._bounds_in_core = prune and getattr(game, "_bounds_within", None) is better_bounds_within
         self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
-                             order=order)
+                             order=order, bounds=bounds)
         self._core = _core.Searcher(**self._options)
         self.star1 = star1_window(prune, game.bounds)[0]
         """True if the last search (or, before any, the evaluation's fixed bounds) let Star1 prune."""
@@ -217,6 +221,10 @@ class CompiledSearcher:
         """The evaluation of `state` as the core computes it (for tests)."""
         return self._core.evaluate(self.core_state(state))
 
+    def bounds(self, state: GameState, plies: int) -> tuple[float, float]:
+        """`better_bounds_within(state, plies)` as the core computes it (for tests; `better` only)."""
+        return self._core.bounds(self.core_state(state), plies)
+
     def search(self, node: tuple, depth: float = math.inf, all_values: bool = True) -> SearchResult:
         """Search from `node` = (state, 0) with Pacman to move: `Searcher.search`, the whole tree in C."""
         started = time.perf_counter()
@@ -224,8 +232,12 @@ class CompiledSearcher:
         if agent != 0 or state.is_terminal() or not 1 <= depth <= 1000 or depth != int(depth):
             raise ValueError(f"the compiled search starts from Pacman's move in a live state, to a depth "
                              f"of 1..1000 plies; got agent {agent}, depth {depth}")
-        star1, low, high = star1_window(self.prune, self.game.search_bounds(node, depth) if self.prune else None)
-        self.star1 = star1
+        if self._bounds_in_core:  # better_bounds_within(state, depth) and star1_window, in C
+            star1, low, high = -1, 0.0, 0.0
+            self.star1 = True
+        else:
+            star1, low, high = star1_window(self.prune, self.game.search_bounds(node, depth) if self.prune else None)
+            self.star1 = star1
         budget = -1.0 if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
         core = self._core
         if core.busy:  # an abandoned search (a move time limit ran out) still runs in another thread

@@ -183,14 +183,15 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
 better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
 
 
-def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...]]:
-    """What a compiled `better_evaluation` needs of `layout`: the maze-distance matrix (read-only int32,
-    cells x cells) and the weights in the order (food weight, capsule price, lost penalty, step price,
-    scared pull, caught penalty, near penalty, room price, room cells): one home for the numbers."""
+def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
+    """What a compiled `better_evaluation` and `better_bounds_within` need of `layout`: the maze-distance
+    matrix (read-only int32, cells x cells); the weights in the order (food weight, capsule price, lost
+    penalty, step price, scared pull, caught penalty, near penalty, room price, room cells); the mask of
+    Pacman's region; and the maze's diameter: one home for the numbers."""
     tables = layout.derived("better_evaluation", _BetterTables)
     weights = (tables.food_weight, _CAPSULE_PRICE, _LOST_PENALTY, _STEP_PRICE, _SCARED_PULL, _CAUGHT_PENALTY,
                _NEAR_PENALTY, _ROOM_PRICE, _ROOM_CELLS)
-    return tables.distances.matrix, weights
+    return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
 
 #: Evaluations by name.

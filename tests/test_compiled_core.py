@@ -28,7 +28,7 @@ import agents.compiled as compiled
 from agents import (AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, MinimaxAgent, RandomGhost, estimated_leaves,
                     make_ghosts)
 from agents.compiled import CompiledSearcher, core_status, engine_line
-from agents.evaluation import better_evaluation, score_evaluation
+from agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
 from agents.expectimax import PacmanGame
 from pacman import AgentSpecError, GameState, load_layout, parse_layout, run_game
 from pacman.conformance import textbook_action_values, uniform_ghosts
@@ -87,6 +87,8 @@ def check_step_for_step(layout, rng, steps, num_ghosts=None):
         for kind, searcher in by_kind.items():
             evaluation = score_evaluation if kind[0] == "score_evaluation" else better_evaluation
             assert searcher.evaluate(state) == evaluation(state), (kind, repr(state))
+        for plies in (1, 2, 3, 4, 7):  # Star1's bounds, which the core computes for itself
+            assert by_kind["better_evaluation", "random"].bounds(state, plies) == better_bounds_within(state, plies)
         assert core.game_state(core.core_state(state)) == state
         if state.is_terminal():
             break
