@@ -7,6 +7,7 @@ purpose. See docs/engine.md.
 """
 
 import os
+import platform
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -24,6 +25,9 @@ class BuildCore(build_ext):
         else:
             # No fused multiply-add (a * b + c rounds twice in Python), no fast-math reordering.
             flags = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
+            if platform.machine().lower() in ("i386", "i486", "i586", "i686", "x86"):
+                # 32-bit x86: SSE2 doubles, not the x87's 80-bit registers, which round differently.
+                flags += ["-msse2", "-mfpmath=sse"]
         for extension in self.extensions:
             extension.extra_compile_args = flags + list(extension.extra_compile_args or [])
         super().build_extensions()
