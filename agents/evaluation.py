@@ -24,8 +24,8 @@ from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "resolve_evaluation",
-           "load_object"]
+__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "better_parameters",
+           "resolve_evaluation", "load_object"]
 
 Evaluation = Callable[[GameState], float]
 
@@ -181,6 +181,17 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
 
 
 better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
+
+
+def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
+    """What a compiled `better_evaluation` and `better_bounds_within` need of `layout`: the maze-distance
+    matrix (read-only int32, cells x cells); the weights in the order (food weight, capsule price, lost
+    penalty, step price, scared pull, caught penalty, near penalty, room price, room cells); the mask of
+    Pacman's region; and the maze's diameter: one home for the numbers."""
+    tables = layout.derived("better_evaluation", _BetterTables)
+    weights = (tables.food_weight, _CAPSULE_PRICE, _LOST_PENALTY, _STEP_PRICE, _SCARED_PULL, _CAUGHT_PENALTY,
+               _NEAR_PENALTY, _ROOM_PRICE, _ROOM_CELLS)
+    return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
 
 #: Evaluations by name.

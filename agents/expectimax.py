@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from agents.compiled import ENGINES, CompiledSearcher, compiled_obstacle, core_status, requested_engine
 from agents.evaluation import EVALUATIONS, resolve_evaluation
 from agents.ghosts import DirectionalGhost, RandomGhost
 from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
@@ -166,6 +167,7 @@ class SearchInfo:
     milliseconds: float
     """Time taken."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """More about the search: ``engine`` is the engine that ran it ("compiled" or "python")."""
 
 
 def _evaluation_name(evaluation: Callable[[GameState], float]) -> str:
@@ -189,6 +191,7 @@ class _SearchAgent:
         time_limit: float | None = None,
         transposition: bool = True,
         pruning: bool = True,
+        engine: str = "auto",
     ) -> None:
         name = type(self).__name__
         if depth is None:
@@ -207,11 +210,21 @@ class _SearchAgent:
             raise AgentSpecError(
                 f"{name}: ghost_model must be 'random', 'directional', a list of ghost agents or None, got {ghost_model!r}"
             )
+        if engine not in ENGINES:
+            raise AgentSpecError(f"{name}: engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         self.depth = depth
         if evaluation is None:
             evaluation = "better"
         self.evaluation = resolve_evaluation(evaluation)
         self.evaluation_name = evaluation if isinstance(evaluation, str) else _evaluation_name(evaluation)
+        self.engine = engine
+        #: the engine of the last search ("compiled" or "python") and why, once the agent has searched
+        self.engine_used: str | None = None
+        self.engine_reason = ""
+        if self._wanted_engine() == "compiled":
+            obstacle = compiled_obstacle(self.evaluation, self.evaluation_name, None, self.ghosts_minimise)
+            if obstacle is not None:
+                raise AgentSpecError(self._refusal(obstacle))
         self.ghost_model = ghost_model
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.transposition = transposition
@@ -234,6 +247,11 @@ class _SearchAgent:
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None
+        if self._wanted_engine() == "compiled":  # refuse the game now rather than fail on the first move
+            obstacle = compiled_obstacle(self.evaluation, self.evaluation_name,
+                                         self._ghost_models(len(self._game_ghosts)), self.ghosts_minimise)
+            if obstacle is not None:
+                raise AgentSpecError(self._refusal(obstacle))
 
     def get_action(self, state: GameState) -> Action:
         """The first best action for Pacman in `state`.
@@ -246,6 +264,12 @@ class _SearchAgent:
     def action_values(self, state: GameState) -> dict[Action, float]:
         """The exact search value of every legal Pacman action in `state`."""
         return dict(self._decide(state, all_values=True).action_values)
+
+    def clear_table(self) -> None:
+        """Forget the transposition table, keeping the searcher: the next decision searches from scratch
+        without paying for a new searcher (benchmarks time decisions this way)."""
+        if self._searcher is not None:
+            self._searcher.clear()
 
     # -- internals ---------------------------------------------------------------------
 
@@ -263,13 +287,33 @@ class _SearchAgent:
             raise AgentSpecError(f"ghost_model has {len(model)} ghosts but the game has {num_ghosts}")
         return list(model)
 
-    def _searcher_for(self, state: GameState) -> Searcher:
+    def _wanted_engine(self) -> str:
+        """The engine asked for: the ``engine`` argument, where ``auto`` yields to PACMAN_AI_ENGINE."""
+        return requested_engine() if self.engine == "auto" else self.engine
+
+    def _refusal(self, obstacle: str) -> str:
+        wanted = self.engine if self.engine != "auto" else f"{requested_engine()} (from the environment)"
+        return f"{type(self).__name__}: engine={wanted!r} cannot be used: {obstacle}"
+
+    def _searcher_for(self, state: GameState) -> Searcher | CompiledSearcher:
         key = (state.layout, state.num_agents)
         if self._searcher is None or self._searcher_key != key:
-            game = PacmanGame(state.num_agents, self.evaluation, self._ghost_models(state.num_agents - 1),
-                              ghosts_minimise=self.ghosts_minimise)
+            models = self._ghost_models(state.num_agents - 1)
+            game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise)
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
-            self._searcher = Searcher(game, prune=self.pruning, table_size=table)
+            wanted = self._wanted_engine()
+            obstacle = None if wanted == "python" else compiled_obstacle(
+                self.evaluation, self.evaluation_name, models, self.ghosts_minimise)
+            if wanted == "compiled" and obstacle is not None:
+                raise AgentSpecError(self._refusal(obstacle))
+            if wanted == "python" or obstacle is not None:
+                self._searcher = Searcher(game, prune=self.pruning, table_size=table)
+                self.engine_used = "python"
+                self.engine_reason = "engine='python'" if self.engine == "python" else (
+                    obstacle or f"{core_status()[1]}")
+            else:
+                self._searcher = CompiledSearcher(state.layout, state.num_agents, game, self.pruning, table)
+                self.engine_used, self.engine_reason = "compiled", "agents._core"
             self._searcher_key = key
         return self._searcher
 
@@ -299,6 +343,7 @@ class _SearchAgent:
             depth=result.depth,
             nodes=result.nodes,
             milliseconds=1000 * (time.perf_counter() - started),
+            extra={"engine": self.engine_used},
         )
         self.last_search = info
         return info
@@ -313,8 +358,9 @@ class _SearchAgent:
             )
 
     def __repr__(self) -> str:
+        engine = f", engine={self.engine!r}" if self.engine != "auto" else ""
         return (f"{type(self).__name__}(depth={self.depth}, evaluation={self.evaluation_name!r}, "
-                f"ghost_model={self.ghost_model!r}, time_limit={self.time_limit})")
+                f"ghost_model={self.ghost_model!r}, time_limit={self.time_limit}{engine})")
 
 
 class ExpectimaxAgent(_SearchAgent):
@@ -329,6 +375,11 @@ class ExpectimaxAgent(_SearchAgent):
     bounds on the evaluation: `better` (the default) declares them for each search
     (``bounds_within(state, plies)``); with `score`, or any evaluation that
     declares neither that nor a fixed ``bounds = (low, high)``, it has no effect.
+
+    `engine`: "auto" (the compiled core when the evaluation and ghost models are
+    built-in and the core is installed, else Python), "python", or "compiled"
+    (an AgentSpecError naming the reason when it cannot be used). Both engines
+    give the same values, actions and node counts (docs/engine.md).
     """
 
 
@@ -338,8 +389,8 @@ class MinimaxAgent(_SearchAgent):
     ghosts_minimise = True
 
     def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
-                 time_limit: float | None = None, transposition: bool = True) -> None:
-        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=False)
+                 time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
+        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=False, engine=engine)
 
 
 class AlphaBetaAgent(_SearchAgent):
@@ -348,5 +399,5 @@ class AlphaBetaAgent(_SearchAgent):
     ghosts_minimise = True
 
     def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
-                 time_limit: float | None = None, transposition: bool = True) -> None:
-        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=True)
+                 time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
+        super().__init__(depth, evaluation, None, time_limit, transposition, pruning=True, engine=engine)

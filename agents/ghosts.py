@@ -8,11 +8,12 @@ generator the game passes in.
 from __future__ import annotations
 
 import abc
+import functools
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pacman.actions import Action
+from pacman.actions import DIRECTIONS, Action
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
 
@@ -103,19 +104,45 @@ class DirectionalGhost(_Ghost):
             distances.append(abs(x + dx * speed - px) + abs(y + dy * speed - py))
         target = max(distances) if scared else min(distances)
         best = [a for a, d in zip(legal, distances) if d == target]
-        best_prob = self.prob_scared_flee if scared else self.prob_attack
-        # Accumulate best actions first, then all legal ones, and sum in that order:
-        # the same floating-point values as the classic implementation.
-        weights: dict[Action, float] = {}
-        for action in best:
-            weights[action] = weights.get(action, 0.0) + best_prob / len(best)
-        for action in legal:
-            weights[action] = weights.get(action, 0.0) + (1.0 - best_prob) / len(legal)
-        total = sum(weights.values())
-        return [(action, weights[action] / total) for action in legal]
+        return _shares(legal, best, self.prob_scared_flee if scared else self.prob_attack)
+
+    def probability_table(self) -> dict[tuple[int, int, int], tuple[float, ...]]:
+        """Every distribution this ghost can give, by its shape: ``(scared, legal count, best mask)`` to the
+        probabilities in legal order, bit j of the mask set when the j-th legal action is a best one.
+
+        The probabilities depend on nothing else, so the compiled search (`agents.compiled`) looks
+        them up here instead of computing them again: the very same floats.
+        """
+        return dict(_probability_table(self.prob_attack, self.prob_scared_flee))
 
     def __repr__(self) -> str:
         return f"DirectionalGhost({self.index}, prob_attack={self.prob_attack}, prob_scared_flee={self.prob_scared_flee})"
+
+
+@functools.lru_cache(maxsize=16)
+def _probability_table(prob_attack: float, prob_scared_flee: float) -> tuple:
+    """`DirectionalGhost.probability_table` as (key, probabilities) pairs, computed once per pair of probabilities."""
+    table = []
+    for scared, best_prob in ((0, prob_attack), (1, prob_scared_flee)):
+        for count in range(1, 5):
+            legal = DIRECTIONS[:count]
+            for mask in range(1, 1 << count):
+                best = [a for j, a in enumerate(legal) if mask >> j & 1]
+                table.append(((scared, count, mask), tuple(p for _, p in _shares(legal, best, best_prob))))
+    return tuple(table)
+
+
+def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> list[tuple[Action, float]]:
+    """`best_prob` shared by the `best` actions, the rest by every legal action, normalised, in legal order."""
+    # Accumulate best actions first, then all legal ones, and sum in that order:
+    # the same floating-point values as the classic implementation.
+    weights: dict[Action, float] = {}
+    for action in best:
+        weights[action] = weights.get(action, 0.0) + best_prob / len(best)
+    for action in legal:
+        weights[action] = weights.get(action, 0.0) + (1.0 - best_prob) / len(legal)
+    total = sum(weights.values())
+    return [(action, weights[action] / total) for action in legal]
 
 
 #: Ghost kinds by name, as the command line takes them.

@@ -36,6 +36,7 @@ __all__ = [
     "Searcher",
     "OutOfTime",
     "iterative_search",
+    "star1_window",
 ]
 
 MAX = "max"
@@ -48,6 +49,16 @@ INF = math.inf
 # Star1 cuts only when a bound clears the window by more than this, so that
 # floating-point rounding in probability sums can never turn a cut into an error.
 _SLACK = 1e-9
+
+
+def star1_window(prune: bool, bounds: tuple[float, float] | None) -> tuple[bool, float, float]:
+    """(Star1 on?, low, high) for a search with `prune` and evaluation `bounds`: on with pruning and
+    finite bounds, which are then widened a hair (a chance average can round one step past a leaf
+    bound); else off, with infinite bounds. The compiled search takes the same window from here."""
+    if prune and bounds is not None and all(math.isfinite(b) for b in bounds):
+        low, high = bounds
+        return True, low - _SLACK * (1.0 + abs(low)), high + _SLACK * (1.0 + abs(high))
+    return False, -INF, INF
 
 
 class SearchGame(Protocol[Node]):
@@ -135,14 +146,7 @@ class Searcher(Generic[Node]):
 
     def _use_bounds(self, bounds: tuple[float, float] | None) -> None:
         """Turn Star1 on for `bounds` (with pruning and finite bounds), else off."""
-        self._star1 = self.prune and bounds is not None and all(math.isfinite(b) for b in bounds)
-        if self._star1:
-            # Widened a hair: a chance average can round one step past a leaf bound.
-            low, high = bounds
-            self._low = low - _SLACK * (1.0 + abs(low))
-            self._high = high + _SLACK * (1.0 + abs(high))
-        else:
-            self._low, self._high = -INF, INF
+        self._star1, self._low, self._high = star1_window(self.prune, bounds)
 
     def _start(self, root: Node, depth: float) -> None:
         """Before a search from `root`: the bounds of this search, when the game gives them per search."""

@@ -490,8 +490,20 @@ class GameState(tuple):
     @property
     def position_key(self) -> tuple:
         """Every field but the board, as ints and tuples of ints: what makes two states of one layout
-        differ, and what a pickle carries beside the layout."""
+        differ, and what a pickle carries beside the layout.
+
+        In order: Pacman's doubled-grid position, the food mask, the capsule mask, each ghost's key
+        (doubled-grid position * 5 + last direction), each ghost's scared timer, the score, and the
+        status (0 playing, 1 won, 2 lost); the module docstring describes the doubled grid.
+        """
         return self[PACMAN:]
+
+    @classmethod
+    def from_position_key(cls, layout: Layout, position_key: tuple) -> GameState:
+        """The state of `layout` whose `position_key` is `position_key` (an engine that computes
+        states elsewhere, such as the compiled search core, hands them back this way). Not checked:
+        give only keys that came from states of this layout."""
+        return _rebuild(layout, tuple(position_key))
 
     def has_food(self, x: int, y: int) -> bool:
         """True if cell (x, y) holds food."""

@@ -200,15 +200,21 @@ def test_unlimited_depth_is_capped_when_stop_makes_the_tree_infinite(monkeypatch
     assert agent.last_search.depth == 4
 
 
-def test_transposition_table_stays_within_its_bound(monkeypatch):
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_transposition_table_stays_within_its_bound(monkeypatch, engine):
     import agents.expectimax as expectimax
+    from agents.compiled import core_status
 
+    if engine == "compiled" and not core_status()[0]:
+        pytest.skip(f"the compiled core is not in use here: {core_status()[1]}")
     monkeypatch.setattr(expectimax, "DEFAULT_TABLE_SIZE", 50)
-    agent = ExpectimaxAgent(depth=2, evaluation="score")
+    agent = ExpectimaxAgent(depth=2, evaluation="score", engine=engine)
     layout = load_layout("medium")
     for fast, _ in random_positions(layout, 5, seed=2):
         agent.get_action(fast)
-        assert len(agent._searcher.table) <= 50
+        searcher = agent._searcher
+        entries = len(searcher.table) if engine == "python" else searcher.table_entries
+        assert 0 < entries <= 50
 
 
 def test_ghost_model_defaults_to_the_ghosts_in_play():

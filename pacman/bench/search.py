@@ -9,13 +9,14 @@ import statistics
 import time
 from typing import Any
 
-from agents import ExpectimaxAgent, make_ghosts
+from agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
+from agents.compiled import core_status, engine_line
 from pacman.conformance import SimpleState, textbook_action
 from pacman.game import replay_actions, run_game
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["bench_positions", "search_benchmark"]
+__all__ = ["bench_positions", "search_benchmark", "engine_comparison"]
 
 
 def _every_nth_state(start: Any, actions: list, every: int) -> list:
@@ -67,7 +68,7 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
                 times, nodes = [], 0
                 for fast, _ in pairs:
                     agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
-                                            transposition=table, pruning=pruning)
+                                            transposition=table, pruning=pruning, engine="python")
                     started = time.perf_counter()
                     agent.get_action(fast)
                     times.append(time.perf_counter() - started)
@@ -94,5 +95,97 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
             "ms_per_move_median": round(median, 3),
             "speedup_of_expectimax_agent": round(median / ours["ms_per_move_median"], 1),
         })
-    return {"layout": layout.name, "positions": len(pairs), "ghosts": "random", "agent": rows,
+    return {"layout": layout.name, "positions": len(pairs), "ghosts": "random", "engine": "python", "agent": rows,
             "textbook": textbook}
+
+
+def _percentile(values: list[float], percent: float) -> float:
+    """The `percent` percentile of `values`, interpolated between the closest ranks (numpy's default)."""
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * percent / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def _decision(agent: ExpectimaxAgent, state: GameState) -> tuple[float, tuple, int]:
+    """One decision (`get_action`, as in a game) from an empty table: (seconds, (action, values), nodes)."""
+    agent.clear_table()
+    started = time.perf_counter()
+    action = agent.get_action(state)
+    seconds = time.perf_counter() - started
+    return seconds, (action, agent.last_search.action_values), agent.last_search.nodes
+
+
+def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4), positions: int = 20,
+                      seed: int = 0, runs: int = 3) -> dict[str, Any]:
+    """The Python engine and the compiled core side by side: the same decisions (`get_action` of the default
+    agent's search, table and pruning on, random ghosts, the table cleared before each) on the same positions.
+
+    Each position's time is the median of `runs` decisions, the engines taking turns, so that a burst of load
+    on a shared machine slows both alike and does not pass for a slow position. For each layout, depth and
+    evaluation (`score`, `better`): each engine's ms per decision (median, 95th percentile and slowest over
+    the positions) and nodes per second, and the ratio of the nodes per second measured in this run (and in
+    ``overall``, per evaluation, over every search both engines ran);
+    ``same_answers`` says whether both engines gave the same values, actions and node counts. The Python
+    engine is left out where a search is larger than agents accept (`MAX_SEARCH_LEAVES`), which would take
+    it minutes; without the core (not built, or switched off) only the Python engine's rows are given.
+    """
+    usable, why = core_status()
+    rows = []
+    for layout in layouts:
+        states = [fast for fast, _ in bench_positions(layout, positions, seed)]
+        for depth in depths:
+            engines = [engine for engine in (("python", "compiled") if usable else ("python",))
+                       if engine == "compiled" or estimated_leaves(layout, layout.num_ghosts, depth) <= MAX_SEARCH_LEAVES]
+            for evaluation in ("score", "better"):
+                # One agent per engine, as in a game; its table is cleared before each decision.
+                agents = {engine: ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                                                  engine=engine) for engine in engines}
+                for engine, agent in agents.items():
+                    agent.get_action(states[0])  # builds the searcher (and the layout's tables) once, untimed
+                samples: dict[str, list[list[float]]] = {engine: [] for engine in engines}
+                found: dict[str, tuple[list, int]] = {engine: ([], 0) for engine in engines}
+                for state in states:
+                    seconds: dict[str, list[float]] = {engine: [] for engine in engines}
+                    last: dict[str, tuple[tuple, int]] = {}
+                    for _ in range(runs):
+                        for engine in engines:
+                            elapsed, answer, nodes = _decision(agents[engine], state)
+                            seconds[engine].append(elapsed)
+                            last[engine] = (answer, nodes)
+                    for engine in engines:
+                        samples[engine].append(seconds[engine])
+                        answers, total = found[engine]
+                        found[engine] = (answers + [last[engine][0]], total + last[engine][1])
+                for engine in engines:
+                    times = [statistics.median(each) for each in samples[engine]]
+                    nodes = found[engine][1]
+                    rows.append({
+                        "layout": layout.name, "ghosts": layout.num_ghosts, "depth": depth, "evaluation": evaluation,
+                        "engine": engine,
+                        "ms_per_move_median": round(1000 * statistics.median(times), 3),
+                        "ms_per_move_p95": round(1000 * _percentile(times, 95), 3),
+                        "ms_per_move_max": round(1000 * max(times), 3),
+                        "nodes_per_move_mean": round(nodes / len(states), 1),
+                        "nodes_per_second": round(nodes / sum(times)),
+                        "nodes": nodes, "seconds": round(sum(times), 6),
+                    })
+                if len(found) == 2:
+                    python, core = rows[-2], rows[-1]
+                    rows[-1]["same_answers"] = found["python"] == found["compiled"]
+                    rows[-1]["ratio_nodes_per_second"] = round(core["nodes_per_second"] / python["nodes_per_second"], 1)
+    overall = {}
+    for evaluation in ("score", "better"):
+        pairs = [(python, core) for python, core in zip(rows, rows[1:]) if python["engine"] == "python"
+                 and core["engine"] == "compiled" and python["evaluation"] == evaluation
+                 and (python["layout"], python["depth"]) == (core["layout"], core["depth"])]
+        if pairs:
+            nodes = sum(python["nodes"] for python, _ in pairs)
+            python_rate = nodes / sum(python["seconds"] for python, _ in pairs)
+            core_rate = nodes / sum(core["seconds"] for _, core in pairs)
+            overall[evaluation] = {"python_nodes_per_second": round(python_rate),
+                                   "compiled_nodes_per_second": round(core_rate),
+                                   "ratio_nodes_per_second": round(core_rate / python_rate, 1)}
+    return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions,
+            "runs": runs, "ghosts": "random", "rows": rows, "overall": overall}

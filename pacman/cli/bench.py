@@ -26,6 +26,14 @@ def _depth_list(text: str) -> tuple[int, ...]:
     return depths
 
 
+def _layout_list(text: str) -> tuple[str, ...]:
+    """The --compare argument type: layout names or paths separated by commas, ``medium,tricky``."""
+    names = tuple(part.strip() for part in text.split(","))
+    if not names or not all(names):
+        raise argparse.ArgumentTypeError(f"expected layouts like medium,tricky, got {text!r}")
+    return names
+
+
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `bench` subcommand to the subparsers of the `pacman-ai` parser."""
     bench = commands.add_parser("bench", help="measure speed: successors per second, ms per move, ms per recorded frame",
@@ -46,25 +54,33 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="search depths to measure (default: 2,3,4)")
     bench.add_argument("--positions", type=bounded_int(1, 1000), default=20, metavar="N",
                        help="positions each search figure is the median over, at most 1000 (default: 20)")
+    bench.add_argument("--compare", type=_layout_list, default=("medium", "tricky"), metavar="L,L,...",
+                       help="layouts on which --part search sets the Python engine and the compiled core side by "
+                            "side (default: medium,tricky)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     return bench
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai bench`; returns the exit status."""
-    from pacman.bench import engine_benchmark, record_benchmark, search_benchmark
+    from pacman.bench import engine_benchmark, engine_comparison, record_benchmark, search_benchmark
+    from pacman.bench.search import engine_line
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
+    compared = [load_layout(name) for name in args.compare] if args.part in ("all", "search") else []
     report: dict[str, Any] = {}
     if not args.json:
         print(f"benchmarking on {layout.name} ...", file=sys.stderr, flush=True)
+        print(engine_line())
     if args.part in ("all", "engine"):
         report["engine"] = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
     if args.part in ("all", "search"):
         textbook = tuple(d for d in args.depths if d <= 3)
         report["search"] = search_benchmark(layout, depths=args.depths, positions=args.positions,
                                             seed=args.seed, textbook_depths=textbook)
+        report["engines"] = engine_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed,
+                                              runs=min(args.runs, 3))
     if args.part in ("all", "record"):
         report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
                                             moves=args.moves, seed=args.seed)
@@ -83,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  ratio step by step / simple:              {engine['ratio_stepwise_to_reference']:>12}x")
     if "search" in report:
         search = report["search"]
-        print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, "
+        print(f"expectimax decisions on {search['layout']}, {layout.num_ghosts} random ghosts, Python engine, "
               f"median over {search['positions']} positions")
         print(f"  {'depth':>5} {'evaluation':<10} {'table':<5} {'prune':<5} {'ms/move':>9} {'nodes/move':>10} "
               f"{'nodes/s':>10}")
@@ -97,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
         for row in search["textbook"]:
             print(f"  textbook expectimax on the simple engine, depth {row['depth']}, score: "
                   f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
+    if "engines" in report:
+        _print_engines(report["engines"])
     if "record" in report:
         record = report["record"]
         width, height = record["frame_size"]
@@ -110,3 +128,24 @@ def run(args: argparse.Namespace) -> int:
                   f"{record['cpu_speedup_pillow_to_python']:>8}x")
     return 0
 
+
+
+def _print_engines(engines: dict[str, Any]) -> None:
+    """The side-by-side table of `engine_comparison`."""
+    print(f"Python engine and compiled core, the same decisions on the same {engines['positions']} positions "
+          f"(random ghosts, an empty table each; each position the median of "
+          f"{engines['runs']} runs)")
+    print(f"  {'layout':<10} {'ghosts':>6} {'depth':>5} {'evaluation':<10} {'engine':<8} {'median ms':>10} "
+          f"{'p95 ms':>9} {'max ms':>9} {'nodes/move':>11} {'nodes/s':>12} {'ratio':>7}")
+    for row in engines["rows"]:
+        ratio = f"{row['ratio_nodes_per_second']}x" if "ratio_nodes_per_second" in row else ""
+        if row.get("same_answers") is False:
+            ratio += " DIFFERENT ANSWERS"
+        print(f"  {row['layout']:<10} {row['ghosts']:>6} {row['depth']:>5} {row['evaluation']:<10} {row['engine']:<8} "
+              f"{row['ms_per_move_median']:>10.3f} {row['ms_per_move_p95']:>9.3f} {row['ms_per_move_max']:>9.3f} "
+              f"{row['nodes_per_move_mean']:>11,.1f} {row['nodes_per_second']:>12,} {ratio:>7}")
+    for evaluation, overall in engines["overall"].items():
+        print(f"  {evaluation}, every search both engines ran: Python {overall['python_nodes_per_second']:,} nodes/s, "
+              f"compiled {overall['compiled_nodes_per_second']:,} nodes/s, ratio {overall['ratio_nodes_per_second']}x")
+    print("  (ratio: compiled nodes per second over the Python engine's, measured in this run; the Python engine "
+          "is left out of searches larger than agents accept)")

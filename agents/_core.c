@@ -1,0 +1,1742 @@
+/*
+ * agents._core: the compiled search core of pacman-ai.
+ *
+ * The rules of the classic game, successor generation, the built-in evaluations
+ * (`score`, `better`) and ghost models (uniform, directional), and the generic
+ * expectiminimax of agents/search.py (max, min and chance nodes, transposition
+ * table, alpha-beta, Star1), written again in C for speed. agents/compiled.py is
+ * the only user: it builds a `Board` per layout and a `Searcher` per agent and
+ * game, and checks that every answer is the Python engine's (docs/engine.md).
+ *
+ * Identical answers need identical floating-point operations: every sum, product
+ * and quotient below is written in the order of the Python code it mirrors, and
+ * the compiler is told not to contract a * b + c into a fused multiply-add
+ * (setup.py passes -ffp-contract=off; the pragma says the same to compilers that
+ * read it). Integer quantities (scores, distances, doubled coordinates) are exact.
+ *
+ * Positions follow pacman/state.py: the doubled grid, position p = x2 * S + y2
+ * with S = 2 * height; a ghost is a key p * 5 + d, d its last direction (0-3 for
+ * North, South, East, West; 4 for none); food and capsules are bitsets numbered
+ * x * height + y. A state here is a row of 64-bit words:
+ *
+ *   [0] Pacman's position | status << 32    [1] the score (signed)
+ *   [2 .. 2+n)  ghost i: key | scared timer << 32
+ *   then the food words, then the capsule words.
+ *
+ * Memory: a Board holds per-layout tables; a Searcher holds its transposition
+ * table (at most `table_size` entries, cleared when full, exactly as the Python
+ * table) and nothing else between searches; each search allocates its scratch
+ * and frees it before returning.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <time.h>
+#endif
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define NO_DIRECTION 4
+#define PLAYING 0
+#define WON 1
+#define LOST 2
+#define KIND_MAX 0
+#define KIND_MIN 1
+#define KIND_CHANCE 2
+#define EVAL_SCORE 0
+#define EVAL_BETTER 1
+#define STOP_NONE 0
+#define STOP_TIME 1
+#define STOP_ERROR 2
+/* How many distinct best-action sets a ghost with 1..4 legal actions can have: masks 1..15. */
+#define MASKS 16
+
+/* Doubled-grid unit vectors of North, South, East, West (x, y). */
+static const int DX[4] = {0, 0, 1, -1};
+static const int DY[4] = {1, -1, 0, 0};
+
+/* ---------------------------------------------------------------- the clock */
+
+static double
+monotonic_seconds(void)
+{
+#ifdef _WIN32
+    LARGE_INTEGER frequency, counter;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (double)counter.QuadPart / (double)frequency.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+static inline int
+popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_popcountll(x);
+#else /* without the instruction, bit tricks beat a library call */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static inline int
+lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* ---------------------------------------------------------------- the board */
+
+/* The rules and move tables of one layout. */
+typedef struct {
+    PyObject_HEAD
+    int width, height, stride;     /* stride S = 2 * height */
+    int cells;                     /* width * height: bits of a food or capsule set */
+    int words;                     /* 64-bit words of one such set */
+    int positions;                 /* 4 * width * height doubled-grid positions */
+    int agents;                    /* agent start cells in the layout (Pacman first) */
+    int *starts;                   /* doubled-grid position of each agent's start */
+    unsigned char *wall;           /* wall[x * height + y] */
+    unsigned char *pac_count;      /* Pacman's legal actions at a position ... */
+    unsigned char *pac_action;     /* ... (5 per position: action index 0-4) */
+    unsigned char *ghost_count;    /* a ghost's legal actions at a key ... */
+    unsigned char *ghost_action;   /* ... (4 per key: direction 0-3) */
+    /* the rules' numbers, from pacman.rules */
+    long long scared_time, food_points, win_points, ghost_points, lose_points, move_cost;
+    int collision;                 /* collision distance on the doubled grid (Manhattan) */
+} Board;
+
+static int
+board_is_wall(const Board *b, int x, int y)
+{
+    return x < 0 || y < 0 || x >= b->width || y >= b->height || b->wall[x * b->height + y];
+}
+
+static void
+board_dealloc(Board *b)
+{
+    PyMem_Free(b->starts);
+    PyMem_Free(b->wall);
+    PyMem_Free(b->pac_count);
+    PyMem_Free(b->pac_action);
+    PyMem_Free(b->ghost_count);
+    PyMem_Free(b->ghost_action);
+    Py_TYPE(b)->tp_free((PyObject *)b);
+}
+
+/* Fill the move tables from the walls, as pacman/state.py builds its own. */
+static void
+board_build_moves(Board *b)
+{
+    int S = b->stride;
+    for (int x2 = 0; x2 < 2 * b->width; x2++) {
+        for (int y2 = 0; y2 < 2 * b->height; y2++) {
+            int p = x2 * S + y2;
+            int xh = x2 & 1, yh = y2 & 1;
+            if (!xh && !yh) {
+                int x = x2 / 2, y = y2 / 2;
+                if (board_is_wall(b, x, y))
+                    continue;
+                int open[4], count = 0;
+                for (int a = 0; a < 4; a++) {
+                    if (!board_is_wall(b, x + DX[a], y + DY[a])) {
+                        b->pac_action[p * 5 + b->pac_count[p]++] = (unsigned char)a;
+                        open[count++] = a;
+                    }
+                }
+                b->pac_action[p * 5 + b->pac_count[p]++] = 4; /* Stop */
+                for (int d = 0; d < 5; d++) {
+                    int k = p * 5 + d;
+                    int back = d == NO_DIRECTION ? -1 : (d ^ 1);
+                    int has_back = 0;
+                    for (int i = 0; i < count; i++)
+                        has_back |= open[i] == back;
+                    for (int i = 0; i < count; i++) {
+                        if (open[i] == back && has_back && count > 1)
+                            continue;
+                        b->ghost_action[k * 4 + b->ghost_count[k]++] = (unsigned char)open[i];
+                    }
+                }
+            }
+            else if (xh && !yh) {
+                int a = (x2 - 1) / 2, c = (x2 + 1) / 2, y = y2 / 2;
+                if (c < b->width && !board_is_wall(b, a, y) && !board_is_wall(b, c, y)) {
+                    for (int d = 0; d < 4; d++) {
+                        int k = p * 5 + d;
+                        b->ghost_action[k * 4] = (unsigned char)d;
+                        b->ghost_count[k] = 1;
+                    }
+                }
+            }
+            else if (yh && !xh) {
+                int a = (y2 - 1) / 2, c = (y2 + 1) / 2, x = x2 / 2;
+                if (c < b->height && !board_is_wall(b, x, a) && !board_is_wall(b, x, c)) {
+                    for (int d = 0; d < 4; d++) {
+                        int k = p * 5 + d;
+                        b->ghost_action[k * 4] = (unsigned char)d;
+                        b->ghost_count[k] = 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+static int
+board_init(Board *b, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"width", "height", "walls", "starts", "rules", NULL};
+    int width, height;
+    Py_buffer walls;
+    PyObject *starts, *rules;
+    if (b->wall != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Board: already initialised");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiy*OO", keywords, &width, &height, &walls, &starts, &rules))
+        return -1;
+    int ok = -1;
+    if (width < 1 || height < 1 || width * height > 1 << 20) {
+        PyErr_Format(PyExc_ValueError, "Board: bad size %d x %d", width, height);
+        goto done;
+    }
+    if (walls.len != (Py_ssize_t)width * height) {
+        PyErr_Format(PyExc_ValueError, "Board: walls has %zd bytes, expected %d", walls.len, width * height);
+        goto done;
+    }
+    b->width = width;
+    b->height = height;
+    b->stride = 2 * height;
+    b->cells = width * height;
+    b->words = (b->cells + 63) / 64;
+    b->positions = 4 * width * height;
+    if (!PyArg_ParseTuple(rules, "LLLLLLi", &b->scared_time, &b->food_points, &b->win_points, &b->ghost_points,
+                          &b->lose_points, &b->move_cost, &b->collision))
+        goto done;
+    PyObject *seq = PySequence_Fast(starts, "Board: starts must be a sequence of positions");
+    if (seq == NULL)
+        goto done;
+    b->agents = (int)PySequence_Fast_GET_SIZE(seq);
+    PyMem_Free(b->starts);
+    b->starts = PyMem_Calloc(b->agents ? b->agents : 1, sizeof(int));
+    if (b->starts == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < b->agents; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            goto done;
+        }
+        if (v < 0 || v >= b->positions) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "Board: start position %ld is off the board", v);
+            goto done;
+        }
+        b->starts[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    PyMem_Free(b->wall);
+    PyMem_Free(b->pac_count);
+    PyMem_Free(b->pac_action);
+    PyMem_Free(b->ghost_count);
+    PyMem_Free(b->ghost_action);
+    b->wall = PyMem_Malloc(b->cells);
+    b->pac_count = PyMem_Calloc(b->positions, 1);
+    b->pac_action = PyMem_Calloc((size_t)b->positions * 5, 1);
+    b->ghost_count = PyMem_Calloc((size_t)b->positions * 5, 1);
+    b->ghost_action = PyMem_Calloc((size_t)b->positions * 20, 1);
+    if (!b->wall || !b->pac_count || !b->pac_action || !b->ghost_count || !b->ghost_action) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(b->wall, walls.buf, b->cells);
+    board_build_moves(b);
+    ok = 0;
+done:
+    PyBuffer_Release(&walls);
+    return ok;
+}
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "agents._core.Board",
+    .tp_doc = PyDoc_STR("Board(width, height, walls, starts, rules): the move tables of one layout."),
+    .tp_basicsize = sizeof(Board),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)board_init,
+    .tp_dealloc = (destructor)board_dealloc,
+};
+
+/* ---------------------------------------------------------------- states */
+
+#define ST_PAC(s) ((int)((s)[0] & 0xffffffffu))
+#define ST_STATUS(s) ((int)((s)[0] >> 32))
+#define ST_SCORE(s) ((long long)(s)[1])
+#define ST_GHOST(s, i) ((int)((s)[2 + (i)] & 0xffffffffu))
+#define ST_TIMER(s, i) ((long long)((s)[2 + (i)] >> 32))
+#define ST_FOOD(s, n) ((s) + 2 + (n))
+#define ST_CAPS(s, n, w) ((s) + 2 + (n) + (w))
+
+static inline void
+set_pac_status(uint64_t *s, int pac, int status)
+{
+    s[0] = (uint64_t)(uint32_t)pac | (uint64_t)(uint32_t)status << 32;
+}
+
+static inline void
+set_score(uint64_t *s, long long score)
+{
+    s[1] = (uint64_t)score;
+}
+
+static inline void
+set_ghost(uint64_t *s, int i, int key, long long timer)
+{
+    s[2 + i] = (uint64_t)(uint32_t)key | (uint64_t)(uint32_t)timer << 32;
+}
+
+/* ---------------------------------------------------------------- the searcher */
+
+/* A slot of the transposition table, 8 bytes: eight to a cache line, so a probe is one memory access. */
+typedef struct {
+    uint32_t check;                    /* the high half of the entry's hash */
+    uint32_t entry;                    /* entry index + 1; 0: empty */
+} Slot;
+
+typedef struct {
+    PyObject_HEAD
+    Board *board;
+    int ghosts, agents, words, size;   /* size: words of one state */
+    int evaluation;                    /* EVAL_SCORE or EVAL_BETTER */
+    int minimise;                      /* ghosts are min layers (else chance layers) */
+    int prune;                         /* alpha-beta, and Star1 where bounds are given */
+    double slack;                      /* Star1's widening of a window, agents.search._SLACK */
+    /* the chance model: directional[i] says ghost i uses the table below, else uniform */
+    unsigned char *directional;
+    /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j] */
+    double *probability;
+    /* better */
+    Py_buffer distances;               /* the layout's int32 distance matrix, cells x cells */
+    int32_t *rival;                    /* cells: scratch of the room term (a search holds the searcher) */
+    Py_buffer order;                   /* uint16 cells x cells: each row's cells by distance (distance_order) */
+    int has_order;
+    /* better's bounds (better_bounds_within): Pacman's region, the maze's diameter, the unreachable distance */
+    uint64_t *region;
+    long long diameter, unreachable;
+    int has_distances;
+    double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
+        room_price;
+    long long room_cells;
+    /* the transposition table: open addressing over slots, entries in insertion order */
+    Py_ssize_t table_size;             /* entries at most; 0: no table */
+    size_t slots;                      /* a power of two >= 2 * table_size */
+    Slot *slot;
+    uint64_t *entry_state;             /* size words each, then agent and depth in one more word */
+    uint64_t *entry_hash;
+    double *entry_value;
+    size_t entries, entry_capacity;
+    int busy;                          /* a search is running (in some thread) */
+} Searcher;
+
+/* ---------------------------------------------------------------- rules */
+
+static inline int
+collides(const Board *b, int pac, int ghost_position)
+{
+    int S = b->stride;
+    int dx = pac / S - ghost_position / S, dy = pac % S - ghost_position % S;
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) <= b->collision;
+}
+
+static inline int
+cell_of(const Board *b, int position)
+{
+    /* a half-way position counts as the cell it rounds up to (x.5 rounds up) */
+    int S = b->stride;
+    return ((position / S + 1) / 2) * b->height + (position % S + 1) / 2;
+}
+
+/* After Pacman's move: resolve each collision in ghost order (pacman/state.py _pacman_collisions). */
+static void
+pacman_collisions(const Searcher *se, uint64_t *s)
+{
+    const Board *b = se->board;
+    int pac = ST_PAC(s), status = ST_STATUS(s);
+    long long score = ST_SCORE(s);
+    for (int i = 0; i < se->ghosts; i++) {
+        int key = ST_GHOST(s, i);
+        if (!collides(b, pac, key / 5))
+            continue;
+        if (ST_TIMER(s, i)) {
+            score += b->ghost_points;
+            set_ghost(s, i, b->starts[i + 1] * 5 + NO_DIRECTION, 0);
+        }
+        else if (status != WON) {
+            score -= b->lose_points;
+            status = LOST;
+        }
+    }
+    set_score(s, score);
+    set_pac_status(s, pac, status);
+}
+
+/* Every legal successor of `agent` in a live state `s`, in legal-action order, into `out`
+   (se->size words each); their action indices (0-4) into `actions` if not NULL. Returns the count. */
+static int
+successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsigned char *actions)
+{
+    const Board *b = se->board;
+    int size = se->size, n = se->ghosts, w = se->words, S = b->stride;
+    int pac = ST_PAC(s);
+    long long score = ST_SCORE(s);
+    if (agent == 0) {
+        int count = b->pac_count[pac];
+        const unsigned char *legal = b->pac_action + pac * 5;
+        for (int j = 0; j < count; j++) {
+            int a = legal[j];
+            int q = a == 4 ? pac : pac + (DX[a] * 2) * S + DY[a] * 2;
+            uint64_t *o = out + (size_t)j * size;
+            memcpy(o, s, sizeof(uint64_t) * size);
+            int c = cell_of(b, q);
+            uint64_t bit = (uint64_t)1 << (c & 63);
+            uint64_t *food = ST_FOOD(o, n), *caps = ST_CAPS(o, n, w);
+            int status = PLAYING;
+            if (food[c >> 6] & bit) {
+                food[c >> 6] ^= bit;
+                int left = 0;
+                for (int k = 0; k < w; k++)
+                    left |= food[k] != 0;
+                if (left)
+                    set_score(o, score + (b->food_points - b->move_cost));
+                else {
+                    set_score(o, score + (b->food_points + b->win_points - b->move_cost));
+                    status = WON;
+                }
+            }
+            else if (caps[c >> 6] & bit) {
+                caps[c >> 6] ^= bit;
+                for (int i = 0; i < n; i++)
+                    set_ghost(o, i, ST_GHOST(o, i), b->scared_time);
+                set_score(o, score - b->move_cost);
+            }
+            else
+                set_score(o, score - b->move_cost);
+            set_pac_status(o, q, status);
+            for (int i = 0; i < n; i++) {
+                if (collides(b, q, ST_GHOST(o, i) / 5)) {
+                    pacman_collisions(se, o);
+                    break;
+                }
+            }
+            if (actions)
+                actions[j] = (unsigned char)a;
+        }
+        return count;
+    }
+    int i = agent - 1;
+    int key = ST_GHOST(s, i);
+    long long timer = ST_TIMER(s, i);
+    int here = key / 5;
+    int count = b->ghost_count[key];
+    const unsigned char *legal = b->ghost_action + key * 4;
+    int step = timer ? 1 : 2;
+    for (int j = 0; j < count; j++) {
+        int a = legal[j];
+        int g = (here + (DX[a] * step) * S + DY[a] * step) * 5 + a;
+        uint64_t *o = out + (size_t)j * size;
+        memcpy(o, s, sizeof(uint64_t) * size);
+        if (!timer) {
+            set_ghost(o, i, g, 0);
+            if (collides(b, pac, g / 5)) { /* caught by a ghost that is not scared */
+                set_score(o, score - b->lose_points);
+                set_pac_status(o, pac, LOST);
+            }
+        }
+        else {
+            /* half a cell; the timer drops after each own move, and at 0 the ghost snaps
+               to the nearest cell (x.5 rounds up) */
+            long long left = timer - 1, new_timer = left;
+            long long new_score = score;
+            int status = PLAYING;
+            if (!left) {
+                int p = g / 5, x2 = p / S, y2 = p % S;
+                g = ((x2 + (x2 & 1)) * S + (y2 + (y2 & 1))) * 5 + g % 5;
+            }
+            if (collides(b, pac, g / 5)) {
+                if (left) { /* Pacman eats the ghost: it goes home, no longer scared */
+                    new_score += b->ghost_points;
+                    g = b->starts[agent] * 5 + NO_DIRECTION;
+                    new_timer = 0;
+                }
+                else {
+                    new_score -= b->lose_points;
+                    status = LOST;
+                }
+            }
+            set_ghost(o, i, g, new_timer);
+            set_score(o, new_score);
+            set_pac_status(o, pac, status);
+        }
+        if (actions)
+            actions[j] = (unsigned char)a;
+    }
+    return count;
+}
+
+/* The chance probabilities of ghost `agent` in live state `s` with `count` legal actions, into `p`. */
+static void
+chance_probabilities(const Searcher *se, const uint64_t *s, int agent, int count, double *p)
+{
+    int i = agent - 1;
+    if (!se->directional[i]) {
+        double uniform = 1.0 / count;
+        for (int j = 0; j < count; j++)
+            p[j] = uniform;
+        return;
+    }
+    const Board *b = se->board;
+    int S = b->stride;
+    int key = ST_GHOST(s, i), here = key / 5;
+    int scared = ST_TIMER(s, i) > 0;
+    int step = scared ? 1 : 2;
+    int pac = ST_PAC(s);
+    int px = pac / S, py = pac % S, x = here / S, y = here % S;
+    const unsigned char *legal = b->ghost_action + key * 4;
+    int distance[4], target = 0;
+    for (int j = 0; j < count; j++) {
+        int a = legal[j];
+        int dx = x + DX[a] * step - px, dy = y + DY[a] * step - py;
+        distance[j] = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+        if (j == 0 || (scared ? distance[j] > target : distance[j] < target))
+            target = distance[j];
+    }
+    int mask = 0;
+    for (int j = 0; j < count; j++)
+        if (distance[j] == target)
+            mask |= 1 << j;
+    const double *row = se->probability + ((size_t)((i * 2 + scared) * 5 + count) * MASKS + mask) * 4;
+    for (int j = 0; j < count; j++)
+        p[j] = row[j];
+}
+
+/* ---------------------------------------------------------------- evaluations */
+
+/* The maze distance from cell `here` to the nearest cell of `mask` (`count` cells), 0 if none
+   (DistanceTable.nearest). With many cells set, walk the cells in order of distance from `here` (the
+   layout's `order` table) to the first one set; with few, take the least distance over them. */
+static int
+nearest(const Searcher *se, int here, const uint64_t *mask, int count)
+{
+    int cells = se->board->cells;
+    const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * cells;
+    if (!count)
+        return 0;
+    if (se->has_order && count > 8) {
+        const uint16_t *order = (const uint16_t *)se->order.buf + (size_t)here * cells;
+        for (int k = 0; k < cells; k++) {
+            int c = order[k];
+            if (mask[c >> 6] >> (c & 63) & 1)
+                return row[c];
+        }
+    }
+    int found = -1;
+    for (int k = 0; k < se->words; k++) {
+        uint64_t word = mask[k];
+        while (word) {
+            int c = k * 64 + lowest_bit(word);
+            word &= word - 1;
+            if (found < 0 || row[c] < found)
+                found = row[c];
+        }
+    }
+    return found < 0 ? 0 : found;
+}
+
+/* agents/evaluation.py better_evaluation, operation for operation. */
+static double
+evaluate_better(const Searcher *se, const uint64_t *s)
+{
+    const Board *b = se->board;
+    int n = se->ghosts, w = se->words;
+    const uint64_t *food = ST_FOOD(s, n), *caps = ST_CAPS(s, n, w);
+    int food_count = 0, capsule_count = 0;
+    for (int k = 0; k < w; k++) {
+        food_count += popcount64(food[k]);
+        capsule_count += popcount64(caps[k]);
+    }
+    double value = ((double)ST_SCORE(s) - se->food_weight * (double)food_count)
+        - se->capsule_price * (double)capsule_count;
+    int status = ST_STATUS(s);
+    if (status != PLAYING)
+        return status == LOST ? value - se->lost_penalty : value;
+    int cells = b->cells;
+    int here = cell_of(b, ST_PAC(s));
+    const int32_t *matrix = (const int32_t *)se->distances.buf;
+    const int32_t *row = matrix + (size_t)here * cells;
+    value -= se->step_price * (double)nearest(se, here, food, food_count);
+    int first_hunter = -1;
+    long long closest = 1000000;
+    for (int i = 0; i < n; i++) {
+        int cell = cell_of(b, ST_GHOST(s, i) / 5);
+        long long d = row[cell];
+        long long timer = ST_TIMER(s, i);
+        if (timer) {
+            if (timer > d)
+                value += se->scared_pull / (1.0 + (double)d);
+            continue;
+        }
+        if (first_hunter < 0)
+            first_hunter = i;
+        if (d < closest)
+            closest = d;
+        if (d <= 1)
+            value -= se->caught_penalty;
+        else if (d <= 5)
+            value -= se->near_penalty / (double)(d - 1);
+    }
+    if (first_hunter >= 0 && closest <= 8) {
+        /* room: the cells strictly nearer to Pacman than to every hunter (DistanceTable.room) */
+        int32_t *rival = se->rival;
+        memcpy(rival, matrix + (size_t)cell_of(b, ST_GHOST(s, first_hunter) / 5) * cells, sizeof(int32_t) * cells);
+        for (int i = first_hunter + 1; i < n; i++) {
+            if (ST_TIMER(s, i))
+                continue;
+            const int32_t *other = matrix + (size_t)cell_of(b, ST_GHOST(s, i) / 5) * cells;
+            for (int c = 0; c < cells; c++)
+                rival[c] = other[c] < rival[c] ? other[c] : rival[c];
+        }
+        long long room = 0;
+        for (int c = 0; c < cells; c++)
+            room += row[c] < rival[c];
+        if (room < se->room_cells)
+            value -= se->room_price * (double)(se->room_cells - room);
+    }
+    return value;
+}
+
+static inline double
+evaluate(const Searcher *se, const uint64_t *s)
+{
+    if (se->evaluation == EVAL_BETTER)
+        return evaluate_better(se, s);
+    return (double)ST_SCORE(s);
+}
+
+/* agents/evaluation.py better_bounds_within(state, plies), operation for operation: (low, high) holding
+   `better` of every state `plies` moves of each agent can reach from `s`. */
+static void
+better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *low, double *high)
+{
+    const Board *b = se->board;
+    int n = se->ghosts, w = se->words;
+    const uint64_t *food = ST_FOOD(s, n), *caps = ST_CAPS(s, n, w);
+    int food_left = 0, capsules_left = 0, outside = 0;
+    for (int k = 0; k < w; k++) {
+        food_left += popcount64(food[k]);
+        capsules_left += popcount64(caps[k]);
+        outside |= (food[k] & ~se->region[k]) != 0;
+    }
+    double b0 = ((double)ST_SCORE(s) - se->food_weight * (double)food_left) - se->capsule_price * (double)capsules_left;
+    int here = cell_of(b, ST_PAC(s));
+    long long food_steps = nearest(se, here, food, food_left);
+    long long capsule_steps = nearest(se, here, caps, capsules_left);
+    /* at most min(left, plies - steps + 1) eaten, none if the nearest is beyond reach (_most_eaten) */
+    long long dots = 0, eaten_capsules = 0, eats = 0, scared = 0;
+    if (food_left && food_steps <= plies)
+        dots = food_left < plies - food_steps + 1 ? food_left : plies - food_steps + 1;
+    if (capsules_left && capsule_steps <= plies)
+        eaten_capsules = capsules_left < plies - capsule_steps + 1 ? capsules_left : plies - capsule_steps + 1;
+    for (int i = 0; i < n; i++) {
+        long long times = (ST_TIMER(s, i) > 0) + eaten_capsules;
+        eats += plies < times ? plies : times;
+        scared += ST_TIMER(s, i) > 0;
+    }
+    if (eaten_capsules)
+        scared = n;
+    double top = b0 + (double)dots * ((double)(b->food_points - b->move_cost) + se->food_weight);
+    top = top + (double)eaten_capsules * (se->capsule_price - (double)b->move_cost);
+    top = top + (double)(food_left && dots >= food_left ? b->win_points : 0);
+    top = top + (double)(b->ghost_points * eats);
+    top = top + se->scared_pull * (double)scared;
+    long long farthest = outside ? se->unreachable : se->diameter;
+    double live = -se->step_price * (double)farthest
+        - (n ? se->caught_penalty * (double)n + se->room_price * (double)se->room_cells : 0.0);
+    double lost = n ? -se->lost_penalty : 0.0;
+    double bottom = ((b0 - (double)(plies * b->move_cost)) - (double)((long long)n * b->lose_points))
+        + (lost < live ? lost : live);
+    *low = bottom;
+    *high = top;
+}
+
+/* ---------------------------------------------------------------- the transposition table */
+
+static inline uint64_t
+mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* A word's multiplier depends on its place, so that states that differ by swapped words still differ;
+   the products are independent (they pipeline), and mix64 spreads the sum over every bit. A collision
+   costs only a comparison: the table compares whole states. */
+static const uint64_t PLACE[8] = {
+    0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL, 0xd6e8feb86659fd93ULL,
+    0xff51afd7ed558ccdULL, 0xc4ceb9fe1a85ec53ULL, 0x94d049bb133111ebULL, 0xbf58476d1ce4e5b9ULL,
+};
+
+static inline uint64_t
+state_hash(const uint64_t *s, int size, uint64_t extra)
+{
+    uint64_t a = extra * 0x2545f4914f6cdd1dULL, b = 0;
+    int k = 0;
+    for (; k + 1 < size; k += 2) {
+        a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
+        b += (s[k + 1] ^ (uint64_t)k) * PLACE[(k + 1) & 7];
+    }
+    if (k < size)
+        a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
+    return mix64(a ^ (b << 32 | b >> 32));
+}
+
+static void
+table_free(Searcher *se)
+{
+    PyMem_RawFree(se->slot);
+    PyMem_RawFree(se->entry_state);
+    PyMem_RawFree(se->entry_hash);
+    PyMem_RawFree(se->entry_value);
+    se->slot = NULL;
+    se->entry_state = NULL;
+    se->entry_hash = NULL;
+    se->entry_value = NULL;
+    se->entries = se->entry_capacity = 0;
+    se->slots = 0;
+}
+
+/* Slots for the entries there are, and for as many again: the table starts small (a search of a few
+   hundred nodes should not pay for a table of 100,000 entries) and doubles as it fills. */
+static int
+table_grow(Searcher *se, size_t slots)
+{
+    Slot *fresh = PyMem_RawCalloc(slots, sizeof(Slot));
+    if (fresh == NULL)
+        return -1;
+    PyMem_RawFree(se->slot);
+    se->slot = fresh;
+    se->slots = slots;
+    size_t mask = slots - 1;
+    for (size_t e = 0; e < se->entries; e++) {
+        size_t i = (size_t)se->entry_hash[e] & mask;
+        while (fresh[i].entry)
+            i = (i + 1) & mask;
+        fresh[i].check = (uint32_t)(se->entry_hash[e] >> 32);
+        fresh[i].entry = (uint32_t)(e + 1);
+    }
+    return 0;
+}
+
+/* Allocate the slots on first use; 0 on success, -1 out of memory. */
+static int
+table_ready(Searcher *se)
+{
+    if (se->slot != NULL)
+        return 0;
+    return table_grow(se, 256);
+}
+
+/* Empty the table, as the Python table is cleared when full (a few bytes per entry stored since the last
+   clear: the slots are zeroed). */
+static void
+table_clear(Searcher *se)
+{
+    se->entries = 0;
+    memset(se->slot, 0, se->slots * sizeof(Slot));
+}
+
+static inline uint64_t
+entry_tag(int agent, int depth)
+{
+    return (uint64_t)(uint32_t)agent | (uint64_t)(uint32_t)depth << 32;
+}
+
+/* Ask the processor to fetch the slot of hash `h` while other work goes on. */
+static inline void
+table_prefetch(const Searcher *se, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(se->slot + ((size_t)h & (se->slots - 1)));
+#else
+    (void)se;
+    (void)h;
+#endif
+}
+
+/* Look (state, agent, depth) up: 1 and *value if stored. */
+static int
+table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
+{
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
+    int size = se->size;
+    const Slot *slot = se->slot;
+    uint32_t check = (uint32_t)(h >> 32);
+    while (slot[i].entry) {
+        if (slot[i].check == check) {
+            size_t e = slot[i].entry - 1;
+            const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
+                *value = se->entry_value[e];
+                return 1;
+            }
+        }
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+/* Store a value for a key that is not in the table; as the Python table, clear it first when full.
+   Returns -1 out of memory. */
+static int
+table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double value)
+{
+    int size = se->size;
+    if (se->entries >= (size_t)se->table_size)
+        table_clear(se);
+    if (se->entries == se->entry_capacity) {
+        size_t capacity = se->entry_capacity ? 2 * se->entry_capacity : 64;
+        if (capacity > (size_t)se->table_size)
+            capacity = (size_t)se->table_size;
+        uint64_t *states = PyMem_RawRealloc(se->entry_state, capacity * (size_t)(size + 1) * sizeof(uint64_t));
+        if (states == NULL)
+            return -1;
+        se->entry_state = states;
+        uint64_t *hashes = PyMem_RawRealloc(se->entry_hash, capacity * sizeof(uint64_t));
+        if (hashes == NULL)
+            return -1;
+        se->entry_hash = hashes;
+        double *values = PyMem_RawRealloc(se->entry_value, capacity * sizeof(double));
+        if (values == NULL)
+            return -1;
+        se->entry_value = values;
+        se->entry_capacity = capacity;
+    }
+    if (2 * (se->entries + 1) > se->slots && table_grow(se, 2 * se->slots) < 0)
+        return -1;
+    size_t e = se->entries++;
+    uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+    memcpy(stored, s, sizeof(uint64_t) * size);
+    stored[size] = tag;
+    se->entry_hash[e] = h;
+    se->entry_value[e] = value;
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
+    while (se->slot[i].entry)
+        i = (i + 1) & mask;
+    se->slot[i].check = (uint32_t)(h >> 32);
+    se->slot[i].entry = (uint32_t)(e + 1);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+/* One search: the counters and the scratch space of agents.search.Searcher. */
+typedef struct {
+    Searcher *se;
+    uint64_t *scratch;        /* 5 child states per level */
+    uint64_t *hashes;         /* their 5 table hashes per level */
+    double *chances;          /* 5 probabilities per level */
+    int levels;
+    unsigned long long nodes;
+    int cut;                  /* a node was cut off by the depth limit */
+    int stop;                 /* STOP_TIME or STOP_ERROR: unwind */
+    int has_deadline;
+    double deadline;
+    int star1;
+    double low, high;
+} Search;
+
+#define INF HUGE_VAL
+
+/* The table's hash of each child in `kids` (for the agent and depth they are searched at) into `hashes`, and
+   a prefetch of each one's slot: by the time the search reaches a child, its slot is in the cache. */
+static void
+child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int depth, uint64_t *hashes)
+{
+    if (se->table_size <= 0)
+        return;
+    uint64_t tag = entry_tag(agent, depth > 0 ? depth : 0);
+    for (int j = 0; j < count; j++) {
+        hashes[j] = state_hash(kids + (size_t)j * se->size, se->size, tag);
+        table_prefetch(se, hashes[j]);
+    }
+}
+
+/* The value of `s` with `agent` to move and `depth` plies left (agents.search.Searcher._value); `h` is its
+   table hash, from child_hashes. */
+static double
+node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
+{
+    Searcher *se = c->se;
+    c->nodes++;
+    if (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline) {
+        c->stop = STOP_TIME;
+        return 0.0;
+    }
+    if (!(c->nodes & 0xfffff)) { /* every million nodes: let Ctrl-C through */
+        PyGILState_STATE gil = PyGILState_Ensure();
+        int failed = PyErr_CheckSignals();
+        PyGILState_Release(gil);
+        if (failed) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+    }
+    if (ST_STATUS(s) != PLAYING)
+        return evaluate(se, s);
+    int use_table = se->table_size > 0;
+    uint64_t tag = 0;
+    if (use_table) {
+        /* depth-limit leaves are cached too: evaluations can cost more than a look-up */
+        tag = entry_tag(agent, depth > 0 ? depth : 0);
+        double hit;
+        if (table_get(se, s, tag, h, &hit)) {
+            if (depth <= 0)
+                c->cut = 1;
+            return hit;
+        }
+    }
+    if (depth <= 0) {
+        c->cut = 1;
+        double v = evaluate(se, s);
+        if (use_table && table_put(se, s, tag, h, v) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+        return v;
+    }
+    if (level + 1 >= c->levels) { /* never: the scratch has a level per ply and agent */
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
+    int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
+    int size = se->size;
+    uint64_t *kids = c->scratch + (size_t)level * 5 * size;
+    uint64_t *hashes = c->hashes + (size_t)level * 5;
+    int count = successors(se, s, agent, kids, NULL);
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
+    int prune = se->prune;
+    double value;
+    if (agent == 0 || se->minimise) {
+        int maximise = agent == 0;
+        double best = maximise ? -INF : INF;
+        for (int j = 0; j < count; j++) {
+            const uint64_t *kid = kids + (size_t)j * size;
+            double v;
+            if (!prune)
+                v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
+            else if (maximise)
+                v = node_value(c, kid, next_agent, next_depth, alpha > best ? alpha : best, beta, level + 1,
+                               hashes[j]);
+            else
+                v = node_value(c, kid, next_agent, next_depth, alpha, beta < best ? beta : best, level + 1,
+                               hashes[j]);
+            if (c->stop)
+                return 0.0;
+            if (maximise ? v > best : v < best) {
+                best = v;
+                if (prune && (maximise ? best >= beta : best <= alpha))
+                    return best; /* a bound: not stored */
+            }
+        }
+        value = best;
+    }
+    else {
+        double *p = c->chances + (size_t)level * 5;
+        chance_probabilities(se, s, agent, count, p);
+        double total = 0.0;
+        if (c->star1 && (alpha > -INF || beta < INF)) {
+            double low = c->low, high = c->high;
+            /* the window, widened a hair once per node (agents.search._SLACK) */
+            double alpha_cut = alpha - se->slack * (1.0 + fabs(alpha));
+            double beta_cut = beta + se->slack * (1.0 + fabs(beta));
+            double rest = 1.0;
+            for (int j = 0; j < count; j++) {
+                const uint64_t *kid = kids + (size_t)j * size;
+                double pj = p[j], v;
+                rest -= pj;
+                if (rest < 0.0)
+                    rest = 0.0;
+                if (pj > 0.0) {
+                    double child_alpha = (alpha - total - rest * high) / pj;
+                    double child_beta = (beta - total - rest * low) / pj;
+                    v = node_value(c, kid, next_agent, next_depth, child_alpha > low ? child_alpha : low,
+                                   child_beta < high ? child_beta : high, level + 1, hashes[j]);
+                }
+                else
+                    v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
+                if (c->stop)
+                    return 0.0;
+                total += pj * v;
+                double upper = total + rest * high;
+                if (upper < alpha_cut)
+                    return upper; /* fails low: an upper bound */
+                double lower = total + rest * low;
+                if (lower > beta_cut)
+                    return lower; /* fails high: a lower bound */
+            }
+        }
+        else {
+            for (int j = 0; j < count; j++) {
+                double v = node_value(c, kids + (size_t)j * size, next_agent, next_depth, -INF, INF, level + 1,
+                                      hashes[j]);
+                if (c->stop)
+                    return 0.0;
+                total += p[j] * v;
+            }
+        }
+        value = total;
+    }
+    if (use_table && (!prune || (alpha < value && value < beta))) {
+        if (table_put(se, s, tag, h, value) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+    }
+    return value;
+}
+
+/* ---------------------------------------------------------------- Python glue */
+
+/* Read a state tuple (pacman, food bytes, capsule bytes, ghost keys, timers, score, status) into `s`. */
+static int
+read_state(const Searcher *se, PyObject *tuple, uint64_t *s)
+{
+    const Board *b = se->board;
+    int pac, status;
+    long long score;
+    Py_buffer food, caps;
+    PyObject *ghosts, *timers;
+    if (!PyArg_ParseTuple(tuple, "iy*y*OOLi", &pac, &food, &caps, &ghosts, &timers, &score, &status))
+        return -1;
+    int ok = -1;
+    int n = se->ghosts, w = se->words;
+    PyObject *g = NULL, *t = NULL;
+    if (food.len != (Py_ssize_t)w * 8 || caps.len != (Py_ssize_t)w * 8) {
+        PyErr_Format(PyExc_ValueError, "state: food and capsules must be %d bytes", w * 8);
+        goto done;
+    }
+    if (pac < 0 || pac >= b->positions || status < PLAYING || status > LOST) {
+        PyErr_SetString(PyExc_ValueError, "state: Pacman's position or the status is out of range");
+        goto done;
+    }
+    g = PySequence_Fast(ghosts, "state: ghosts must be a sequence");
+    t = g ? PySequence_Fast(timers, "state: timers must be a sequence") : NULL;
+    if (t == NULL)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(g) != n || PySequence_Fast_GET_SIZE(t) != n) {
+        PyErr_Format(PyExc_ValueError, "state: expected %d ghosts and timers", n);
+        goto done;
+    }
+    memset(s, 0, sizeof(uint64_t) * se->size);
+    set_pac_status(s, pac, status);
+    set_score(s, score);
+    for (int i = 0; i < n; i++) {
+        long key = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, i));
+        long long timer = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(t, i));
+        if (PyErr_Occurred())
+            goto done;
+        if (key < 0 || key >= 5L * b->positions || timer < 0 || timer > 0x7fffffff) {
+            PyErr_SetString(PyExc_ValueError, "state: a ghost key or timer is out of range");
+            goto done;
+        }
+        set_ghost(s, i, (int)key, timer);
+    }
+    for (int k = 0; k < w; k++) {
+        uint64_t fw = 0, cw = 0;
+        for (int j = 7; j >= 0; j--) {
+            fw = fw << 8 | ((const unsigned char *)food.buf)[k * 8 + j];
+            cw = cw << 8 | ((const unsigned char *)caps.buf)[k * 8 + j];
+        }
+        ST_FOOD(s, n)[k] = fw;
+        ST_CAPS(s, n, w)[k] = cw;
+    }
+    ok = 0;
+done:
+    Py_XDECREF(g);
+    Py_XDECREF(t);
+    PyBuffer_Release(&food);
+    PyBuffer_Release(&caps);
+    return ok;
+}
+
+static PyObject *
+mask_bytes(const uint64_t *words, int w)
+{
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)w * 8);
+    if (out == NULL)
+        return NULL;
+    unsigned char *buf = (unsigned char *)PyBytes_AS_STRING(out);
+    for (int k = 0; k < w; k++)
+        for (int j = 0; j < 8; j++)
+            buf[k * 8 + j] = (unsigned char)(words[k] >> (8 * j));
+    return out;
+}
+
+static PyObject *
+write_state(const Searcher *se, const uint64_t *s)
+{
+    int n = se->ghosts, w = se->words;
+    PyObject *ghosts = PyTuple_New(n), *timers = PyTuple_New(n);
+    if (!ghosts || !timers)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        PyObject *key = PyLong_FromLong(ST_GHOST(s, i)), *timer = PyLong_FromLongLong(ST_TIMER(s, i));
+        if (!key || !timer) {
+            Py_XDECREF(key);
+            Py_XDECREF(timer);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(ghosts, i, key);
+        PyTuple_SET_ITEM(timers, i, timer);
+    }
+    PyObject *food = mask_bytes(ST_FOOD(s, n), w), *caps = mask_bytes(ST_CAPS(s, n, w), w);
+    if (!food || !caps) {
+        Py_XDECREF(food);
+        Py_XDECREF(caps);
+        goto fail;
+    }
+    return Py_BuildValue("(iNNNNLi)", ST_PAC(s), food, caps, ghosts, timers, ST_SCORE(s), ST_STATUS(s));
+fail:
+    Py_XDECREF(ghosts);
+    Py_XDECREF(timers);
+    return NULL;
+}
+
+static void
+searcher_dealloc(Searcher *se)
+{
+    table_free(se);
+    if (se->has_distances)
+        PyBuffer_Release(&se->distances);
+    if (se->has_order)
+        PyBuffer_Release(&se->order);
+    PyMem_Free(se->directional);
+    PyMem_Free(se->probability);
+    PyMem_RawFree(se->rival);
+    PyMem_Free(se->region);
+    Py_XDECREF(se->board);
+    Py_TYPE(se)->tp_free((PyObject *)se);
+}
+
+static int
+searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
+                               "directional", "probabilities", "distances", "weights", "order", "bounds", NULL};
+    PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
+    int ghosts, evaluation, minimise, prune;
+    Py_ssize_t table_size;
+    double slack;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OO", keywords, &BoardType, &board, &ghosts,
+                                     &evaluation, &minimise, &prune, &table_size, &slack, &directional,
+                                     &probabilities, &distances, &weights, &order, &bounds))
+        return -1;
+    if (se->board != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
+        return -1;
+    }
+    Board *b = (Board *)board;
+    if (ghosts < 0 || ghosts + 1 > b->agents) {
+        PyErr_Format(PyExc_ValueError, "Searcher: %d ghosts, but the layout has %d", ghosts, b->agents - 1);
+        return -1;
+    }
+    if (evaluation != EVAL_SCORE && evaluation != EVAL_BETTER) {
+        PyErr_Format(PyExc_ValueError, "Searcher: unknown evaluation %d", evaluation);
+        return -1;
+    }
+    if (table_size < 0 || table_size > 0x7fffffff) {
+        PyErr_SetString(PyExc_ValueError, "Searcher: table_size out of range");
+        return -1;
+    }
+    Py_INCREF(board);
+    se->board = b;
+    se->ghosts = ghosts;
+    se->agents = ghosts + 1;
+    se->words = b->words;
+    se->size = 2 + ghosts + 2 * b->words;
+    se->evaluation = evaluation;
+    se->minimise = minimise;
+    se->prune = prune;
+    se->table_size = table_size;
+    se->slack = slack;
+    se->directional = PyMem_Calloc(ghosts ? ghosts : 1, 1);
+    se->probability = PyMem_Calloc((size_t)(ghosts ? ghosts : 1) * 2 * 5 * MASKS * 4, sizeof(double));
+    if (!se->directional || !se->probability) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* directional: one flag per ghost; probabilities: per ghost, a dict
+       {(scared, legal count, best mask): (p0, ...)} for its directional distributions */
+    PyObject *flags = PySequence_Fast(directional, "Searcher: directional must be a sequence");
+    if (flags == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(flags) != ghosts) {
+        Py_DECREF(flags);
+        PyErr_SetString(PyExc_ValueError, "Searcher: one directional flag per ghost");
+        return -1;
+    }
+    for (int i = 0; i < ghosts; i++) {
+        int flag = PyObject_IsTrue(PySequence_Fast_GET_ITEM(flags, i));
+        if (flag < 0) {
+            Py_DECREF(flags);
+            return -1;
+        }
+        se->directional[i] = (unsigned char)flag;
+    }
+    Py_DECREF(flags);
+    PyObject *tables = PySequence_Fast(probabilities, "Searcher: probabilities must be a sequence");
+    if (tables == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(tables) != ghosts) {
+        Py_DECREF(tables);
+        PyErr_SetString(PyExc_ValueError, "Searcher: one probability table per ghost");
+        return -1;
+    }
+    for (int i = 0; i < ghosts; i++) {
+        PyObject *table = PySequence_Fast_GET_ITEM(tables, i);
+        if (!se->directional[i])
+            continue;
+        if (!PyDict_Check(table)) {
+            Py_DECREF(tables);
+            PyErr_SetString(PyExc_TypeError, "Searcher: a directional ghost's probabilities must be a dict");
+            return -1;
+        }
+        PyObject *key, *row;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(table, &pos, &key, &row)) {
+            int scared, count, mask;
+            if (!PyArg_ParseTuple(key, "iii", &scared, &count, &mask)) {
+                Py_DECREF(tables);
+                return -1;
+            }
+            if (scared < 0 || scared > 1 || count < 1 || count > 4 || mask < 1 || mask >= 1 << count
+                || !PyTuple_Check(row) || PyTuple_GET_SIZE(row) != count) {
+                Py_DECREF(tables);
+                PyErr_SetString(PyExc_ValueError, "Searcher: bad probability table entry");
+                return -1;
+            }
+            double *out = se->probability + ((size_t)((i * 2 + scared) * 5 + count) * MASKS + mask) * 4;
+            for (int j = 0; j < count; j++) {
+                out[j] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, j));
+                if (out[j] == -1.0 && PyErr_Occurred()) {
+                    Py_DECREF(tables);
+                    return -1;
+                }
+            }
+        }
+    }
+    Py_DECREF(tables);
+    if (evaluation == EVAL_BETTER) {
+        if (PyObject_GetBuffer(distances, &se->distances, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+            return -1;
+        se->has_distances = 1;
+        if (se->distances.itemsize != 4 || se->distances.format == NULL
+            || (strcmp(se->distances.format, "i") != 0 && strcmp(se->distances.format, "<i") != 0
+                && strcmp(se->distances.format, "=i") != 0 && strcmp(se->distances.format, "l") != 0)
+            || se->distances.len != (Py_ssize_t)b->cells * b->cells * 4) {
+            PyErr_SetString(PyExc_ValueError, "Searcher: distances must be a C-contiguous int32 cells x cells matrix");
+            return -1;
+        }
+        if (order != Py_None) {
+            if (PyObject_GetBuffer(order, &se->order, PyBUF_C_CONTIGUOUS) < 0)
+                return -1;
+            se->has_order = 1;
+            if (se->order.len != (Py_ssize_t)b->cells * b->cells * 2) {
+                PyErr_SetString(PyExc_ValueError, "Searcher: order must be distance_order() of the distances");
+                return -1;
+            }
+        }
+        se->rival = PyMem_RawMalloc(sizeof(int32_t) * (size_t)b->cells);
+        if (se->rival == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (bounds != Py_None) {
+            Py_buffer region;
+            if (!PyArg_ParseTuple(bounds, "y*LL", &region, &se->diameter, &se->unreachable))
+                return -1;
+            se->region = PyMem_Calloc(b->words ? b->words : 1, sizeof(uint64_t));
+            if (se->region == NULL || region.len != (Py_ssize_t)b->words * 8) {
+                PyBuffer_Release(&region);
+                if (se->region == NULL)
+                    PyErr_NoMemory();
+                else
+                    PyErr_SetString(PyExc_ValueError, "Searcher: the region mask has the wrong size");
+                return -1;
+            }
+            for (int k = 0; k < b->words; k++)
+                for (int j = 7; j >= 0; j--)
+                    se->region[k] = se->region[k] << 8 | ((const unsigned char *)region.buf)[k * 8 + j];
+            PyBuffer_Release(&region);
+        }
+        if (!PyArg_ParseTuple(weights, "ddddddddL", &se->food_weight, &se->capsule_price, &se->lost_penalty,
+                              &se->step_price, &se->scared_pull, &se->caught_penalty, &se->near_penalty,
+                              &se->room_price, &se->room_cells))
+            return -1;
+    }
+    return 0;
+}
+
+/* Parse a state argument into a freshly allocated row; NULL with an exception on failure. */
+static uint64_t *
+state_argument(const Searcher *se, PyObject *tuple)
+{
+    uint64_t *s = PyMem_Malloc(sizeof(uint64_t) * se->size);
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (read_state(se, tuple, s) < 0) {
+        PyMem_Free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int
+check_agent(const Searcher *se, int agent, const uint64_t *s, int live)
+{
+    if (agent < 0 || agent >= se->agents) {
+        PyErr_Format(PyExc_ValueError, "agent %d does not exist: this game has agents 0..%d", agent, se->ghosts);
+        return -1;
+    }
+    if (live && ST_STATUS(s) != PLAYING) {
+        PyErr_SetString(PyExc_ValueError, "no successor of a terminal state");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+searcher_successors(Searcher *se, PyObject *args)
+{
+    PyObject *tuple;
+    int agent;
+    if (!PyArg_ParseTuple(args, "Oi", &tuple, &agent))
+        return NULL;
+    uint64_t *s = state_argument(se, tuple);
+    if (s == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *out = NULL;
+    if (check_agent(se, agent, s, 0) < 0)
+        goto done;
+    if (ST_STATUS(s) != PLAYING) {
+        result = PyList_New(0);
+        goto done;
+    }
+    out = PyMem_Malloc(sizeof(uint64_t) * se->size * 5);
+    if (out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    unsigned char actions[5];
+    int count = successors(se, s, agent, out, actions);
+    result = PyList_New(count);
+    if (result == NULL)
+        goto done;
+    for (int j = 0; j < count; j++) {
+        PyObject *item = Py_BuildValue("(iN)", actions[j], write_state(se, out + (size_t)j * se->size));
+        if (item == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, j, item);
+    }
+done:
+    PyMem_Free(out);
+    PyMem_Free(s);
+    return result;
+}
+
+static PyObject *
+searcher_evaluate(Searcher *se, PyObject *tuple)
+{
+    if (se->busy) { /* the room term's scratch belongs to the running search */
+        PyErr_SetString(PyExc_RuntimeError, "this searcher is searching in another thread");
+        return NULL;
+    }
+    uint64_t *s = state_argument(se, tuple);
+    if (s == NULL)
+        return NULL;
+    double v = evaluate(se, s);
+    PyMem_Free(s);
+    return PyFloat_FromDouble(v);
+}
+
+static PyObject *
+searcher_bounds(Searcher *se, PyObject *args)
+{
+    PyObject *tuple;
+    long long plies;
+    if (!PyArg_ParseTuple(args, "OL", &tuple, &plies))
+        return NULL;
+    if (se->region == NULL) {
+        PyErr_SetString(PyExc_ValueError, "bounds: only a searcher with better's bounds has them");
+        return NULL;
+    }
+    uint64_t *s = state_argument(se, tuple);
+    if (s == NULL)
+        return NULL;
+    double low, high;
+    better_bounds(se, s, plies, &low, &high);
+    PyMem_Free(s);
+    return Py_BuildValue("(dd)", low, high);
+}
+
+static PyObject *
+searcher_distribution(Searcher *se, PyObject *args)
+{
+    PyObject *tuple;
+    int agent;
+    if (!PyArg_ParseTuple(args, "Oi", &tuple, &agent))
+        return NULL;
+    uint64_t *s = state_argument(se, tuple);
+    if (s == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    if (check_agent(se, agent, s, 1) < 0)
+        goto done;
+    if (agent == 0) {
+        PyErr_SetString(PyExc_ValueError, "Pacman (agent 0) is not a chance layer");
+        goto done;
+    }
+    int key = ST_GHOST(s, agent - 1);
+    int count = se->board->ghost_count[key];
+    double p[5];
+    if (count)
+        chance_probabilities(se, s, agent, count, p);
+    result = PyList_New(count);
+    for (int j = 0; result && j < count; j++) {
+        PyObject *item = Py_BuildValue("(id)", se->board->ghost_action[key * 4 + j], p[j]);
+        if (item == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, j, item);
+    }
+done:
+    PyMem_Free(s);
+    return result;
+}
+
+/* search(state, depth, all_values, star1, low, high, budget) -> (value, best index, values, actions, nodes,
+   complete, out of time): agents.search.Searcher.search from a Pacman (max) root, the whole tree in C.
+   `budget` < 0: no deadline; else the seconds this search may take. */
+static PyObject *
+searcher_search(Searcher *se, PyObject *args)
+{
+    PyObject *tuple;
+    int depth, all_values, star1;
+    double low, high, budget;
+    if (!PyArg_ParseTuple(args, "Oiiiddd", &tuple, &depth, &all_values, &star1, &low, &high, &budget))
+        return NULL;
+    if (depth < 1 || depth > 1000) {
+        PyErr_Format(PyExc_ValueError, "search: depth %d out of range 1..1000", depth);
+        return NULL;
+    }
+    uint64_t *root = state_argument(se, tuple);
+    if (root == NULL)
+        return NULL;
+    if (check_agent(se, 0, root, 1) < 0) {
+        PyMem_Free(root);
+        return NULL;
+    }
+    if (se->busy) {
+        PyMem_Free(root);
+        PyErr_SetString(PyExc_RuntimeError, "this searcher is already searching in another thread");
+        return NULL;
+    }
+    if (se->table_size > 0 && table_ready(se) < 0) {
+        PyMem_Free(root);
+        return PyErr_NoMemory();
+    }
+    Search c;
+    memset(&c, 0, sizeof(c));
+    c.se = se;
+    c.levels = depth * se->agents + 2;
+    c.scratch = PyMem_RawMalloc(sizeof(uint64_t) * (size_t)se->size * 5 * (size_t)(c.levels + 1));
+    c.chances = PyMem_RawMalloc(sizeof(double) * 5 * (size_t)(c.levels + 1));
+    c.hashes = PyMem_RawCalloc(5 * (size_t)(c.levels + 1), sizeof(uint64_t));
+    if (!c.scratch || !c.chances || !c.hashes) {
+        PyMem_RawFree(c.scratch);
+        PyMem_RawFree(c.chances);
+        PyMem_RawFree(c.hashes);
+        PyMem_Free(root);
+        return PyErr_NoMemory();
+    }
+    if (star1 < 0) { /* better's bounds for this search, and agents.search.star1_window, here */
+        if (se->region == NULL || !se->prune) {
+            PyMem_RawFree(c.scratch);
+            PyMem_RawFree(c.chances);
+            PyMem_RawFree(c.hashes);
+            PyMem_Free(root);
+            PyErr_SetString(PyExc_ValueError, "search: this searcher has no bounds of its own");
+            return NULL;
+        }
+        better_bounds(se, root, depth, &low, &high);
+        star1 = 1;
+        low = low - se->slack * (1.0 + fabs(low));
+        high = high + se->slack * (1.0 + fabs(high));
+    }
+    c.star1 = star1;
+    c.low = low;
+    c.high = high;
+    if (budget >= 0.0) {
+        c.has_deadline = 1;
+        c.deadline = monotonic_seconds() + budget;
+    }
+    double values[5], best = -INF;
+    unsigned char actions[5];
+    int best_index = -1, count;
+    int exact = all_values || !se->prune;
+    se->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    c.nodes = 1;
+    int next_depth = depth - (se->agents == 1 ? 1 : 0);
+    int next_agent = se->agents > 1 ? 1 : 0;
+    uint64_t *kids = c.scratch + (size_t)c.levels * 5 * se->size;
+    uint64_t *hashes = c.hashes + (size_t)c.levels * 5;
+    count = successors(se, root, 0, kids, actions);
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
+    for (int j = 0; j < count; j++) {
+        double v;
+        if (exact)
+            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, -INF, INF, 0, hashes[j]);
+        else
+            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, best, INF, 0, hashes[j]);
+        if (c.stop)
+            break;
+        values[j] = v;
+        if (v > best) {
+            best = v;
+            best_index = j;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    se->busy = 0;
+    PyMem_RawFree(c.scratch);
+    PyMem_RawFree(c.chances);
+    PyMem_RawFree(c.hashes);
+    PyMem_Free(root);
+    if (c.stop == STOP_ERROR) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return NULL;
+    }
+    if (c.stop == STOP_TIME)
+        return Py_BuildValue("(diOOKii)", 0.0, -1, Py_None, Py_None, c.nodes, !c.cut, 1);
+    if (best_index < 0) /* every child is -inf: the first is best */
+        best_index = 0;
+    PyObject *value_list = PyList_New(count), *action_list = PyList_New(count);
+    if (!value_list || !action_list) {
+        Py_XDECREF(value_list);
+        Py_XDECREF(action_list);
+        return NULL;
+    }
+    for (int j = 0; j < count; j++) {
+        PyObject *v = PyFloat_FromDouble(values[j]), *a = PyLong_FromLong(actions[j]);
+        if (!v || !a) {
+            Py_XDECREF(v);
+            Py_XDECREF(a);
+            Py_DECREF(value_list);
+            Py_DECREF(action_list);
+            return NULL;
+        }
+        PyList_SET_ITEM(value_list, j, v);
+        PyList_SET_ITEM(action_list, j, a);
+    }
+    if (!exact) { /* only the best value is exact: the caller keeps that one */
+        Py_DECREF(value_list);
+        Py_INCREF(Py_None);
+        value_list = Py_None;
+    }
+    return Py_BuildValue("(diNNKii)", best, best_index, value_list, action_list, c.nodes, !c.cut, 0);
+}
+
+static PyObject *
+searcher_clear(Searcher *se, PyObject *Py_UNUSED(ignored))
+{
+    if (se->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this searcher is searching in another thread");
+        return NULL;
+    }
+    if (se->slot != NULL)
+        table_clear(se);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+searcher_table_entries(Searcher *se, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(se->slot != NULL ? se->entries : 0);
+}
+
+static PyMethodDef searcher_methods[] = {
+    {"search", (PyCFunction)searcher_search, METH_VARARGS,
+     PyDoc_STR("search(state, depth, all_values, star1, low, high, budget) -> (value, best, values, actions, "
+               "nodes, complete, out_of_time)")},
+    {"successors", (PyCFunction)searcher_successors, METH_VARARGS,
+     PyDoc_STR("successors(state, agent) -> [(action index, state), ...] in legal-action order")},
+    {"distribution", (PyCFunction)searcher_distribution, METH_VARARGS,
+     PyDoc_STR("distribution(state, ghost) -> [(action index, probability), ...]: the chance layer's outcomes")},
+    {"evaluate", (PyCFunction)searcher_evaluate, METH_O, PyDoc_STR("evaluate(state) -> the evaluation's value")},
+    {"bounds", (PyCFunction)searcher_bounds, METH_VARARGS,
+     PyDoc_STR("bounds(state, plies) -> (low, high): better_bounds_within, for a searcher of better")},
+    {"clear", (PyCFunction)searcher_clear, METH_NOARGS, PyDoc_STR("Forget the transposition table.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *
+searcher_busy(Searcher *se, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(se->busy);
+}
+
+static PyGetSetDef searcher_getset[] = {
+    {"table_entries", (getter)searcher_table_entries, NULL, PyDoc_STR("Entries in the transposition table."), NULL},
+    {"busy", (getter)searcher_busy, NULL, PyDoc_STR("True while a search runs (in some thread)."), NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "agents._core.Searcher",
+    .tp_doc = PyDoc_STR("Searcher(board, ghosts, evaluation, minimise, prune, table_size, slack, directional, "
+                        "probabilities, distances, weights): one agent's search on one layout."),
+    .tp_basicsize = sizeof(Searcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)searcher_init,
+    .tp_dealloc = (destructor)searcher_dealloc,
+    .tp_methods = searcher_methods,
+    .tp_getset = searcher_getset,
+};
+
+/* distance_order(distances, cells) -> bytes: for each cell, every cell as a uint16, nearest first (ties by
+   cell number), for `nearest`. A counting sort per row: distances are small whole numbers. */
+static PyObject *
+core_distance_order(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Py_buffer matrix;
+    int cells;
+    if (!PyArg_ParseTuple(args, "y*i", &matrix, &cells))
+        return NULL;
+    PyObject *out = NULL;
+    int *count = NULL;
+    if (cells < 1 || cells > 65535 || matrix.len != (Py_ssize_t)cells * cells * 4) {
+        PyErr_SetString(PyExc_ValueError, "distance_order: expected a cells x cells int32 matrix, cells <= 65535");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cells * cells * 2);
+    count = PyMem_Malloc(sizeof(int) * ((size_t)cells + 2));
+    if (out == NULL || count == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int32_t *distances = (const int32_t *)matrix.buf;
+    uint16_t *order = (uint16_t *)PyBytes_AS_STRING(out);
+    for (int r = 0; r < cells; r++) {
+        const int32_t *row = distances + (size_t)r * cells;
+        uint16_t *mine = order + (size_t)r * cells;
+        /* bucket d in 0..cells-1 for reachable cells, bucket `cells` for the rest */
+        memset(count, 0, sizeof(int) * ((size_t)cells + 2));
+        for (int c = 0; c < cells; c++) {
+            int d = row[c] >= 0 && row[c] < cells ? row[c] : cells;
+            count[d + 1]++;
+        }
+        for (int d = 1; d <= cells + 1; d++)
+            count[d] += count[d - 1];
+        for (int c = 0; c < cells; c++) {
+            int d = row[c] >= 0 && row[c] < cells ? row[c] : cells;
+            mine[count[d]++] = (uint16_t)c;
+        }
+    }
+done:
+    PyMem_Free(count);
+    PyBuffer_Release(&matrix);
+    return out;
+}
+
+static PyMethodDef core_functions[] = {
+    {"distance_order", core_distance_order, METH_VARARGS,
+     PyDoc_STR("distance_order(distances, cells) -> bytes: each cell's cells by maze distance, as uint16.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "agents._core",
+    .m_methods = core_functions,
+    .m_doc = PyDoc_STR("The compiled search core: rules, built-in evaluations and ghost models, expectiminimax. "
+                       "Used through agents.compiled."),
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&SearcherType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&core_module);
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&BoardType);
+    if (PyModule_AddObject(module, "Board", (PyObject *)&BoardType) < 0) {
+        Py_DECREF(&BoardType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&SearcherType);
+    if (PyModule_AddObject(module, "Searcher", (PyObject *)&SearcherType) < 0) {
+        Py_DECREF(&SearcherType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,55 @@
+"""Build the optional compiled search core, `agents._core` (agents/_core.c); everything else is in pyproject.toml.
+
+The extension is optional: where it cannot be compiled (no C compiler, no Python
+headers) setuptools prints a warning, skips it, and the install succeeds; every
+agent then runs on the Python engine. ``PACMAN_AI_BUILD_CORE=0`` skips it on
+purpose. See docs/engine.md.
+"""
+
+import os
+import platform
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+BUILD_VARIABLE = "PACMAN_AI_BUILD_CORE"
+
+
+class BuildCore(build_ext):
+    """build_ext with the floating-point flags the core needs to give the Python engine's exact values."""
+
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            # /fp:precise is MSVC's default and does not contract a * b + c; say so explicitly.
+            flags = ["/O2", "/fp:precise"]
+        else:
+            # No fused multiply-add (a * b + c rounds twice in Python), no fast-math reordering.
+            flags = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
+            if platform.machine().lower() in ("i386", "i486", "i586", "i686", "x86"):
+                # 32-bit x86: SSE2 doubles, not the x87's 80-bit registers, which round differently.
+                flags += ["-msse2", "-mfpmath=sse"]
+        for extension in self.extensions:
+            extension.extra_compile_args = flags + list(extension.extra_compile_args or [])
+        super().build_extensions()
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception:
+            # setuptools warns and goes on (the extension is optional); a binary left in build/ by an
+            # earlier build must not slip into this wheel as if it had been built now.
+            stale = self.get_ext_fullpath(ext.name)
+            if os.path.exists(stale):
+                os.remove(stale)
+            raise
+
+
+def core_extensions():
+    """The core, unless PACMAN_AI_BUILD_CORE says 0 (or false, no, off)."""
+    if os.environ.get(BUILD_VARIABLE, "1").strip().lower() in ("0", "false", "no", "off"):
+        print(f"{BUILD_VARIABLE}={os.environ[BUILD_VARIABLE]}: not building the compiled core (agents._core)")
+        return []
+    return [Extension("agents._core", ["agents/_core.c"], optional=True)]
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})
