@@ -440,23 +440,26 @@ def test_the_default_agent_and_the_command_line_use_the_core():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("build", ["1", "0"])
-def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, build):
+@pytest.mark.parametrize("builds", [("1",), ("-e 1", "0")], ids=["core", "editable-core-then-without"])
+def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, builds):
     """`pip install .` (not editable) in a fresh virtual environment builds and ships agents._core;
-    with PACMAN_AI_BUILD_CORE=0 it installs without it, and agents run on the Python engine."""
+    with PACMAN_AI_BUILD_CORE=0 it installs without it, and agents run on the Python engine -- also
+    from a source folder where an editable install (the README's quickstart) left the core's binary."""
     import os
     import shutil
 
     source = tmp_path / "src"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", "build", "*.egg-info", "*.so", "*.pyd",
                                                                  "__pycache__", ".git", ".hypothesis"))
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / ("Scripts" if sys.platform == "win32" else "bin") / "python"
-    environment = dict(os.environ, PACMAN_AI_BUILD_CORE=build)
-    environment.pop("PACMAN_AI_ENGINE", None)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(source)], check=True, env=environment,
-                   timeout=900, cwd=tmp_path)
+    for number, step in enumerate(builds):
+        editable, build = step.startswith("-e "), step.split()[-1]
+        env_dir = tmp_path / f"venv{number}"
+        venv.create(env_dir, with_pip=True)
+        python = env_dir / ("Scripts" if sys.platform == "win32" else "bin") / "python"
+        environment = dict(os.environ, PACMAN_AI_BUILD_CORE=build)
+        environment.pop("PACMAN_AI_ENGINE", None)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *(["-e"] if editable else []), str(source)],
+                       check=True, env=environment, timeout=900, cwd=tmp_path)
     probe = ("from agents.compiled import engine_line; from agents import ExpectimaxAgent; "
              "from pacman import GameState, load_layout; a = ExpectimaxAgent(depth=2); "
              "a.get_action(GameState.initial(load_layout('medium'))); print(engine_line()); print(a.engine_used)")
