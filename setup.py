@@ -1,4 +1,4 @@
-"""Build the optional compiled search core, `agents._core` (agents/_core.c); everything else is in pyproject.toml.
+"""Build the optional compiled search core, `pacman.agents._core` (agents/_core.c); everything else is in pyproject.toml.
 
 The extension is optional: where it cannot be compiled (no C compiler, no Python
 headers) setuptools prints a warning, skips it, and the install succeeds; every
@@ -47,9 +47,9 @@ class BuildCore(build_ext):
 def core_extensions():
     """The core, unless PACMAN_AI_BUILD_CORE says 0 (or false, no, off)."""
     if os.environ.get(BUILD_VARIABLE, "1").strip().lower() in ("0", "false", "no", "off"):
-        print(f"{BUILD_VARIABLE}={os.environ[BUILD_VARIABLE]}: not building the compiled core (agents._core)")
+        print(f"{BUILD_VARIABLE}={os.environ[BUILD_VARIABLE]}: not building the compiled core (pacman.agents._core)")
         return []
-    return [Extension("agents._core", ["agents/_core.c"], optional=True)]
+    return [Extension("pacman.agents._core", ["agents/_core.c"], optional=True)]
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})

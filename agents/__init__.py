@@ -3,8 +3,8 @@
 Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
-from agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
-from agents.expectimax import (
+from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
+from pacman.agents.expectimax import (
     MAX_SEARCH_LEAVES,
     AlphaBetaAgent,
     ExpectimaxAgent,
@@ -14,10 +14,10 @@ from agents.expectimax import (
     check_search_size,
     estimated_leaves,
 )
-from agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
-from agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, effective_agent_args, make_pacman_agent, parse_agent_args
-from agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
-from agents.simple import GreedyAgent, PacmanAgent, RandomAgent
+from pacman.agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
+from pacman.agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, effective_agent_args, make_pacman_agent, parse_agent_args
+from pacman.agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
+from pacman.agents.simple import GreedyAgent, PacmanAgent, RandomAgent
 
 __all__ = [
     "ExpectimaxAgent",

@@ -1,5 +1,5 @@
 /*
- * agents._core: the compiled search core of pacman-ai.
+ * pacman.agents._core: the compiled search core of pacman-ai.
  *
  * The rules of the classic game, successor generation, the built-in evaluations
  * (`score`, `better`) and ghost models (uniform, directional), and the generic
@@ -288,7 +288,7 @@ done:
 
 static PyTypeObject BoardType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "agents._core.Board",
+    .tp_name = "pacman.agents._core.Board",
     .tp_doc = PyDoc_STR("Board(width, height, walls, starts, rules): the move tables of one layout."),
     .tp_basicsize = sizeof(Board),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -340,7 +340,7 @@ typedef struct {
     int evaluation;                    /* EVAL_SCORE or EVAL_BETTER */
     int minimise;                      /* ghosts are min layers (else chance layers) */
     int prune;                         /* alpha-beta, and Star1 where bounds are given */
-    double slack;                      /* Star1's widening of a window, agents.search._SLACK */
+    double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
     /* the chance model: directional[i] says ghost i uses the table below, else uniform */
     unsigned char *directional;
     /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j] */
@@ -872,7 +872,7 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
 
 /* ---------------------------------------------------------------- the search */
 
-/* One search: the counters and the scratch space of agents.search.Searcher. */
+/* One search: the counters and the scratch space of pacman.agents.search.Searcher. */
 typedef struct {
     Searcher *se;
     uint64_t *scratch;        /* 5 child states per level */
@@ -904,7 +904,7 @@ child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int
     }
 }
 
-/* The value of `s` with `agent` to move and `depth` plies left (agents.search.Searcher._value); `h` is its
+/* The value of `s` with `agent` to move and `depth` plies left (pacman.agents.search.Searcher._value); `h` is its
    table hash, from child_hashes. */
 static double
 node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
@@ -990,7 +990,7 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         double total = 0.0;
         if (c->star1 && (alpha > -INF || beta < INF)) {
             double low = c->low, high = c->high;
-            /* the window, widened a hair once per node (agents.search._SLACK) */
+            /* the window, widened a hair once per node (pacman.agents.search._SLACK) */
             double alpha_cut = alpha - se->slack * (1.0 + fabs(alpha));
             double beta_cut = beta + se->slack * (1.0 + fabs(beta));
             double rest = 1.0;
@@ -1465,7 +1465,7 @@ done:
 }
 
 /* search(state, depth, all_values, star1, low, high, budget) -> (value, best index, values, actions, nodes,
-   complete, out of time): agents.search.Searcher.search from a Pacman (max) root, the whole tree in C.
+   complete, out of time): pacman.agents.search.Searcher.search from a Pacman (max) root, the whole tree in C.
    `budget` < 0: no deadline; else the seconds this search may take. */
 static PyObject *
 searcher_search(Searcher *se, PyObject *args)
@@ -1509,7 +1509,7 @@ searcher_search(Searcher *se, PyObject *args)
         PyMem_Free(root);
         return PyErr_NoMemory();
     }
-    if (star1 < 0) { /* better's bounds for this search, and agents.search.star1_window, here */
+    if (star1 < 0) { /* better's bounds for this search, and pacman.agents.search.star1_window, here */
         if (se->region == NULL || !se->prune) {
             PyMem_RawFree(c.scratch);
             PyMem_RawFree(c.chances);
@@ -1645,7 +1645,7 @@ static PyGetSetDef searcher_getset[] = {
 
 static PyTypeObject SearcherType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "agents._core.Searcher",
+    .tp_name = "pacman.agents._core.Searcher",
     .tp_doc = PyDoc_STR("Searcher(board, ghosts, evaluation, minimise, prune, table_size, slack, directional, "
                         "probabilities, distances, weights): one agent's search on one layout."),
     .tp_basicsize = sizeof(Searcher),
@@ -1711,10 +1711,10 @@ static PyMethodDef core_functions[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "agents._core",
+    .m_name = "pacman.agents._core",
     .m_methods = core_functions,
     .m_doc = PyDoc_STR("The compiled search core: rules, built-in evaluations and ghost models, expectiminimax. "
-                       "Used through agents.compiled."),
+                       "Used through pacman.agents.compiled."),
     .m_size = -1,
 };
 

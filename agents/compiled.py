@@ -1,9 +1,9 @@
-"""The compiled search core (`agents._core`, written in C): whether it is here, when a search may use it, and
-the bridge that makes it answer exactly as `agents.search.Searcher` does.
+"""The compiled search core (`pacman.agents._core`, written in C): whether it is here, when a search may use it, and
+the bridge that makes it answer exactly as `pacman.agents.search.Searcher` does.
 
 The core implements the rules, the built-in evaluations (`score`, `better`), the
 built-in ghost models (uniform, `DirectionalGhost`) and the expectiminimax of
-`agents.search` (transposition table, alpha-beta, Star1), with the same
+`pacman.agents.search` (transposition table, alpha-beta, Star1), with the same
 floating-point operations in the same order, so values, node counts and chosen
 actions are the Python engine's (tests/test_compiled_core.py checks it). A
 search agent with ``engine="auto"`` uses it when it can; anything else (a
@@ -22,9 +22,9 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from agents.evaluation import better_bounds_within, better_evaluation, better_parameters, score_evaluation
-from agents.ghosts import DirectionalGhost, RandomGhost
-from agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
+from pacman.agents.evaluation import better_bounds_within, better_evaluation, better_parameters, score_evaluation
+from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
 from pacman.distances import UNREACHABLE
 from pacman.errors import AgentSpecError
@@ -41,7 +41,7 @@ from pacman.rules import (
 from pacman.state import GameState
 
 try:  # imported here, once, so that a sandbox that later forbids imports still has it
-    _core: Any = importlib.import_module("agents._core")
+    _core: Any = importlib.import_module("pacman.agents._core")
 except ImportError as exc:  # not built (no compiler, or PACMAN_AI_BUILD_CORE=0): the Python engine does it all
     _core = None
     _IMPORT_PROBLEM = f"compiled core not built: {exc}"
@@ -77,14 +77,14 @@ def core_status() -> tuple[bool, str]:
     """(usable, why): whether the compiled core can run searches here, and the reason in a few words.
 
     >>> usable, why = core_status()
-    >>> why in ("agents._core", f"{ENGINE_VARIABLE}=python") or why.startswith("compiled core not built")
+    >>> why in ("pacman.agents._core", f"{ENGINE_VARIABLE}=python") or why.startswith("compiled core not built")
     True
     """
     if _core is None:
         return False, _IMPORT_PROBLEM
     if os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "python":
         return False, f"{ENGINE_VARIABLE}=python"
-    return True, "agents._core"
+    return True, "pacman.agents._core"
 
 
 def engine_line() -> str:
@@ -148,7 +148,7 @@ def _distance_order(layout: Layout, distances: Any) -> bytes | None:
 
 
 class CompiledSearcher:
-    """A Pacman search on the core with the interface of `agents.search.Searcher` that the agents and
+    """A Pacman search on the core with the interface of `pacman.agents.search.Searcher` that the agents and
     `iterative_search` use: `search(node, depth, all_values)`, `nodes`, `deadline`, `clear()`.
 
     One per agent, layout and number of agents, as the Python searcher: its

@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from agents.expectimax import DEFAULT_TABLE_SIZE, PacmanGame, _SearchAgent
-from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher
+from pacman.agents.expectimax import DEFAULT_TABLE_SIZE, PacmanGame, _SearchAgent
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher
 from pacman.actions import Action
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
@@ -122,7 +122,7 @@ def _branch(game: PacmanGame, searcher: Searcher, action: Action, node: tuple, d
         child_kind = game.kind(child)
         value = searcher.value(child, next_depth)
         outcomes.append(Outcome(move, p, value, child_kind, child_kind != TERMINAL and next_depth <= 0))
-    # The same operations, in the same order, as the search's (agents.search.Searcher._value).
+    # The same operations, in the same order, as the search's (pacman.agents.search.Searcher._value).
     if kind == CHANCE:
         total = 0.0
         for outcome in outcomes:

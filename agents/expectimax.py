@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from agents.compiled import ENGINES, CompiledSearcher, compiled_obstacle, core_status, requested_engine
-from agents.evaluation import EVALUATIONS, resolve_evaluation
-from agents.ghosts import DirectionalGhost, RandomGhost
-from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
+from pacman.agents.compiled import ENGINES, CompiledSearcher, compiled_obstacle, core_status, requested_engine
+from pacman.agents.evaluation import EVALUATIONS, resolve_evaluation
+from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
@@ -313,7 +313,7 @@ class _SearchAgent:
                     obstacle or f"{core_status()[1]}")
             else:
                 self._searcher = CompiledSearcher(state.layout, state.num_agents, game, self.pruning, table)
-                self.engine_used, self.engine_reason = "compiled", "agents._core"
+                self.engine_used, self.engine_reason = "compiled", "pacman.agents._core"
             self._searcher_key = key
         return self._searcher
 

@@ -110,7 +110,7 @@ class DirectionalGhost(_Ghost):
         """Every distribution this ghost can give, by its shape: ``(scared, legal count, best mask)`` to the
         probabilities in legal order, bit j of the mask set when the j-th legal action is a best one.
 
-        The probabilities depend on nothing else, so the compiled search (`agents.compiled`) looks
+        The probabilities depend on nothing else, so the compiled search (`pacman.agents.compiled`) looks
         them up here instead of computing them again: the very same floats.
         """
         return dict(_probability_table(self.prob_attack, self.prob_scared_flee))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Mapping
 
-from agents.evaluation import load_object, resolve_evaluation
-from agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
-from agents.simple import GreedyAgent, RandomAgent
+from pacman.agents.evaluation import load_object, resolve_evaluation
+from pacman.agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
+from pacman.agents.simple import GreedyAgent, RandomAgent
 from pacman.errors import AgentSpecError, describe_failure
 
 __all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any, Iterator, Sequence
 
-from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult
 from pacman.errors import TreeError
 from pacman.files import read_input_file
 

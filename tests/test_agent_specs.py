@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import (
+from pacman.agents import (
     DEFAULT_EVALUATION,
     ExpectimaxAgent,
     better_evaluation,

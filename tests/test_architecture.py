@@ -1,6 +1,7 @@
 """The layers of docs/architecture.md, checked: what each layer may import, and no import cycles.
 
-Layers: the core (flat modules of `pacman`), the agents (`agents`), the
+Layers: the core (flat modules of `pacman`), the agents (`pacman.agents`, the folder
+`agents/`), the
 applications (subpackages of `pacman`). The core imports neither the agents,
 nor pygame, nor any application; batch and grading never import pygame. Cycles
 are found statically over every import statement, those inside functions
@@ -18,7 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("pacman", "agents")
+#: Each package's import name and its folder (pyproject's package-dir installs agents/ as pacman.agents).
+PACKAGES = {"pacman": "pacman", "pacman.agents": "agents"}
 
 #: The core: the flat modules of `pacman` that everything else builds on.
 CORE = (
@@ -39,20 +41,24 @@ CORE = (
 HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance")
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, package: str, folder: str) -> str:
+    parts = [package, *path.relative_to(ROOT / folder).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
+def _is_agents(module: str) -> bool:
+    return module == "pacman.agents" or module.startswith("pacman.agents.")
+
+
 def _project_modules() -> dict[str, Path]:
     modules = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
+    for package, folder in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
             if "assignments" in path.parts:  # shipped assignment data (starter files), not modules of the project
                 continue
-            modules[_module_name(path)] = path
+            modules[_module_name(path, package, folder)] = path
     return modules
 
 
@@ -159,9 +165,9 @@ def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import(tmp_path
     assert _cycles(graph) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
     source = tmp_path / "m.py"
-    source.write_text("def f():\n    from pacman import game\n    import agents.search\n", encoding="utf-8")
-    modules = {"pacman": Path(), "pacman.game": Path(), "agents.search": Path(), "m": source}
-    assert _imports(source, "m", modules) == {"pacman.game", "agents.search"}
+    source.write_text("def f():\n    from pacman import game\n    import pacman.agents.search\n", encoding="utf-8")
+    modules = {"pacman": Path(), "pacman.game": Path(), "pacman.agents.search": Path(), "m": source}
+    assert _imports(source, "m", modules) == {"pacman.game", "pacman.agents.search"}
 
 
 def test_there_is_no_import_cycle_not_even_through_imports_inside_functions():
@@ -179,8 +185,8 @@ def test_the_core_imports_no_agent_and_no_application_statically():
 def test_agents_import_only_the_core_and_other_agents():
     graph = _graph()
     for module, imported in graph.items():
-        if module.split(".")[0] == "agents":
-            outside = sorted(m for m in imported if m.split(".")[0] != "agents" and m not in CORE)
+        if _is_agents(module):
+            outside = sorted(m for m in imported if not _is_agents(m) and m not in CORE)
             assert outside == [], f"{module} imports {outside}"
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import make_ghosts
+from pacman.agents import make_ghosts
 from pacman import AgentSpecError, GameState, TerminalStateError, parse_layout, run_game
 from pacman.compat import effective_agent_args, make_pacman_agent
 from pacman.compat.cs188 import (
@@ -280,7 +280,7 @@ def test_a_project_agent_file_is_not_taken_for_a_classic_one(tmp_path):
 
 
 def test_the_agents_registry_alone_refuses_a_classic_class_saying_where_to_build_it(tmp_path):
-    from agents import make_pacman_agent as registry_make_pacman_agent
+    from pacman.agents import make_pacman_agent as registry_make_pacman_agent
 
     plain = tmp_path / "plain.py"
     plain.write_text("class Still:\n    def getAction(self, gameState):\n        return 'Stop'\n")

@@ -1,4 +1,4 @@
-"""The compiled search core (agents._core) against the Python engine: the rules step for step, the evaluations,
+"""The compiled search core (pacman.agents._core) against the Python engine: the rules step for step, the evaluations,
 the chance layers, and whole searches (values, chosen actions, node counts) on random positions.
 
 The core repeats the Python engine's floating-point operations in the same order,
@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from test_differential import SCARY, layouts
 from test_expectimax import directional, random_positions
 
-import agents.compiled as compiled
-from agents import (AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, MinimaxAgent, RandomGhost, estimated_leaves,
+import pacman.agents.compiled as compiled
+from pacman.agents import (AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, MinimaxAgent, RandomGhost, estimated_leaves,
                     make_ghosts)
-from agents.compiled import CompiledSearcher, core_status, engine_line
-from agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
-from agents.expectimax import PacmanGame
+from pacman.agents.compiled import CompiledSearcher, core_status, engine_line
+from pacman.agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
+from pacman.agents.expectimax import PacmanGame
 from pacman import AgentSpecError, GameState, load_layout, parse_layout, run_game
 from pacman.conformance import textbook_action_values, uniform_ghosts
 from pacman.layout import layout_names
@@ -416,8 +416,8 @@ def test_the_environment_switches_the_core_off(monkeypatch):
 
 def test_without_the_core_auto_falls_back_and_compiled_says_why(monkeypatch):
     monkeypatch.setattr(compiled, "_core", None)
-    monkeypatch.setattr(compiled, "_IMPORT_PROBLEM", "compiled core not built: No module named 'agents._core'")
-    assert engine_line() == "engine: python (compiled core not built: No module named 'agents._core')"
+    monkeypatch.setattr(compiled, "_IMPORT_PROBLEM", "compiled core not built: No module named 'pacman.agents._core'")
+    assert engine_line() == "engine: python (compiled core not built: No module named 'pacman.agents._core')"
     agent = ExpectimaxAgent(depth=2)
     state = GameState.initial(load_layout("small"))
     assert agent.get_action(state) == ExpectimaxAgent(depth=2, engine="python").get_action(state)
@@ -429,7 +429,7 @@ def test_without_the_core_auto_falls_back_and_compiled_says_why(monkeypatch):
 @needs_core
 def test_the_default_agent_and_the_command_line_use_the_core():
     assert ExpectimaxAgent().engine == "auto"
-    from agents import make_pacman_agent
+    from pacman.agents import make_pacman_agent
 
     agent = make_pacman_agent("expectimax", {"depth": 2})
     agent.get_action(GameState.initial(load_layout("small")))
@@ -442,7 +442,7 @@ def test_the_default_agent_and_the_command_line_use_the_core():
 @pytest.mark.slow
 @pytest.mark.parametrize("builds", [("1",), ("-e 1", "0")], ids=["core", "editable-core-then-without"])
 def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, builds):
-    """`pip install .` (not editable) in a fresh virtual environment builds and ships agents._core;
+    """`pip install .` (not editable) in a fresh virtual environment builds and ships pacman.agents._core;
     with PACMAN_AI_BUILD_CORE=0 it installs without it, and agents run on the Python engine -- also
     from a source folder where an editable install (the README's quickstart) left the core's binary."""
     import os
@@ -460,13 +460,13 @@ def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, build
         environment.pop("PACMAN_AI_ENGINE", None)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", *(["-e"] if editable else []), str(source)],
                        check=True, env=environment, timeout=900, cwd=tmp_path)
-    probe = ("from agents.compiled import engine_line; from agents import ExpectimaxAgent; "
+    probe = ("from pacman.agents.compiled import engine_line; from pacman.agents import ExpectimaxAgent; "
              "from pacman import GameState, load_layout; a = ExpectimaxAgent(depth=2); "
              "a.get_action(GameState.initial(load_layout('medium'))); print(engine_line()); print(a.engine_used)")
     out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True, timeout=120,
                          cwd=tmp_path, env=environment).stdout.splitlines()
     if build == "1":
-        assert out == ["engine: compiled (agents._core) for the built-in evaluations and ghost models; python "
+        assert out == ["engine: compiled (pacman.agents._core) for the built-in evaluations and ghost models; python "
                        "otherwise", "compiled"]
     else:
         assert out[0].startswith("engine: python (compiled core not built: ") and out[1] == "python"
@@ -518,5 +518,5 @@ def test_the_engine_line_follows_the_environment_as_a_user_sets_it(tmp_path):
                              env={k: v for k, v in os.environ.items() if k != "PACMAN_AI_ENGINE"})
     first = default.stdout.splitlines()[0]
     assert default.returncode == 0
-    assert first.startswith("engine: compiled (agents._core)") if compiled._core is not None else \
+    assert first.startswith("engine: compiled (pacman.agents._core)") if compiled._core is not None else \
         first.startswith("engine: python (compiled core not built: ")

@@ -1090,7 +1090,7 @@ AGENT_CASES = [
          names=("returns_text",), check=crashed_with()),
     Case("eval-file-function-ok", args("evaluation=evals.py:ok,depth=1"), status=0, files=AGENT_FILES,
          check=not_crashed),
-    Case("eval-module-function-ok", args("evaluation=agents.evaluation:score_evaluation,depth=1"), status=(0, 2),
+    Case("eval-module-function-ok", args("evaluation=pacman.agents.evaluation:score_evaluation,depth=1"), status=(0, 2),
          names=("score_evaluation",), check=not_crashed),
 ]
 

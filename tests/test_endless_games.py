@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from agents import GreedyAgent, RandomAgent, make_ghosts
+from pacman.agents import GreedyAgent, RandomAgent, make_ghosts
 from pacman import Action, GameState, load_layout, parse_layout, run_game
 from pacman.game import endless_reason
 

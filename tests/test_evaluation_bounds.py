@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents import ExpectimaxAgent
-from agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
+from pacman.agents import ExpectimaxAgent
+from pacman.agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
 from pacman import Action, GameState, load_layout
 from pacman.layout import layout_names
 

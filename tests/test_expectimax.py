@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_ghosts
-from agents.evaluation import better_evaluation, resolve_evaluation
+from pacman.agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_ghosts
+from pacman.agents.evaluation import better_evaluation, resolve_evaluation
 from pacman import Action, AgentSpecError, GameState, load_layout, parse_layout, run_game
 from pacman.conformance import SimpleState, textbook_action_values, uniform_ghosts
 from pacman.layout import layout_names
@@ -191,7 +191,7 @@ def test_iterative_deepening_stops_at_the_maximum_depth():
 
 
 def test_unlimited_depth_is_capped_when_stop_makes_the_tree_infinite(monkeypatch):
-    import agents.expectimax as expectimax
+    import pacman.agents.expectimax as expectimax
 
     monkeypatch.setattr(expectimax, "MAX_DEPTH", 4)
     layout = parse_layout("%%%%%%\n%P. .%\n%%%%%%\n")  # no ghosts: Stop forever never ends
@@ -202,8 +202,8 @@ def test_unlimited_depth_is_capped_when_stop_makes_the_tree_infinite(monkeypatch
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_transposition_table_stays_within_its_bound(monkeypatch, engine):
-    import agents.expectimax as expectimax
-    from agents.compiled import core_status
+    import pacman.agents.expectimax as expectimax
+    from pacman.agents.compiled import core_status
 
     if engine == "compiled" and not core_status()[0]:
         pytest.skip(f"the compiled core is not in use here: {core_status()[1]}")
@@ -247,7 +247,7 @@ def test_bad_agent_arguments_name_the_argument(kwargs, message):
 
 def test_evaluation_specs_resolve_from_modules_and_files(tmp_path):
     assert resolve_evaluation("score")(GameState.initial(load_layout("test"))) == 0.0
-    assert resolve_evaluation("agents.evaluation:better_evaluation") is better_evaluation
+    assert resolve_evaluation("pacman.agents.evaluation:better_evaluation") is better_evaluation
     file = tmp_path / "mine.py"
     file.write_text("def eval_east(state):\n    return float(state.pacman_position[0])\n")
     function = resolve_evaluation(f"{file}:eval_east")
@@ -261,7 +261,7 @@ def test_evaluation_specs_resolve_from_modules_and_files(tmp_path):
 
 
 def test_agent_loaded_from_a_file_plays(tmp_path):
-    from agents import make_pacman_agent
+    from pacman.agents import make_pacman_agent
 
     file = tmp_path / "bots.py"
     file.write_text(

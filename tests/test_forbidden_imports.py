@@ -106,38 +106,38 @@ def default_rules(tmp_path_factory):
 
 
 def test_a_rule_forbids_its_module_and_submodules_only():
-    rules = ("agents", "pacman.grading")
-    assert forbidding_rule("agents", rules) == "agents"
-    assert forbidding_rule("agents.search", rules) == "agents"
+    rules = ("pacman.agents", "pacman.grading")
+    assert forbidding_rule("pacman.agents", rules) == "pacman.agents"
+    assert forbidding_rule("pacman.agents.search", rules) == "pacman.agents"
     assert forbidding_rule("pacman.grading.states", rules) == "pacman.grading"
-    assert forbidding_rule("agentsmith", rules) is None
+    assert forbidding_rule("pacman.agentsmith", rules) is None
     assert forbidding_rule("pacman", rules) is None
     assert forbidding_rule("pacman.gradingx", rules) is None
 
 
 @pytest.mark.parametrize("line, module", [
-    ("import agents", "agents"),
-    ("import agents.expectimax as e", "agents.expectimax"),
-    ("import math, agents.search", "agents.search"),
-    ("from agents.evaluation import better_evaluation", "agents.evaluation"),
-    ("from agents import evaluation", "agents"),
+    ("import pacman.agents", "pacman.agents"),
+    ("import pacman.agents.expectimax as e", "pacman.agents.expectimax"),
+    ("import math, pacman.agents.search", "pacman.agents.search"),
+    ("from pacman.agents.evaluation import better_evaluation", "pacman.agents.evaluation"),
+    ("from pacman.agents import evaluation", "pacman.agents"),
     ("from pacman import grading", "pacman.grading"),
     ("from pacman import GameState, grading as g", "pacman.grading"),
     ("from pacman.grading.states import CountingState", "pacman.grading.states"),
     ("import pacman.stats", "pacman.stats"),
-    ("importlib.import_module('agents.search')", "agents.search"),
-    ("import_module('.evaluation', 'agents')", "agents.evaluation"),
-    ("importlib.import_module('.evaluation', package='agents')", "agents.evaluation"),
+    ("importlib.import_module('pacman.agents.search')", "pacman.agents.search"),
+    ("import_module('.evaluation', 'pacman.agents')", "pacman.agents.evaluation"),
+    ("importlib.import_module('.evaluation', package='pacman.agents')", "pacman.agents.evaluation"),
     ("__import__('pacman.cli')", "pacman.cli"),
     ("__import__('pacman', fromlist=['grading'])", "pacman.grading"),
     ("__import__('pacman', None, None, ['conformance'])", "pacman.conformance"),
     ("importlib.__import__('pacman.batch')", "pacman.batch"),
-    ("builtins.__import__('agents')", "agents"),
-    ("importlib.util.find_spec('agents.trees')", "agents.trees"),
-    ("pkgutil.resolve_name('agents.evaluation:better_evaluation')", "agents.evaluation"),
-    ("sys.modules['agents.evaluation']", "agents.evaluation"),
-    ("sys.modules.get('agents.expectimax')", "agents.expectimax"),
-    ("def f():\n    from agents.search import Searcher", "agents.search"),
+    ("builtins.__import__('pacman.agents')", "pacman.agents"),
+    ("importlib.util.find_spec('pacman.agents.trees')", "pacman.agents.trees"),
+    ("pkgutil.resolve_name('pacman.agents.evaluation:better_evaluation')", "pacman.agents.evaluation"),
+    ("sys.modules['pacman.agents.evaluation']", "pacman.agents.evaluation"),
+    ("sys.modules.get('pacman.agents.expectimax')", "pacman.agents.expectimax"),
+    ("def f():\n    from pacman.agents.search import Searcher", "pacman.agents.search"),
 ])
 def test_the_static_check_finds_every_spelling_of_a_forbidden_import(line, module):
     source = f"import math\n\n{line}\n"
@@ -152,23 +152,23 @@ def test_the_static_check_finds_every_spelling_of_a_forbidden_import(line, modul
     "import pacman\nfrom pacman import Action, GameState\n",
     "import pacman.distances\nfrom pacman.state import GameState\nfrom pacman.actions import Action\n",
     "from pacman import *\n",
-    "from . import agents\nfrom .agents import search\n",  # relative: fails by itself, outside a package
+    "from . import pacman.agents\nfrom .agents import search\n",  # relative: fails by itself, outside a package
     "importlib.import_module(name)\n__import__('agen' + 'ts')\n",  # computed: the runtime guard's
     "import agentsmith\nsys.modules['pacman.state']\n",
-    "def broken(:\n    import agents\n",  # a syntax error: loading it says so
+    "def broken(:\n    import pacman.agents\n",  # a syntax error: loading it says so
 ])
 def test_the_static_check_leaves_allowed_computed_and_unparsable_imports(source):
     assert find_violations(source, "multi_agents.py", DEFAULT_FORBIDDEN_IMPORTS) == []
 
 
 def test_the_static_check_lists_each_import_once_in_line_order():
-    source = "import agents.search\nfrom pacman import grading\nimport agents.search\nimport agents.search\n"
+    source = "import pacman.agents.search\nfrom pacman import grading\nimport pacman.agents.search\nimport pacman.agents.search\n"
     found = find_violations(source, "m.py", DEFAULT_FORBIDDEN_IMPORTS)
     assert [(v.line, v.module, v.rule) for v in found] == [
-        (1, "agents.search", "agents"), (2, "pacman.grading", "pacman.grading"),
-        (3, "agents.search", "agents"), (4, "agents.search", "agents")]
-    assert found[0].message == "m.py line 1: imports agents.search, which this assignment forbids " \
-                               "(forbid_imports: agents)"
+        (1, "pacman.agents.search", "pacman.agents"), (2, "pacman.grading", "pacman.grading"),
+        (3, "pacman.agents.search", "pacman.agents"), (4, "pacman.agents.search", "pacman.agents")]
+    assert found[0].message == "m.py line 1: imports pacman.agents.search, which this assignment forbids " \
+                               "(forbid_imports: pacman.agents)"
     assert found[1].message == "m.py line 2: imports pacman.grading, which this assignment forbids"
     assert find_violations(source, "m.py", ()) == []
 
@@ -185,20 +185,20 @@ def test_the_shipped_assignments_forbid_the_default_list_and_an_assignment_witho
 
 
 def test_an_assignment_names_its_own_list_or_none(tmp_path):
-    chosen = load_assignment(small(tmp_path / "a", 'forbid_imports = ["agents", "pacman.distances", "numpy"]'))
-    assert chosen.forbid_imports == ("agents", "pacman.distances", "numpy")
+    chosen = load_assignment(small(tmp_path / "a", 'forbid_imports = ["pacman.agents", "pacman.distances", "numpy"]'))
+    assert chosen.forbid_imports == ("pacman.agents", "pacman.distances", "numpy")
     assert load_assignment(small(tmp_path / "b", "forbid_imports = []")).forbid_imports == ()
 
 
 @pytest.mark.parametrize("value, message", [
-    ('"agents"', 'assignment.forbid_imports: expected a list of module names'),
-    ('["agents", 3]', "assignment.forbid_imports[1]: expected a module name (dotted Python names, e.g. "
-                      "agents.evaluation), got 3"),
-    ('["agents", "agents..search"]', "assignment.forbid_imports[1]: expected a module name"),
-    ('["agents", "pacman grading"]', "assignment.forbid_imports[1]: expected a module name"),
-    ('["agents", "agents"]', "assignment.forbid_imports[1]: 'agents' is listed twice"),
+    ('"pacman.agents"', 'assignment.forbid_imports: expected a list of module names'),
+    ('["pacman.agents", 3]', "assignment.forbid_imports[1]: expected a module name (dotted Python names, e.g. "
+                      "pacman.agents.evaluation), got 3"),
+    ('["pacman.agents", "pacman.agents..search"]', "assignment.forbid_imports[1]: expected a module name"),
+    ('["pacman.agents", "pacman grading"]', "assignment.forbid_imports[1]: expected a module name"),
+    ('["pacman.agents", "pacman.agents"]', "assignment.forbid_imports[1]: 'pacman.agents' is listed twice"),
     ('["pacman"]', "assignment.forbid_imports[0]: 'pacman' cannot be forbidden: submissions need its state API"),
-    ('["agents.evaluaton"]', "assignment.forbid_imports[0]: 'agents.evaluaton' is not a module of pacman-ai "
+    ('["pacman.agents.evaluaton"]', "assignment.forbid_imports[0]: 'pacman.agents.evaluaton' is not a module of pacman-ai "
                              "(misspelt?)"),
 ])
 def test_a_bad_forbid_imports_names_the_key_and_the_entry(tmp_path, value, message):
@@ -219,15 +219,15 @@ def _classic_course(tmp_path: Path, forbid: str | None) -> Path:
 def test_a_classic_folder_forbids_the_classic_list_by_default_or_its_own(tmp_path):
     assert load_course(CLASSIC_COURSE / "test_cases").forbid_imports == CLASSIC_FORBIDDEN_IMPORTS
     assert "pacman.compat" not in CLASSIC_FORBIDDEN_IMPORTS
-    own = _classic_course(tmp_path / "own", "agents pacman.distances")
-    assert load_course(own / "test_cases").forbid_imports == ("agents", "pacman.distances")
+    own = _classic_course(tmp_path / "own", "pacman.agents pacman.distances")
+    assert load_course(own / "test_cases").forbid_imports == ("pacman.agents", "pacman.distances")
     assert load_course(_classic_course(tmp_path / "none", "") / "test_cases").forbid_imports == ()
 
 
 @pytest.mark.parametrize("value, message", [
-    ("agents pacman.compat", "'pacman.compat' cannot be forbidden: it is (or holds) the classic API"),
+    ("pacman.agents pacman.compat", "'pacman.compat' cannot be forbidden: it is (or holds) the classic API"),
     ("util", "'util' cannot be forbidden: it is (or holds) the classic API"),
-    ("agents 3rd", "expected a module name"),
+    ("pacman.agents 3rd", "expected a module name"),
 ])
 def test_a_bad_classic_forbid_imports_names_the_config_line(tmp_path, value, message):
     course = _classic_course(tmp_path, value)
@@ -238,7 +238,7 @@ def test_a_bad_classic_forbid_imports_names_the_config_line(tmp_path, value, mes
 
 
 def test_check_rules_keeps_the_order_given():
-    assert check_rules(["pacman.grading", "agents"]) == ("pacman.grading", "agents")
+    assert check_rules(["pacman.grading", "pacman.agents"]) == ("pacman.grading", "pacman.agents")
 
 
 # -- nothing allowed leads to what is forbidden ---------------------------------------------------------------
@@ -246,11 +246,11 @@ def test_check_rules_keeps_the_order_given():
 
 def _project_modules() -> list[str]:
     names = []
-    for package in ("pacman", "agents"):
-        for path in sorted((ROOT / package).rglob("*.py")):
+    for package, folder in (("pacman", "pacman"), ("pacman.agents", "agents")):  # agents/ installs as pacman.agents
+        for path in sorted((ROOT / folder).rglob("*.py")):
             if "assignments" in path.parts or "classic" in path.relative_to(ROOT).parts[-2:-1]:
                 continue  # starter files; the classic API's top-level modules (util, game) load by their own name
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            parts = [package, *path.relative_to(ROOT / folder).with_suffix("").parts]
             if parts[-1] == "__init__":
                 parts.pop()
             names.append(".".join(parts))
@@ -339,7 +339,7 @@ def attempt(label, call):
         out[label] = repr(call())
     except ImportError as exc:
         out[label] = "ImportError: " + str(exc)
-attempt("computed", lambda: importlib.import_module("agen" + "ts.evaluation"))
+attempt("computed", lambda: importlib.import_module("pacman.agen" + "ts.evaluation"))
 attempt("fromlist", lambda: __import__("pacman", fromlist=["grading"]))
 attempt("find_spec", lambda: importlib.util.find_spec("pacman.conformance.textbook"))
 import pacman
@@ -349,7 +349,7 @@ out["walk"] = [m.name for m in pkgutil.walk_packages(pacman.__path__, "pacman.",
 out["attempts"] = guard.take()
 out["after_take"] = guard.take()
 sys.meta_path.remove(guard)
-importlib.import_module("agents.search")
+importlib.import_module("pacman.agents.search")
 out["removed"] = guard.take()
 out["still_loaded"] = sorted(m for m in sys.modules if forbidden(m))
 print(json.dumps(out))
@@ -361,15 +361,15 @@ def test_the_sealed_child_has_no_forbidden_module_and_refuses_them_by_any_name()
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["in_sys_modules"] == [] and out["reachable"] == []
-    assert out["computed"] == "ImportError: agents.evaluation: importing this module is forbidden by the " \
-                              "assignment (forbid_imports: agents)"
+    assert out["computed"] == "ImportError: pacman.agents.evaluation: importing this module is forbidden by the " \
+                              "assignment (forbid_imports: pacman.agents)"
     assert out["fromlist"].startswith("ImportError: pacman.grading: importing this module is forbidden")
     assert out["find_spec"].startswith("ImportError: pacman.conformance: importing this module is forbidden")
     assert out["reload"] is False
     # pkgutil lists the names of pacman's modules, but cannot import the forbidden packages to walk into them
     assert "pacman.grading" in out["walk"] and all(name.count(".") == 1 for name in out["walk"])
     modules = [a["module"] for a in out["attempts"]]
-    assert modules[:3] == ["agents.evaluation", "pacman.grading", "pacman.conformance"]  # find_spec: the package
+    assert modules[:3] == ["pacman.agents.evaluation", "pacman.grading", "pacman.conformance"]  # find_spec: the package
     assert {"pacman.batch", "pacman.cli", "pacman.grading"} <= set(modules[3:])  # the walk's attempts
     assert all(a["line"] is None for a in out["attempts"])  # no frame of the submission's file on the stack
     assert out["after_take"] == []
@@ -383,10 +383,10 @@ ALL = ("trees", "pacman", "evaluation")
 
 
 @pytest.mark.parametrize("name, line, module", [
-    ("forbidden_direct", 4, "agents.evaluation"),
-    ("forbidden_search", 3, "agents.expectimax"),
+    ("forbidden_direct", 4, "pacman.agents.evaluation"),
+    ("forbidden_search", 3, "pacman.agents.expectimax"),
     ("forbidden_grading", 3, "pacman.grading"),
-    ("forbidden_sys_modules", 35, "agents.evaluation"),
+    ("forbidden_sys_modules", 35, "pacman.agents.evaluation"),
 ])
 def test_an_import_in_the_source_scores_zero_everywhere_without_running(name, line, module):
     report = grade(SHIPPED, submission(name))
@@ -401,22 +401,22 @@ def test_an_import_in_the_source_scores_zero_everywhere_without_running(name, li
 def test_a_computed_import_while_running_fails_the_question_it_happens_in(default_rules):
     report = grade(default_rules, submission("forbidden_computed"))
     assert scores(report) == {"tree": 2, "games": 0}, format_report(report)
-    assert violations(report) == [("runtime", 35, "agents.evaluation", "agents", ("games",))]
+    assert violations(report) == [("runtime", 35, "pacman.agents.evaluation", "pacman.agents", ("games",))]
     messages = report.questions[1].tests[0].messages[0]
-    assert ("forbidden import: forbidden_computed.py line 35: tried to import agents.evaluation while running, "
-            "which this assignment forbids (forbid_imports: agents)") in messages
+    assert ("forbidden import: forbidden_computed.py line 35: tried to import pacman.agents.evaluation while running, "
+            "which this assignment forbids (forbid_imports: pacman.agents)") in messages
 
 
 def test_an_import_at_import_time_fails_every_test():
     report = grade(SHIPPED, submission("forbidden_dunder"), questions=["trees", "evaluation"])
     assert scores(report) == {"trees": 0, "evaluation": 0}
-    assert violations(report) == [("runtime", 3, "agents.expectimax", "agents", ("trees", "evaluation"))]
+    assert violations(report) == [("runtime", 3, "pacman.agents.expectimax", "pacman.agents", ("trees", "evaluation"))]
     assert all(t.messages and "forbidden import: forbidden_dunder.py line 3" in t.messages[0]
                for q in report.questions for t in q.tests)
 
 
 @pytest.mark.parametrize("name, expected", [
-    ("forbidden_caught", [("runtime", 35, "agents.evaluation", "agents", ("games",))]),
+    ("forbidden_caught", [("runtime", 35, "pacman.agents.evaluation", "pacman.agents", ("games",))]),
     ("forbidden_unguard", [("runtime", None, "sys.meta_path", "the import guard", ("games",))]),
     ("forbidden_lookup", []),  # nothing to find: a KeyError naming the module
 ])
@@ -428,16 +428,16 @@ def test_trying_is_enough_and_what_is_not_there_cannot_be_found(default_rules, n
     if expected:
         assert "forbidden import: " in message
     else:
-        assert "KeyError: 'agents.evaluation'" in message
+        assert "KeyError: 'pacman.agents.evaluation'" in message
 
 
 def test_a_module_that_reexports_the_library_is_caught_by_what_it_imports(tmp_path):
-    """With `agents` alone forbidden, pacman.compat may be imported, but its agent builder reaches agents."""
-    narrow = load_assignment(small(tmp_path, 'forbid_imports = ["agents"]'))
+    """With `pacman.agents` alone forbidden, pacman.compat may be imported, but its agent builder reaches pacman.agents."""
+    narrow = load_assignment(small(tmp_path, 'forbid_imports = ["pacman.agents"]'))
     report = grade(narrow, submission("forbidden_reexport"))
     assert scores(report) == {"tree": 0, "games": 2}  # the game plays the project's agent: no import there
-    assert violations(report) == [("runtime", 13, "agents", "agents", ("tree",))]
-    assert "forbidden_reexport.py line 13: tried to import agents while running" in \
+    assert violations(report) == [("runtime", 13, "pacman.agents", "pacman.agents", ("tree",))]
+    assert "forbidden_reexport.py line 13: tried to import pacman.agents while running" in \
         report.questions[0].tests[0].messages[0]
 
 
@@ -471,12 +471,12 @@ def test_the_reports_name_an_import_found_in_the_source(tmp_path):
     shutil.copy(submission("forbidden_direct"), tmp_path / "multi_agents.py")
     done = _grade_cli(tmp_path, "expectimax", "multi_agents.py", "--json", "out.json", "--gradescope", "gs.json")
     assert done.returncode == 0, done.stderr
-    line = "multi_agents.py line 4: imports agents.evaluation, which this assignment forbids (forbid_imports: agents)"
+    line = "multi_agents.py line 4: imports pacman.agents.evaluation, which this assignment forbids (forbid_imports: pacman.agents)"
     assert f"  {line}; questions: trees, pacman, evaluation" in done.stdout
     assert "Total: 0/24" in done.stdout
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["score"] == 0 and data["violations"] == [
-        {"file": "multi_agents.py", "line": 4, "import": "agents.evaluation", "rule": "agents", "check": "static",
+        {"file": "multi_agents.py", "line": 4, "import": "pacman.agents.evaluation", "rule": "pacman.agents", "check": "static",
          "questions": list(ALL), "message": line}]
     results = json.loads((tmp_path / "gs.json").read_text())
     assert line in results["output"]
@@ -491,19 +491,19 @@ def test_the_reports_name_an_import_tried_while_running(tmp_path):
     data = json.loads(done.stdout)
     assert [(q["id"], q["score"]) for q in data["questions"]] == [("tree", 2), ("games", 0)]
     assert data["violations"] == [
-        {"file": "multi_agents.py", "line": 35, "import": "agents.evaluation", "rule": "agents", "check": "runtime",
-         "questions": ["games"], "message": "multi_agents.py line 35: tried to import agents.evaluation while "
-                                            "running, which this assignment forbids (forbid_imports: agents)"}]
+        {"file": "multi_agents.py", "line": 35, "import": "pacman.agents.evaluation", "rule": "pacman.agents", "check": "runtime",
+         "questions": ["games"], "message": "multi_agents.py line 35: tried to import pacman.agents.evaluation while "
+                                            "running, which this assignment forbids (forbid_imports: pacman.agents)"}]
     terminal = _grade_cli(tmp_path, "small", "multi_agents.py")
     assert "FORBIDDEN IMPORTS" in terminal.stdout
-    assert "multi_agents.py line 35: tried to import agents.evaluation while running" in terminal.stdout
+    assert "multi_agents.py line 35: tried to import pacman.agents.evaluation while running" in terminal.stdout
 
 
 def test_a_bad_forbid_imports_is_one_line_and_exit_status_2(tmp_path):
-    small(tmp_path / "bad", 'forbid_imports = ["agents.serch"]')
+    small(tmp_path / "bad", 'forbid_imports = ["pacman.agents.serch"]')
     done = _grade_cli(tmp_path, "bad", submission("correct"))
     assert done.returncode == 2
-    assert done.stderr.strip().endswith("assignment.forbid_imports[0]: 'agents.serch' is not a module of pacman-ai "
+    assert done.stderr.strip().endswith("assignment.forbid_imports[0]: 'pacman.agents.serch' is not a module of pacman-ai "
                                         "(misspelt?)")
     assert "Traceback" not in done.stderr
 
@@ -511,11 +511,11 @@ def test_a_bad_forbid_imports_is_one_line_and_exit_status_2(tmp_path):
 # -- classic test folders ----------------------------------------------------------------------------------------
 
 CLASSIC_HOSTILE = {
-    "static": ("from agents.expectimax import MinimaxAgent as _Library\n", "static", 3, "agents.expectimax"),
-    "runtime": ("import importlib\n_search = importlib.import_module('agents' + '.search')\n", "runtime", 4,
-                "agents.search"),
+    "static": ("from pacman.agents.expectimax import MinimaxAgent as _Library\n", "static", 3, "pacman.agents.expectimax"),
+    "runtime": ("import importlib\n_search = importlib.import_module('pacman.agents' + '.search')\n", "runtime", 4,
+                "pacman.agents.search"),
     "compat": ("from pacman.compat import make_pacman_agent\n_agent = make_pacman_agent('expectimax')\n", "runtime",
-               4, "agents"),
+               4, "pacman.agents"),
 }
 
 
@@ -527,7 +527,7 @@ def test_a_classic_file_that_imports_the_library_scores_zero(tmp_path, kind):
     report = grade_course(load_course(CLASSIC_COURSE / "test_cases"), tmp_path / "multiAgents.py")
     assert report.score == 0
     questions = ("q1", "q2", "q3") if check == "static" else ("q1", "q2")  # q3 is skipped: it depends on q1
-    assert violations(report) == [(check, line, module, "agents", questions)]
+    assert violations(report) == [(check, line, module, "pacman.agents", questions)]
     assert report.questions[2].notes[0].startswith("0 points, not run" if check == "static" else "skipped")
     results = gradescope_results(report)
     assert f"multiAgents.py line {line}:" in results["output"]

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from agents import GreedyAgent, RandomAgent, RandomGhost, make_ghosts
+from pacman.agents import GreedyAgent, RandomAgent, RandomGhost, make_ghosts
 from pacman import Action, GameState, parse_layout, run_game
 from pacman.errors import PacmanError
 

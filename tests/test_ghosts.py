@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agents import DirectionalGhost, RandomGhost, make_ghosts, sample
+from pacman.agents import DirectionalGhost, RandomGhost, make_ghosts, sample
 from pacman import Action, AgentSpecError, GameState, parse_layout
 
 N, S, E, W, STOP = Action.NORTH, Action.SOUTH, Action.EAST, Action.WEST, Action.STOP

@@ -353,7 +353,7 @@ def test_a_recorded_game_is_an_animated_gif_pillow_reads_frame_by_frame(tmp_path
     """Frame count, size and every pixel of a few frames, as Pillow (an independent decoder) composites them."""
     Image = pytest.importorskip("PIL.Image")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from agents import ExpectimaxAgent, make_ghosts
+    from pacman.agents import ExpectimaxAgent, make_ghosts
     from pacman import load_layout, run_game
     from pacman.view.record import FrameRecorder
 

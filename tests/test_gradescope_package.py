@@ -49,7 +49,7 @@ def test_project_wheel_holds_the_packages_the_data_and_the_metadata(tmp_path):
     wheel = build_project_wheel(tmp_path)
     assert wheel.name == "pacman_ai-0.1.0-py3-none-any.whl"
     names = _check_wheel(wheel)
-    assert "pacman/cli/__init__.py" in names and "agents/trees.py" in names
+    assert "pacman/cli/__init__.py" in names and "pacman/agents/trees.py" in names
     assert "pacman/conformance/simple_engine.py" in names and "pacman/bench/engine.py" in names
     assert "pacman/layouts/medium.lay" in names and "pacman/assets/palette.json" in names
     assert "pacman/grading/assignments/expectimax/assignment.toml" in names

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.trees import parse_tree
+from pacman.agents.trees import parse_tree
 from pacman import Action, GameState, PacmanError, TerminalStateError, load_layout
 from pacman.cli import main
 from pacman.grading import AssignmentError, format_report, grade, gradescope_results, load_assignment

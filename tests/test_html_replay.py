@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import ExpectimaxAgent, make_ghosts
+from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman import load_layout, run_game
 from pacman.replay import SearchLog, load_replay, save_replay
 from pacman.view.web import game_data, game_fragment, game_page, replay_of, write_game_page

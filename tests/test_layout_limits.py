@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from agents import (
+from pacman.agents import (
     MAX_SEARCH_LEAVES,
     AlphaBetaAgent,
     ExpectimaxAgent,

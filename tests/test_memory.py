@@ -5,7 +5,7 @@ import tracemalloc
 
 import pytest
 
-from agents import GreedyAgent, RandomAgent, make_ghosts
+from pacman.agents import GreedyAgent, RandomAgent, make_ghosts
 from pacman import load_layout, run_game
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.search import Searcher
-from agents.trees import TreeGame, parse_tree
+from pacman.agents.search import Searcher
+from pacman.agents.trees import TreeGame, parse_tree
 from pacman.grading import AssignmentError, load_assignment
 from pacman.grading.checks import prepare
 

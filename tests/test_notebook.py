@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from agents import ExpectimaxAgent, make_ghosts
+from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman import Action, GameState, load_layout, run_game
 from pacman.replay import Replay, SearchLog, load_replay
 from pacman.resources import palette

@@ -1,5 +1,7 @@
 """What a wheel ships: every package of the project is listed in pyproject.toml, and the console script exists."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 try:
@@ -13,9 +15,25 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 def test_every_package_of_the_project_is_listed_for_the_wheel():
     listed = set(PROJECT["tool"]["setuptools"]["packages"])
-    found = {".".join(path.parent.relative_to(ROOT).parts)
-             for top in ("pacman", "agents") for path in (ROOT / top).rglob("__init__.py")}
+    mapped = {folder: package for package, folder in PROJECT["tool"]["setuptools"]["package-dir"].items()}
+    found = set()
+    for top in ("pacman", "agents"):
+        for path in (ROOT / top).rglob("__init__.py"):
+            parts = path.parent.relative_to(ROOT).parts
+            found.add(".".join([mapped.get(parts[0], parts[0]), *parts[1:]]))
     assert sorted(found - listed) == []
+
+
+def test_the_wheel_installs_one_import_namespace(tmp_path):
+    """agents/ installs as pacman.agents: a top-level `agents` would collide with other distributions."""
+    packages = PROJECT["tool"]["setuptools"]["packages"]
+    assert sorted({name.split(".")[0] for name in packages}) == ["pacman"]
+    assert PROJECT["tool"]["setuptools"]["package-dir"]["pacman.agents"] == "agents"
+    # A fresh interpreter outside the checkout finds the agents under the project's name only.
+    code = ("import importlib.util, pacman.agents.search; "
+            "print(pacman.agents.search.__name__, importlib.util.find_spec('agents') is None)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["pacman.agents.search", "True"], out.stderr
 
 
 def test_the_console_script_names_the_command_line_main():

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import ExpectimaxAgent, make_ghosts
+from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman import GameState, load_layout, run_game
 from pacman.cli import main
 from pacman import Action
@@ -161,7 +161,7 @@ def test_a_file_in_the_old_schema_made_now_loads(tmp_path):
 
 
 def test_an_agent_without_a_search_saves_no_search(tmp_path):
-    from agents import GreedyAgent
+    from pacman.agents import GreedyAgent
 
     layout = load_layout("small")
     agent = GreedyAgent()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, RandomAgent, make_pacman_agent, parse_agent_args
+from pacman.agents import GreedyAgent, RandomAgent, make_pacman_agent, parse_agent_args
 from pacman import Action, AgentSpecError, GameState, parse_layout
 
 

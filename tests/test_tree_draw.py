@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from agents.search import Searcher
-from agents.trees import TreeGame, load_tree, parse_tree, solve_tree
+from pacman.agents.search import Searcher
+from pacman.agents.trees import TreeGame, load_tree, parse_tree, solve_tree
 from pacman.draw import tree_figure, write_figure
 from pacman.draw.layout import Figure, format_probability, format_value
 from pacman.draw.raster import image_size

@@ -1,4 +1,4 @@
-"""The decision's tree top (agents.decision) and the window's tree panel (the `t` key), headless."""
+"""The decision's tree top (pacman.agents.decision) and the window's tree panel (the `t` key), headless."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-import agents.decision
-from agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_ghosts
-from agents.decision import decision_tree
-from agents.ghosts import DirectionalGhost
-from agents.search import CHANCE, MIN
+import pacman.agents.decision
+from pacman.agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_ghosts
+from pacman.agents.decision import decision_tree
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.search import CHANCE, MIN
 from pacman import GameState, load_layout, run_game
 from pacman.errors import AgentSpecError
 from pacman.view.renderer import Renderer, frame_size
@@ -99,7 +99,7 @@ def test_a_one_ghost_depth_one_tree_ends_in_evaluations_and_says_so():
 
 
 def test_agents_that_do_not_search_and_finished_games_are_refused_by_name():
-    from agents.simple import GreedyAgent
+    from pacman.agents.simple import GreedyAgent
 
     layout, states = positions("small", 1)
     with pytest.raises(AgentSpecError, match="GreedyAgent"):
@@ -126,13 +126,13 @@ def _game(layout_name="small", max_moves=6, seed=3, evaluation="better"):
 class _Counter:
     def __init__(self, monkeypatch):
         self.calls = []
-        real = agents.decision.decision_tree
+        real = pacman.agents.decision.decision_tree
 
         def counting(agent, state, depth=None):
             self.calls.append(state)
             return real(agent, state, depth)
 
-        monkeypatch.setattr(agents.decision, "decision_tree", counting)
+        monkeypatch.setattr(pacman.agents.decision, "decision_tree", counting)
 
 
 def test_t_shows_the_tree_panel_and_hides_it_again(monkeypatch):

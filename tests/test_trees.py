@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher
-from agents.trees import (
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher
+from pacman.agents.trees import (
     MAX_TREE_DEPTH,
     TreeGame,
     TreeNode,
@@ -666,7 +666,8 @@ def _hostile(tmp_path, name, content):
     ("vstr.json", '{"max": ["3"]}', "vstr.json: $.max[0]: value '3' is not a number"),
     ("wide.json", json.dumps({"max": [{"max": list(range(1000))} for _ in range(300)]}),
      "wide.json: tree has more than 200,000 nodes (the limit)"),
-])
+], ids=lambda value: value if isinstance(value, str) and value.endswith(".json") else "")
+# (ids are the file names: pytest puts the test id in PYTEST_CURRENT_TEST, and a megabyte id is too long an environment)
 def test_hostile_tree_files_are_one_line_errors(tmp_path, name, content, message):
     done = _tree_cli(tmp_path, _hostile(tmp_path, name, content))
     assert done.returncode == 2 and done.stdout == ""
@@ -692,7 +693,7 @@ def test_special_files_are_refused_without_reading(tmp_path, special):
 
 
 def test_the_node_limit_is_exact():
-    from agents.trees import MAX_TREE_NODES
+    from pacman.agents.trees import MAX_TREE_NODES
 
     assert solve({"max": list(range(MAX_TREE_NODES - 1))}).value == MAX_TREE_NODES - 2
     with pytest.raises(TreeError, match="more than 200,000 nodes"):

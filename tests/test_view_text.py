@@ -43,7 +43,7 @@ def test_colour_output_uses_the_palette():
 def test_display_into_a_pipe_writes_each_round_and_the_result():
     out = io.StringIO()
     from pacman import run_game
-    from agents import GreedyAgent
+    from pacman.agents import GreedyAgent
 
     result = run_game(load_layout("test"), GreedyAgent(), [], seed=0, display=TextDisplay(stream=out))
     text = out.getvalue()

@@ -7,7 +7,7 @@ import time
 import pygame
 import pytest
 
-from agents import ExpectimaxAgent, make_ghosts
+from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman import Action, GameState, load_layout, run_game
 from pacman.view.record import FrameRecorder, RecordingError, open_frame_writer
 from pacman.view.window import KeyboardAgent, WindowDisplay

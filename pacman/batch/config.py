@@ -242,7 +242,7 @@ def validate_config(config: GameConfig) -> GameConfig:
 
 
 def _validate_config(config: GameConfig) -> GameConfig:
-    from agents import GHOST_KINDS, check_search_size, make_ghosts
+    from pacman.agents import GHOST_KINDS, check_search_size, make_ghosts
     from pacman.compat import make_pacman_agent
     from pacman.layout import load_layout
 

@@ -98,7 +98,7 @@ def process_pool(workers: int) -> cf.ProcessPoolExecutor:
     """A pool of fresh processes; forked from a clean server process where the OS has one (fast, no threads)."""
     context = _WorkerContext()
     if _START_METHOD == "forkserver":
-        context.set_forkserver_preload(["pacman.batch.worker", "agents"])
+        context.set_forkserver_preload(["pacman.batch.worker", "pacman.agents"])
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_worker)
 
 

@@ -46,7 +46,7 @@ def parse_agent_args_sweep(text: str | None) -> list[dict[str, Any]]:
     >>> parse_agent_args_sweep("depth=1,2,evaluation=score")
     [{'depth': 1, 'evaluation': 'score'}, {'depth': 2, 'evaluation': 'score'}]
     """
-    from agents import parse_agent_args
+    from pacman.agents import parse_agent_args
 
     if text is None or not text.strip():
         return [{}]

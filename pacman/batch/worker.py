@@ -53,7 +53,7 @@ def start_worker() -> None:
 def worker_check(layouts: Sequence[str]) -> str | None:
     """Run in a worker before any game: None if it can play (imports, layouts), else what is wrong."""
     try:
-        import agents  # noqa: F401  (what every game needs)
+        import pacman.agents  # noqa: F401  (what every game needs)
         from pacman import game  # noqa: F401
     except BaseException as exc:
         return f"the workers cannot import the project: {failure_text(exc)}"
@@ -85,7 +85,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     its game; the layout is cached per worker process. An agent that raises or
     calls ``sys.exit()`` ends its own game, recorded as crashed with the message.
     """
-    from agents import make_ghosts
+    from pacman.agents import make_ghosts
     from pacman.compat import make_pacman_agent
     from pacman.distances import DistanceTable
     from pacman.game import run_game

@@ -9,7 +9,7 @@ import tempfile
 import time
 from typing import Any
 
-from agents import ExpectimaxAgent, make_ghosts
+from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman.game import run_game
 from pacman.layout import Layout
 from pacman.state import GameState

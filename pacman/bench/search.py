@@ -9,8 +9,8 @@ import statistics
 import time
 from typing import Any
 
-from agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
-from agents.compiled import core_status, engine_line
+from pacman.agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
+from pacman.agents.compiled import core_status, engine_line
 from pacman.conformance import SimpleState, textbook_action
 from pacman.game import replay_actions, run_game
 from pacman.layout import Layout

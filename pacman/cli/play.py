@@ -38,7 +38,7 @@ def _move_time_limit(text: str) -> float:
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `play` subcommand to the subparsers of the `pacman-ai` parser."""
-    from agents import GHOST_KINDS, PACMAN_AGENTS
+    from pacman.agents import GHOST_KINDS, PACMAN_AGENTS
 
     play = commands.add_parser("play", help="play games and watch them (terminal) or report them (--json)",
                                description="Play games on a layout and show or report them.")
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai play`; returns the exit status."""
     import numpy as np
 
-    from agents import make_ghosts, parse_agent_args
+    from pacman.agents import make_ghosts, parse_agent_args
     from pacman.compat import effective_agent_args, make_pacman_agent
     from pacman.game import run_game
     from pacman.layout import load_layout

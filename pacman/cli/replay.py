@@ -37,7 +37,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def recorded_agent(replay: Any) -> Any:
     """The replay's Pacman agent made again from its recorded name and arguments, told about the recorded
     ghosts (so that its ghost model is the one it played with); a sentence instead if it cannot be made."""
-    from agents import make_ghosts
+    from pacman.agents import make_ghosts
     from pacman.compat import make_pacman_agent
     from pacman.errors import PacmanError
 

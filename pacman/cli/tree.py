@@ -29,7 +29,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai tree`; returns the exit status."""
-    from agents.trees import format_tree_result, load_tree, solve_tree, tree_report
+    from pacman.agents.trees import format_tree_result, load_tree, solve_tree, tree_report
 
     if args.draw is not None:
         from pacman.draw import DrawError, drawing_format

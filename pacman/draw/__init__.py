@@ -5,7 +5,7 @@ and leaves squares; every node shows its value, edges carry their actions and,
 under chance nodes, their probabilities; the chosen path is highlighted and
 nodes cut by the depth limit are dashed with their heuristic value ("h=5").
 
->>> from agents.trees import parse_tree
+>>> from pacman.agents.trees import parse_tree
 >>> figure, result = tree_figure(parse_tree({"max": [{"chance": [10, 10]}, {"chance": [9, 100]}]}))
 >>> result.action, [n.node.value for n in figure.nodes]
 ('1', ['54.5', '10', '10', '10', '54.5', '9', '100'])

@@ -2,14 +2,14 @@
 
 `explicit_tree` turns a parsed `TreeNode` and a depth into `DrawNode`s whose
 values are those the search computes at every node (the same operations in the
-same order as `agents.search.Searcher`, so the root's value is `solve_tree`'s to
+same order as `pacman.agents.search.Searcher`, so the root's value is `solve_tree`'s to
 the last bit), with the path `pacman-ai tree` reports highlighted: the root's
 best action, then, below it, each max or min node's first best child, down to a
 chance node, a leaf or a node cut by the depth. Nodes where `--depth` cuts the
 tree show their heuristic ("h=5", dashed); what lies below them is not drawn.
 
 `decision_top` does the same for the top of a Pacman agent's decision
-(`agents.decision.DecisionNode`).
+(`pacman.agents.decision.DecisionNode`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.search import CHANCE as S_CHANCE
-from agents.search import MAX as S_MAX
-from agents.search import MIN as S_MIN
-from agents.search import TERMINAL
-from agents.trees import TreeNode, solve_tree
+from pacman.agents.search import CHANCE as S_CHANCE
+from pacman.agents.search import MAX as S_MAX
+from pacman.agents.search import MIN as S_MIN
+from pacman.agents.search import TERMINAL
+from pacman.agents.trees import TreeNode, solve_tree
 from pacman.draw.layout import CHANCE, LEAF, MAX, MIN, DrawNode, format_probability, format_value
 from pacman.errors import PacmanError
 
@@ -144,7 +144,7 @@ def tree_caption(root: TreeNode, result: Any, depth: int | None) -> tuple[list[s
 
 
 def decision_top(decision: Any) -> DrawNode:
-    """The drawing of a Pacman decision's top (`agents.decision.DecisionNode`): Pacman's actions under a max
+    """The drawing of a Pacman decision's top (`pacman.agents.decision.DecisionNode`): Pacman's actions under a max
     node, each first ghost's outcomes with their probabilities, deeper layers summarised as one value.
     Values of 100 or more are rounded to whole numbers, to keep the panel narrow (titles keep them exact)."""
     children = []

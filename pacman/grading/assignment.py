@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from agents.search import CHANCE, MAX, MIN, TERMINAL
-from agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL
+from pacman.agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
 from pacman.files import read_input_file

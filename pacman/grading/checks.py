@@ -1,6 +1,6 @@
 """The three test kinds: what the project's search expects, what is sent to the submission, and the verdict.
 
-Expected answers come from the project's own search (`agents.search.Searcher`,
+Expected answers come from the project's own search (`pacman.agents.search.Searcher`,
 no transposition table) unless the assignment pins them: plain expectimax or
 minimax (no pruning) for the values and actions. The expected expansions are
 recorded from a search too: the nodes whose children or outcomes it generates.
@@ -19,9 +19,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.expectimax import PacmanGame
-from agents.search import Searcher, SearchGame
-from agents.trees import TreeGame, TreeNode
+from pacman.agents.expectimax import PacmanGame
+from pacman.agents.search import Searcher, SearchGame
+from pacman.agents.trees import TreeGame, TreeNode
 from pacman.grading.assignment import AssignmentError, GamesTest, PositionsTest, TreeTest
 from pacman.grading.sandbox import ItemOutcome
 from pacman.grading.states import state_key, tree_node_ids
@@ -237,7 +237,7 @@ def _as_key(value: Any) -> Any:
 class _PositionsCheck(Check):
     def __init__(self, test: PositionsTest) -> None:
         super().__init__(test)
-        from agents.evaluation import EVALUATIONS
+        from pacman.agents.evaluation import EVALUATIONS
 
         self.expected: list[tuple[list[str], float, dict[str, float], set[tuple], int]] = []
         minimise = test.search != "expectimax"
@@ -387,7 +387,7 @@ def _replay(test: GamesTest, seed: int, data: dict[str, Any]) -> dict[str, Any]:
     The score and outcome are the replay's, so a report cannot claim a better game
     than the actions played; a report that does not replay counts as a crash.
     """
-    from agents.ghosts import make_ghosts
+    from pacman.agents.ghosts import make_ghosts
     from pacman.actions import Action
     from pacman.errors import PacmanError
     from pacman.game import agent_streams

@@ -46,15 +46,15 @@ __all__ = [
 #: What a submission to one of our assignments may not import: everything that searches, plays or grades.
 #: The core (``pacman``, ``pacman.state``, ``pacman.actions``, ``pacman.distances``, ...) stays allowed.
 DEFAULT_FORBIDDEN_IMPORTS = (
-    "agents",             # search, expectimax, minimax, alpha-beta, evaluations, trees, registry, simple agents
+    "pacman.agents",      # search, expectimax, minimax, alpha-beta, evaluations, trees, registry, simple agents
     "pacman.grading",     # the grader, its checks and the classic course runners
-    "pacman.compat",      # the classic API and its agent builders (which reach agents.registry)
+    "pacman.compat",      # the classic API and its agent builders (which reach pacman.agents.registry)
     "pacman.conformance",  # the simple reference engine and the textbook expectimax
     "pacman.bench",
     "pacman.batch",
     "pacman.cli",
     "pacman.view",
-    "pacman.draw",        # tree drawings, which solve trees with agents.trees
+    "pacman.draw",        # tree drawings, which solve trees with pacman.agents.trees
     "pacman.stats",       # re-exports pacman.batch.stats
     "pacman.__main__",    # runs pacman.cli
 )
@@ -72,7 +72,7 @@ _IMPORTING_CALLS = ("import_module", "__import__", "find_spec", "resolve_name")
 #: What `ImportGuard.take` reports as the module when the guard was taken out of ``sys.meta_path``.
 GUARD_REMOVED = "sys.meta_path"
 #: The packages whose module names are checked against the installed files.
-_PROJECT_PACKAGES = ("pacman", "agents")
+_PROJECT_PACKAGES = ("pacman",)
 #: What can never be forbidden: the state API every submission uses.
 _NEVER_FORBIDDEN = ("pacman",)
 #: What a classic course can never forbid: the classic API its students import.
@@ -82,9 +82,9 @@ _CLASSIC_API = ("pacman.compat.cs188", "util", "game", "ghostAgents")
 def forbidding_rule(name: str, rules: Iterable[str]) -> str | None:
     """The rule of `rules` that forbids module `name` (the module itself or a package above it), if any.
 
-    >>> forbidding_rule("agents.evaluation", ("agents", "pacman.grading"))
-    'agents'
-    >>> forbidding_rule("pacman.state", ("agents", "pacman.grading")) is None
+    >>> forbidding_rule("pacman.agents.evaluation", ("pacman.agents", "pacman.grading"))
+    'pacman.agents'
+    >>> forbidding_rule("pacman.state", ("pacman.agents", "pacman.grading")) is None
     True
     """
     for rule in rules:
@@ -105,19 +105,19 @@ def check_rules(value: Any, classic: bool = False) -> tuple[str, ...]:
     """`value` (a list of module names) as rules; RuleError saying what is wrong with it.
 
     Each name is a dotted Python name, listed once; a name inside this project
-    (``pacman.…``, ``agents.…``) must be one of its modules or packages, so that a
+    (``pacman.…``, ``pacman.agents.…``) must be one of its modules or packages, so that a
     misspelt rule never silently forbids nothing. ``pacman`` itself (the state API)
     cannot be forbidden, nor, for a classic course, the classic API.
     """
     if not isinstance(value, (list, tuple)):
-        raise RuleError(f"expected a list of module names such as [\"agents\", \"pacman.grading\"], got {value!r}")
+        raise RuleError(f"expected a list of module names such as [\"pacman.agents\", \"pacman.grading\"], got {value!r}")
     if len(value) > MAX_RULES:
         raise RuleError(f"{len(value)} module names, more than the {MAX_RULES} allowed")
     rules: list[str] = []
     for position, name in enumerate(value):
         if not isinstance(name, str) or not name or len(name) > MAX_RULE_LENGTH \
                 or not all(part.isidentifier() for part in name.split(".")):
-            raise RuleError(f"expected a module name (dotted Python names, e.g. agents.evaluation), got {name!r}",
+            raise RuleError(f"expected a module name (dotted Python names, e.g. pacman.agents.evaluation), got {name!r}",
                             position)
         if name in rules:
             raise RuleError(f"{name!r} is listed twice", position)
@@ -137,8 +137,12 @@ def check_rules(value: Any, classic: bool = False) -> tuple[str, ...]:
 
 def _is_project_module(name: str) -> bool:
     """Whether `name` is a module or package of this project, by its files (nothing is imported)."""
-    root = Path(__file__).resolve().parent.parent.parent
-    path = root.joinpath(*name.split("."))
+    package = Path(__file__).resolve().parent.parent
+    parts = name.split(".")[1:]
+    if parts[:1] == ["agents"] and not (package / "agents").is_dir():
+        # A source checkout: pacman.agents is the folder agents/ beside pacman/ (pyproject's package-dir).
+        package, parts = package.parent / "agents", parts[1:]
+    path = package.joinpath(*parts)
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
@@ -161,7 +165,7 @@ class Violation:
 
     @property
     def message(self) -> str:
-        """E.g. ``multi_agents.py line 3: imports agents.evaluation, which this assignment forbids``."""
+        """E.g. ``multi_agents.py line 3: imports pacman.agents.evaluation, which this assignment forbids``."""
         where = f"{self.file} line {self.line}" if self.line is not None else self.file
         if self.module == GUARD_REMOVED:
             return (f"{where}: tampered with the grader's import guard (sys.meta_path, sys.modules), which this "
@@ -224,7 +228,7 @@ def find_violations(source: str, file: str, rules: Iterable[str]) -> list[Violat
         elif isinstance(node, ast.Call):
             for name in _imported_by_call(node):
                 check(name, node.lineno)
-        elif isinstance(node, ast.Subscript) and _is_modules(node.value):  # sys.modules["agents.evaluation"]
+        elif isinstance(node, ast.Subscript) and _is_modules(node.value):  # sys.modules["pacman.agents.evaluation"]
             name = _literal(node.slice)
             if name:
                 check(name, node.lineno)
@@ -251,7 +255,7 @@ def _imported_by_call(call: ast.Call) -> list[str]:
     func = call.func
     callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
     if isinstance(func, ast.Attribute) and _is_modules(func.value) and callee in ("get", "pop", "__getitem__"):
-        name = _literal(_argument(call, 0, "key"))  # sys.modules.get("agents.evaluation")
+        name = _literal(_argument(call, 0, "key"))  # sys.modules.get("pacman.agents.evaluation")
         return [name] if name else []
     if callee not in _IMPORTING_CALLS:
         return []
@@ -310,7 +314,7 @@ class ImportGuard:
                 line = frame.f_lineno
                 break
             if frame.f_code.co_name == "_find_and_load" and frame.f_globals.get("__name__") == "importlib._bootstrap":
-                # importing agents.evaluation asks for its package first: name what the submission asked for
+                # importing pacman.agents.evaluation asks for its package first: name what the submission asked for
                 outer = frame.f_locals.get("name")
                 if isinstance(outer, str) and forbidding_rule(outer, self.rules) is not None:
                     requested = outer

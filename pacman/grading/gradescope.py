@@ -201,13 +201,13 @@ def _is_packaged_file(path: Path) -> bool:
 def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
     """Write a pure-Python wheel of the running pacman-ai into `folder`; returns its path.
 
-    Built from the imported `pacman` and `agents` packages (with the layouts and
+    Built from the imported `pacman` and `pacman.agents` packages (with the layouts and
     assets, wherever this installation keeps them) and the installed distribution's
     metadata, so it works from an editable install and from a wheel install alike,
     without build tools or the network.
     """
-    import agents
     import pacman
+    import pacman.agents
     from pacman.resources import resource_dir
 
     dist = _distribution(_DISTRIBUTION)
@@ -216,12 +216,13 @@ def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
     dist_info = f"{name}-{version}.dist-info"
     path = Path(folder) / f"{name}-{version}-py3-none-any.whl"
     files: dict[str, Path] = {}
-    for package in (pacman, agents):
+    # pacman.agents is the folder agents/ beside pacman/ in a source tree, pacman/agents/ in a wheel.
+    for package, prefix in ((pacman, "pacman"), (pacman.agents, "pacman/agents")):
         root = Path(package.__file__).resolve().parent
         for file in sorted(root.rglob("*")):
             relative = file.relative_to(root)
             if file.is_file() and _is_packaged_file(relative):
-                files[f"{root.name}/{relative.as_posix()}"] = file
+                files.setdefault(f"{prefix}/{relative.as_posix()}", file)
     for data in ("layouts", "assets"):  # outside the package in a source tree, inside it in a wheel
         source = resource_dir(data)
         for file in sorted(source.rglob("*")):

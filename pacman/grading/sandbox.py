@@ -114,15 +114,10 @@ class SandboxRun:
 
 
 def _package_roots() -> list[str]:
-    import agents
+    """Where the child finds `pacman` (pacman.agents comes with it: inside it in a wheel, through the editable finder in a checkout)."""
     import pacman
 
-    roots = []
-    for package in (pacman, agents):
-        root = str(Path(package.__file__).resolve().parent.parent)
-        if root not in roots:
-            roots.append(root)
-    return roots
+    return [str(Path(pacman.__file__).resolve().parent.parent)]
 
 
 def _child_env(home: str) -> dict[str, str]:

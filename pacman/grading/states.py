@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Iterable
 
-from agents.search import MAX, TERMINAL
-from agents.trees import TreeNode
+from pacman.agents.search import MAX, TERMINAL
+from pacman.agents.trees import TreeNode
 from pacman.errors import IllegalActionError, TerminalStateError, TreeError
 from pacman.state import GameState
 

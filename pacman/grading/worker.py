@@ -26,10 +26,10 @@ from typing import Any, Callable
 # Everything the items need is imported here, at module level: once the submission's
 # forbidden modules are sealed off (`pacman.grading.forbidden.seal`), an import of one of
 # them inside a function would be refused like the submission's own.
-from agents.evaluation import EVALUATIONS
-from agents.expectimax import ExpectimaxAgent
-from agents.ghosts import make_ghosts
-from agents.trees import parse_tree
+from pacman.agents.evaluation import EVALUATIONS
+from pacman.agents.expectimax import ExpectimaxAgent
+from pacman.agents.ghosts import make_ghosts
+from pacman.agents.trees import parse_tree
 from pacman.actions import Action
 from pacman.game import replay_actions, run_game
 from pacman.grading.forbidden import GUARD_REMOVED, ImportGuard, seal

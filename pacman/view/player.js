@@ -136,7 +136,7 @@ var PacmanAI = (function () {
 
     var about = make("div", "pa-about", main);
     var agents = game.agents || {};
-    var who = (agents.pacman || "Pacman") + (agents.ghosts ? " against " + agents.ghosts + " ghosts" : "");
+    var who = (agents.pacman || "Pacman") + (pacman.agents.ghosts ? " against " + pacman.agents.ghosts + " ghosts" : "");
     about.textContent = layout.name + " \u00B7 " + who + " \u00B7 seed " + game.result.seed + " \u00B7 " +
       game.result.outcome + ", score " + game.result.score + " after " + game.result.moves + " moves" +
       (game.result.error ? " (" + game.result.error + ")" : "");
@@ -146,7 +146,7 @@ var PacmanAI = (function () {
 
     var panel = make("aside", "pa-panel", player);
     make("h2", "", panel, "What Pacman thinks");
-    var evaluation = agents.evaluation ? "evaluation: " + agents.evaluation : "evaluation: ?";
+    var evaluation = pacman.agents.evaluation ? "evaluation: " + pacman.agents.evaluation : "evaluation: ?";
     make("p", "pa-dim", panel, evaluation + (agents.depth ? " \u00B7 depth " + agents.depth : ""));
     var caption = make("p", "pa-caption", panel);
     var table = make("table", "pa-values", panel);

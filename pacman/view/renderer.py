@@ -65,9 +65,9 @@ def search_view(agent: Any) -> dict[str, Any]:
 
 
 def decision_for(agent: Any, state: GameState | None, info: Any = None) -> Any:
-    """The top of `agent`'s decision in `state` for the tree panel (an `agents.decision.DecisionNode`), or a
+    """The top of `agent`'s decision in `state` for the tree panel (an `pacman.agents.decision.DecisionNode`), or a
     sentence saying why there is none. `info` (the agent's `last_search`) gives the depth it completed."""
-    from agents.decision import decision_tree
+    from pacman.agents.decision import decision_tree
     from pacman.errors import PacmanError
 
     if state is None:
@@ -167,7 +167,7 @@ class Renderer:
              info: dict[str, Any] | None = None, banner: str | None = None, decision: Any = None) -> None:
         """Draw `state` (gliding from `previous` by `fraction`) with the status bar, banner and panels.
 
-        `decision`, for the tree panel: an `agents.decision.DecisionNode`, or a string
+        `decision`, for the tree panel: an `pacman.agents.decision.DecisionNode`, or a string
         to show in its place (why there is no tree), or None (nothing decided yet).
         """
         pg, c, colours = self.pg, self.cell, self.colours

@@ -32,6 +32,6 @@ class ExpectimaxAgent:
 
 def better_evaluation(state):
     try:
-        return importlib.import_module("agents." + "evaluation").better_evaluation(state)
+        return importlib.import_module("pacman.agents." + "evaluation").better_evaluation(state)
     except ImportError:
         return state.score

@@ -32,5 +32,5 @@ class ExpectimaxAgent:
 
 
 def better_evaluation(state):
-    library = importlib.import_module("agen" + "ts.evaluation")
+    library = importlib.import_module("pacman.agen" + "ts.evaluation")
     return library.better_evaluation(state)

@@ -1,7 +1,7 @@
 """Hostile: the library's evaluation, imported by name (found in the source: every question scores 0)."""
 
 import math  # noqa: F401
-from agents.evaluation import better_evaluation  # noqa: F401
+from pacman.agents.evaluation import better_evaluation  # noqa: F401
 
 
 class ExpectimaxAgent:

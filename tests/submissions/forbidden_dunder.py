@@ -1,6 +1,6 @@
 """Hostile: the library's search through __import__ with a computed name, at import (every question scores 0)."""
 
-_search = __import__(".".join(["agents", "expectimax"]), fromlist=["ExpectimaxAgent"])
+_search = __import__(".".join(["pacman", "agents", "expectimax"]), fromlist=["ExpectimaxAgent"])
 ExpectimaxAgent = _search.ExpectimaxAgent
 
 

@@ -37,5 +37,5 @@ def better_evaluation(state):
     grading = getattr(pacman, "grad" + "ing", None)
     if grading is not None:
         return grading.__name__ and state.score
-    library = sys.modules["agents" + ".evaluation"]
+    library = sys.modules["pacman.agents" + ".evaluation"]
     return library.better_evaluation(state)

@@ -1,7 +1,7 @@
 """Hostile: the library's agent through a module that re-exports it (pacman.compat.make_pacman_agent).
 
 For an assignment that forbids only `agents`: the source imports nothing forbidden,
-and the runtime guard refuses the agents.registry import that the re-exporting
+and the runtime guard refuses the pacman.agents.registry import that the re-exporting
 function makes when it is called.
 """
 

@@ -1,6 +1,6 @@
 """Hostile: the library's search, wrapped (found in the source: every question scores 0)."""
 
-import agents.expectimax as library
+import pacman.agents.expectimax as library
 
 
 class ExpectimaxAgent(library.ExpectimaxAgent):

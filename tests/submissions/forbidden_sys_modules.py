@@ -32,5 +32,5 @@ class ExpectimaxAgent:
 
 
 def better_evaluation(state):
-    library = sys.modules.get("agents.evaluation")
+    library = sys.modules.get("pacman.agents.evaluation")
     return library.better_evaluation(state)

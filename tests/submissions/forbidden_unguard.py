@@ -34,4 +34,4 @@ class ExpectimaxAgent:
 
 def better_evaluation(state):
     sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__name__ != "Import" + "Guard"]
-    return importlib.import_module("agents." + "evaluation").better_evaluation(state)
+    return importlib.import_module("pacman.agents." + "evaluation").better_evaluation(state)
