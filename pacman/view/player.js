@@ -331,6 +331,7 @@ var PacmanAI = (function () {
         ctx.font = "bold " + size + "px system-ui, 'DejaVu Sans', sans-serif";
       }
       var band = Math.round(size * 1.5), y = (H * cell - band) / 2;
+      bannerBox = {top: y, height: band, board: H * cell, font: size};
       ctx.fillStyle = "rgba(0,0,0,0.745)";
       ctx.fillRect(0, y, width, band);
       ctx.fillStyle = rgb(colour);
@@ -345,7 +346,10 @@ var PacmanAI = (function () {
       return k > 0 && move > 0 && search.length >= move ? search[move - 1] : null;
     }
 
+    var bannerBox = null; /* where the last frame put the end banner, for tests */
+
     function draw(k, fraction) {
+      bannerBox = null;
       var entry = rounds[k], previous = k > 0 && fraction < 1 ? rounds[k - 1] : null;
       var tick = (k + fraction) * TICKS_PER_ROUND;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -663,7 +667,7 @@ var PacmanAI = (function () {
       state: function () {
         var entry = rounds[round];
         return {round: round, rounds: last + 1, move: entry[0], score: entry[4], food: foodLeft[round],
-                pacman: [entry[1], entry[2]],
+                pacman: [entry[1], entry[2]], banner: bannerBox,
                 playing: live ? !paused && !finished : playing, speed: speed, status: currentStatus(),
                 live: !!live, finished: finished, outcome: finished ? game.result.outcome : null};
       }
