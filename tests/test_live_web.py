@@ -258,3 +258,33 @@ def test_a_public_host_is_only_used_when_asked_and_warns(serve):
     assert served.url.startswith("http://127.0.0.1:")
     served.process.send_signal(signal.SIGINT)
     assert served.wait(15) == 130
+
+
+@pytest.mark.slow
+def test_the_page_keeps_up_at_60_fps_on_large_and_the_stream_is_small(browser, serve, capsys):
+    """The measurement docs/web.md quotes: over a long game at --fps 60 on `large`, the page's move counter
+    stays within one move of the server's, and a round costs the stream under 1 kB on average."""
+    served = serve("play", "--layout", "large", "--seed", "1", "--fps", "60", "--agent-args", "depth=1",
+                   "--max-moves", "3600", "--json")
+    browser.open(served.url)
+    browser.wait_until(STATE, lambda s: s is not None and s["move"] >= 1)
+    gaps, server = [], {}
+    while served.process.poll() is None:
+        try:
+            server = served.state()
+            page = _page_state(browser)
+        except (OSError, urllib.error.URLError):
+            break
+        if server["tally"]["played"]:
+            break
+        gaps.append(server["move"] - page["move"])
+        time.sleep(0.1)
+    assert served.wait(120) == 0
+    result = json.loads(served.out[-1])
+    per_round = server["stream_bytes"] / server["round_messages"]
+    with capsys.disabled():
+        print(f"\nlive view, large, --fps 60: {result['moves']} moves, {len(gaps)} samples, page behind the server "
+              f"by at most {max(gaps)} move(s) (median {sorted(gaps)[len(gaps) // 2]}), {per_round:.0f} bytes per "
+              f"round over {server['round_messages']} rounds")
+    assert len(gaps) > 50 and max(gaps) <= 1
+    assert per_round < 1000
