@@ -388,9 +388,12 @@ class Renderer:
         if self._tree_drawn is None or self._tree_drawn[0] is not decision:
             self._tree_drawn = (decision, self._tree_picture(decision, card.width - 12, card.height - 12))
         picture = self._tree_drawn[1]
+        # The card is as tall as its tree, not the whole board's height (a tall maze left it mostly empty).
+        card = pg.Rect(card.x, card.y, card.width, min(card.height, picture.get_height() + 12))
         pg.draw.rect(surface, (255, 255, 255), card, border_radius=8)
         spot = surface.blit(picture, (card.x + (card.width - picture.get_width()) // 2,
                                       card.y + (card.height - picture.get_height()) // 2))
+        self.last_layout["tree_card"] = card
         lines.append(("tree", spot))
         self.last_layout["tree"] = lines
 
