@@ -288,3 +288,27 @@ def test_the_page_keeps_up_at_60_fps_on_large_and_the_stream_is_small(browser, s
               f"round over {server['round_messages']} rounds")
     assert len(gaps) > 50 and max(gaps) <= 1
     assert per_round < 1000
+
+
+def test_the_notebook_one_liner_shows_the_live_page_in_an_iframe(tmp_path):
+    script = tmp_path / "cell.py"
+    script.write_text(
+        "from pacman.view.notebook import live\n"
+        "game = live('--layout', 'small', '--max-moves', '3')\n"
+        "import urllib.request\n"
+        "print(game._repr_html_())\n"
+        "print(urllib.request.urlopen(game.url, timeout=5).status)\n"
+        "print(game.stop())\n"
+        "proxied = live('--layout', 'small', proxy='/proxy/{port}/')\n"
+        "print(proxied.src)\n"
+        "proxied.stop()\n")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=90,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    frame, status, code, proxied = done.stdout.splitlines()
+    url = re.search(r'src="(http://127\.0\.0\.1:\d+/[\w-]+/)"', frame).group(1)
+    assert frame.startswith("<iframe ") and 'height="640"' in frame
+    assert status == "200" and code == "130"
+    assert re.fullmatch(r"/proxy/\d+/[\w-]+/", proxied) and url not in proxied
