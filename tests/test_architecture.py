@@ -218,3 +218,18 @@ def test_batch_and_grading_load_no_pygame(module):
     assert every, f"no module {module}"
     loaded = _loaded_after_import(", ".join(every))
     assert [m for m in loaded if m.split(".")[0] == "pygame" or m.startswith("pacman.view")] == []
+
+
+#: The live web view's server: loaded only by `play`/`replay --display web`.
+WEB_SERVER = ("http.server", "socketserver", "pacman.view.live")
+
+
+@pytest.mark.parametrize("module", ("pacman", *HEADLESS, "pacman.cli"))
+def test_the_web_server_is_loaded_only_for_the_live_view(module):
+    modules = _project_modules()
+    every = sorted(m for m in modules if m == module or m.startswith(module + ".")) if module != "pacman" else CORE
+    code = (f"import json, sys; import {', '.join(every)}; "
+            f"print(json.dumps(sorted(m for m in sys.modules if m in {WEB_SERVER!r})))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         check=True).stdout
+    assert json.loads(out) == []

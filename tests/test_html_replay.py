@@ -250,8 +250,45 @@ def test_keys_and_scrubber_move_through_the_game(browser, game):
     figures = browser.evaluate(f"{ROOT}.querySelector('.pa-figures').textContent")
     assert f"depth{search.depth:g}" in figures and f"nodes{search.nodes:,}" in figures
     assert browser.evaluate(f"{ROOT}.querySelector('.pa-caption').textContent") == \
-        f"Move 12: Pacman chose {search.action.value}."
+        f"Move 12: expectimax chose {search.action.value}."  # the agent, by name
+    # time: microseconds under a millisecond, milliseconds above
+    ms = search.milliseconds
+    shown = f"{round(ms * 1000)} \u00b5s" if ms < 1 else f"{ms:,.1f} ms"
+    assert figures.endswith("time" + shown)
     assert browser.errors() == []
+
+
+def test_the_page_says_what_the_agent_is(browser, tmp_path):
+    layout = load_layout("small")
+    result = run_game(layout, __import__("pacman.agents", fromlist=["GreedyAgent"]).GreedyAgent(),
+                      make_ghosts("random", 2), seed=3, max_moves=10)
+    page = tmp_path / "greedy.html"
+    write_game_page(page, replay_of(layout, result, {"pacman": "greedy", "agent_args": {}, "ghosts": "random"}))
+    browser.open(page.as_uri() + "#end")
+    assert browser.evaluate(f"{ROOT}.querySelector('.pa-agent').textContent") == "agent: greedy"
+    assert browser.evaluate(f"{ROOT}.querySelector('.pa-about').textContent").startswith(
+        "small \u00b7 greedy against random ghosts \u00b7 seed 3")
+    expectimax = tmp_path / "expectimax.html"
+    layout2, result2, agents2, search2 = _played(max_moves=5)
+    write_game_page(expectimax, replay_of(layout2, result2, agents2, search2))
+    browser.open(expectimax.as_uri() + "#end")
+    assert browser.evaluate(f"{ROOT}.querySelector('.pa-agent').textContent") == "evaluation: better \u00b7 depth 1"
+    assert browser.evaluate(f"{ROOT}.querySelector('.pa-about').textContent").startswith(
+        "small \u00b7 expectimax (depth 1, evaluation better) against random ghosts")
+    assert browser.errors() == []
+
+
+def test_the_end_banner_covers_a_band_not_the_board(browser, tmp_path):
+    """The banner's band is at most a fifth of the board's height, on a short board and a tall one."""
+    for name, moves in (("test", 30), ("medium", 25)):
+        layout, result, agents, search = _played(name, max_moves=moves, ghosts=0)
+        page = tmp_path / f"{name}.html"
+        write_game_page(page, replay_of(layout, result, agents, search))
+        browser.open(page.as_uri() + "#end")
+        banner = browser.evaluate(f"{ROOT}.pacmanAI.state().banner")
+        assert banner["board"] == browser.evaluate(f"{ROOT}.querySelector('canvas').getBoundingClientRect().height")
+        assert 12 <= banner["font"] and banner["height"] <= banner["board"] / 6 + 1, (name, banner)
+        assert browser.evaluate(f"{ROOT}.pacmanAI.state().status") == "done"
 
 
 def test_a_page_from_an_old_replay_plays_without_search(browser, tmp_path):

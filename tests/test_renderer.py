@@ -174,3 +174,46 @@ def test_arrows_stay_with_pacman_while_he_glides():
         x, _ = cell_center(renderer, (4 + fraction, 2))
         columns = arrow_columns(fraction)
         assert columns.size and abs((columns.min() + columns.max()) / 2 - x) <= 1.0, (fraction, columns, x)
+
+
+def test_the_small_font_spaces_letters_evenly():
+    """The values panel's text: no gap inside a word wider than the font's spacing ("bet ter" was one)."""
+    import pygame
+
+    from pacman import load_layout
+    from pacman.view.renderer import Renderer
+
+    renderer = Renderer(load_layout("small"), panel=True)
+    label = renderer.small_font.render("better", True, (255, 255, 255))
+    alpha = pygame.surfarray.array_alpha(label)
+    inked = (alpha > 100).any(axis=1)
+    first, last = inked.argmax(), len(inked) - inked[::-1].argmax()
+    gaps, run = [], 0
+    for column in inked[first:last]:
+        if column:
+            if run:
+                gaps.append(run)
+            run = 0
+        else:
+            run += 1
+    assert max(gaps, default=0) <= 2, gaps
+
+
+def test_the_panel_says_what_the_agent_is_and_times_under_a_millisecond_in_microseconds():
+    import pygame
+
+    from pacman import GameState, load_layout
+    from pacman.agents import GreedyAgent
+    from pacman.view.renderer import Renderer, agent_label, duration_text
+
+    assert duration_text(0.0123) == "12 \u00b5s" and duration_text(0.9994) == "999 \u00b5s"
+    assert duration_text(1.0) == "1.0 ms" and duration_text(1234.56) == "1,234.6 ms"
+    assert agent_label(GreedyAgent()) == "agent: GreedyAgent"
+    layout = load_layout("small")
+    renderer = Renderer(layout, panel=True)
+    renderer.agent = agent_label(GreedyAgent())
+    surface = pygame.Surface(renderer.size)
+    renderer.draw(surface, GameState.initial(layout), info={"depth": 2, "nodes": 10, "ms": 0.25, "evaluation": None})
+    texts = [text for text, _ in renderer.last_layout["panel"]]
+    assert "agent: GreedyAgent" in texts and "time   250 \u00b5s" in texts
+    assert not any("?" in text for text in texts)

@@ -213,6 +213,9 @@ def test_the_tree_fits_its_panel_readably_on_every_size_of_layout(layout_name):
 
     figure = lay_out(decision_top(decision), max_width=1e5, max_height=1e5)
     assert spot.width / figure.width >= 0.8  # text at 80% of its size or more: 10-pixel digits at least
+    # the white card holds the tree with a small margin, whatever the maze's height (no tall empty box)
+    card = renderer.last_layout["tree_card"]
+    assert card.contains(spot) and card.height - spot.height <= 12
 
 
 def test_panel_messages_for_agents_without_a_tree():

@@ -1,18 +1,26 @@
-"""How `play` and `replay` show a game: the display choice, the terminal view, the --fps and --zoom limits.
+"""How `play` and `replay` show a game: the display choice, the terminal view, the live web view's server,
+the --fps and --zoom limits.
 
-pygame is imported only to answer whether a window can be opened, never at import.
+pygame is imported only to answer whether a window can be opened, never at import; the web server only when
+`--display web` is asked for.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import sys
-from typing import Any
+import threading
+from typing import Any, Iterator
 
 from pacman.cli.args import UsageError, bounded_float
 
-__all__ = ["FPS_RANGE", "fps", "zoom", "display_choice", "text_display", "check_frame_size"]
+__all__ = ["FPS_RANGE", "DISPLAYS", "fps", "zoom", "display_choice", "text_display", "check_frame_size",
+           "add_web_arguments", "web_view", "port"]
+
+DISPLAYS = ("pygame", "text", "web", "none")
+"""The --display choices of play and replay."""
 
 FPS_RANGE = (0.1, 1000.0)
 """--fps: rounds shown per second."""
@@ -26,6 +34,65 @@ def zoom(text: str) -> float:
     from pacman.view.renderer import MAX_ZOOM, MIN_ZOOM
 
     return bounded_float(MIN_ZOOM, MAX_ZOOM)(text)
+
+
+def port(text: str) -> int:
+    """The --port argument type: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 (any free port) to 65535, got {text!r}")
+    return value
+
+
+def add_web_arguments(parser: argparse.ArgumentParser) -> None:
+    """The live web view's flags: --host, --port, --no-browser."""
+    parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                        help="with --display web: the address the server listens on (default: 127.0.0.1, this "
+                             "machine only; 0.0.0.0 opens it to the network, with a warning)")
+    parser.add_argument("--port", type=port, default=0, metavar="N",
+                        help="with --display web: the server's port (default: 0, a free port)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --display web: print the address without opening a web browser")
+
+
+@contextlib.contextmanager
+def web_view(args: argparse.Namespace, command: str, games: int = 1) -> Iterator[Any]:
+    """The live web view's server for one run of `command`: started, its address printed (and opened in a
+    browser where there is a screen), stopped cleanly at the end, on an error and on Ctrl-C."""
+    from pacman.view.live import DEFAULT_HOST, LiveServer, LiveServerError, warn_public
+
+    try:
+        server = LiveServer(host=args.host, port=args.port, fps=args.fps, games=games,
+                            title=f"pacman-ai {command}")
+    except LiveServerError as exc:
+        raise UsageError(f"pacman-ai {command}: --display web: {exc}") from None
+    if args.host not in (DEFAULT_HOST, "localhost", "::1"):
+        warn_public(args.host)
+    server.start()
+    print(f"pacman-ai: the game is at {server.url} (open it in a web browser; it starts when the page "
+          f"connects; Ctrl-C stops)", file=sys.stderr, flush=True)
+    if not args.no_browser:
+        _open_browser(server.url)
+    finished = False
+    try:
+        yield server
+        finished = True
+    finally:
+        server.close(drain=finished)
+
+
+def _open_browser(url: str) -> None:
+    """Open `url` in a graphical browser when this machine has a screen (never a text browser in the terminal)."""
+    from pacman.view.window import real_display
+
+    if not real_display():
+        return
+    import webbrowser
+
+    threading.Thread(target=webbrowser.open, args=(url,), name="pacman-open-browser", daemon=True).start()
 
 
 def display_choice(args: argparse.Namespace) -> str:

@@ -7,6 +7,7 @@ or PNG frames (--record); outputs are checked before the first move.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -14,7 +15,8 @@ import sys
 from typing import Any
 
 from pacman.cli.args import UsageError, bounded_int, check_output, non_negative_int, numbered, positive_int
-from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
+from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
+                                web_view, zoom)
 
 __all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT"]
 
@@ -62,9 +64,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     play.add_argument("--move-time-limit", type=_move_time_limit, default=None, metavar="SECONDS",
                       help="an agent that thinks longer than this on one move ends its game, at most 86400 "
                            "(default: none)")
-    play.add_argument("--display", choices=("pygame", "text", "none"), default=None,
+    play.add_argument("--display", choices=DISPLAYS, default=None,
                       help="how to show the game (default: a pygame window when a display exists, else the "
-                           "terminal; none with --json)")
+                           "terminal; none with --json); web: live in a web browser, served from this machine "
+                           "(see --host, --port)")
     play.add_argument("--fps", type=fps, default=8.0,
                       help="rounds (Pacman's move and every ghost's) shown per second, 0.1 to 1000 (default: 8)")
     play.add_argument("--json", action="store_true",
@@ -83,11 +86,17 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     play.add_argument("--html", metavar="OUT.html", default=None,
                       help="write the game as one self-contained web page that plays it, with the values panel "
                            "(with --games N: OUT-0.html, ...)")
+    add_web_arguments(play)
     return play
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai play`; returns the exit status."""
+    with contextlib.ExitStack() as stack:  # the live web view's server, when there is one
+        return _run(args, stack)
+
+
+def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     import numpy as np
 
     from pacman.agents import make_ghosts, parse_agent_args
@@ -126,8 +135,9 @@ def run(args: argparse.Namespace) -> int:
     if choice == "pygame" or args.record:
         check_frame_size("play", layout, args.zoom, panel=True, tree=args.tree)
     if args.pacman == "keyboard":
-        if choice != "pygame":
-            raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame)")
+        if choice not in ("pygame", "web"):
+            raise UsageError("pacman-ai play: --pacman keyboard needs the pygame window (--display pygame) or the "
+                             "web page (--display web)")
         if agent_args:
             raise UsageError("pacman-ai play: --pacman keyboard takes no --agent-args")
         from pacman.view.window import KeyboardAgent
@@ -140,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     ghosts = make_ghosts(args.ghosts, num_ghosts)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
     terminal = text_display(args) if choice == "text" else None
+    web = stack.enter_context(web_view(args, "play", args.games)) if choice == "web" else None
 
     played = wins = 0
     scores: list[int] = []  # numbers only, so that memory stays small however many games
@@ -180,6 +191,12 @@ def run(args: argparse.Namespace) -> int:
                     print("pacman-ai: recording discarded: the window was closed before the game ended",
                           file=sys.stderr)
                 break
+        elif web is not None:
+            result = play(web.display(layout, pacman_agent, game=game, seed=seed + game,
+                                      agents={"pacman": args.pacman, "agent_args": recorded_args,
+                                              "ghosts": args.ghosts}))
+            if game < args.games - 1:
+                web.hold()
         else:
             result = play(terminal)
         played += 1

@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 from pacman.cli.args import check_output
-from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
+from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
+                                web_view, zoom)
 
 __all__ = ["add_parser", "run", "recorded_agent"]
 
@@ -19,8 +20,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                  description="Replay a game saved with `play --save`: the same moves, the same "
                                              "outcome, checked.")
     replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
-    replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
-                        help="how to show the game (default: text, or none with --json)")
+    replay.add_argument("--display", choices=DISPLAYS, default=None,
+                        help="how to show the game (default: text, or none with --json); web: live in a web "
+                             "browser, served from this machine (see --host, --port)")
     replay.add_argument("--fps", type=fps, default=8.0,
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
@@ -31,6 +33,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     replay.add_argument("--tree", action="store_true",
                         help="in the window, start with the tree panel shown (the key t toggles it): each move's "
                              "decision searched again by the recorded agent")
+    add_web_arguments(replay)
     return replay
 
 
@@ -101,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
                      banner=banner, hold_at_end=real_display(), make_agent=lambda: recorded_agent(replay), show_tree=args.tree).run()
     elif choice == "text":
         show(text_display(args))
+    elif choice == "web":
+        with web_view(args, "replay") as web:
+            search = replay.search
+            show(web.display(replay.layout, None, agents=replay.agents, seed=replay.seed,
+                             search_of=lambda move: search[move - 1] if 0 < move <= len(search) else None))
     if args.json:
         record = result.to_dict()
         record.update(replay.agents)

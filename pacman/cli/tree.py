@@ -47,5 +47,23 @@ def run(args: argparse.Namespace) -> int:
         result = draw_tree_file(root, args.draw, depth=args.depth)
     else:
         result = solve_tree(root, depth=args.depth)
-    print(json.dumps(tree_report(result)) if args.json else format_tree_result(result))
+    print(json.dumps(tree_report(result)) if args.json else format_tree_result(_shown(result)))
     return 0
+
+
+SIGNIFICANT_DIGITS = 12
+"""Digits `tree` prints a value to: sums of products of the input's numbers carry floating-point noise in the
+last of a double's 15-17 digits (0.1 * 1 + 0.9 * 2 is 1.9000000000000001), far below anything a tree's
+numbers can mean; --json keeps the exact float."""
+
+
+def _shown(result: Any) -> Any:
+    """`result` with its value rounded to SIGNIFICANT_DIGITS for printing (1.9000000000000001 -> 1.9)."""
+    import dataclasses
+    import math
+
+    value = float(result.value)
+    if not math.isfinite(value) or value == 0:
+        return result
+    rounded = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+    return dataclasses.replace(result, value=rounded) if dataclasses.is_dataclass(result) else result

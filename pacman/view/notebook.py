@@ -8,6 +8,9 @@ extension, ``show(state)`` and ``show(game)`` return objects that Jupyter
 displays the same way. IPython is not needed to import this module: the core
 knows nothing of it, and it registers formatters only when IPython loads it.
 
+``live("--layout", "medium")`` plays a game live (``pacman-ai play --display
+web`` in a process of its own) and shows its page in the cell, in an IFrame.
+
 >>> from pacman import GameState, load_layout
 >>> png = state_png(GameState.initial(load_layout("test")))
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -16,7 +19,14 @@ True
 
 from __future__ import annotations
 
+import collections
+import html
 import io
+import re
+import subprocess
+import sys
+import threading
+import time
 from typing import Any, Sequence
 
 from pacman.game import GameResult
@@ -26,8 +36,8 @@ from pacman.state import GameState
 from pacman.view.renderer import MAX_ZOOM, MIN_ZOOM, Renderer, cell_pixels
 from pacman.view.web import game_fragment, replay_of
 
-__all__ = ["state_png", "game_html", "show", "StateImage", "GamePlayer", "load_ipython_extension",
-           "unload_ipython_extension"]
+__all__ = ["state_png", "game_html", "show", "live", "StateImage", "GamePlayer", "LiveGame",
+           "load_ipython_extension", "unload_ipython_extension"]
 
 
 def state_png(state: GameState, zoom: float = 1.0, move: int | None = None) -> bytes:
@@ -112,6 +122,79 @@ def show(thing: GameState | Replay | GameResult, **options: Any) -> StateImage |
     if isinstance(thing, GameState):
         return StateImage(thing, **options)
     return GamePlayer(thing, **options)
+
+
+_ADDRESS = re.compile(r"the game is at (http://\S+/)")
+
+
+class LiveGame:
+    """A game played live by ``pacman-ai play --display web`` in its own process, shown in a notebook cell as
+    an IFrame of its page (`_repr_html_`). `stop()` ends it (as Ctrl-C would); `lines` is what it printed."""
+
+    def __init__(self, arguments: Sequence[str] = (), proxy: str | None = None, height: int = 640,
+                 timeout: float = 60.0) -> None:
+        command = [sys.executable, "-m", "pacman", "play", "--display", "web", "--no-browser", *arguments]
+        self.height = height
+        self.lines: collections.deque[str] = collections.deque(maxlen=50)
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, bufsize=1)
+        found: list[str] = []
+        ready = threading.Event()
+
+        def read() -> None:
+            assert self.process.stdout is not None
+            for line in self.process.stdout:
+                self.lines.append(line.rstrip("\n"))
+                match = _ADDRESS.search(line)
+                if match and not found:
+                    found.append(match.group(1))
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=read, name="pacman-live-output", daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.1) and time.monotonic() < deadline:
+            pass
+        if not found:
+            self.stop()
+            raise RuntimeError("pacman-ai play --display web did not start: " + (" / ".join(self.lines) or
+                                                                                 "no output"))
+        self.url = found[0]
+        """The page's address, token included (as the server printed it)."""
+        self.src = self.url
+        """What the IFrame loads: the address, or with `proxy` ("/proxy/{port}/", jupyter-server-proxy's form)
+        the same page through the notebook server."""
+        if proxy is not None:
+            port = int(self.url.split(":")[2].split("/")[0])
+            self.src = proxy.format(port=port).rstrip("/") + "/" + self.url.split("/", 3)[3]
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe src="{html.escape(self.src)}" width="100%" height="{self.height}" '
+                f'style="border: 0; background: #0b0b14" title="pacman-ai live game"></iframe>')
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """End the game and its server (SIGINT, as Ctrl-C); returns the process's exit status."""
+        import signal
+
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT if sys.platform != "win32" else signal.CTRL_C_EVENT)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    def __repr__(self) -> str:
+        state = "running" if self.process.poll() is None else f"ended ({self.process.returncode})"
+        return f"LiveGame({getattr(self, 'url', '?')}, {state})"
+
+
+def live(*arguments: str, proxy: str | None = None, height: int = 640) -> LiveGame:
+    """Play a game live in the notebook: ``live("--layout", "medium", "--fps", "10")`` takes `pacman-ai play`'s
+    flags. `proxy`: where the notebook's browser is not on this machine (JupyterHub with jupyter-server-proxy),
+    "/proxy/{port}/"."""
+    return LiveGame(arguments, proxy=proxy, height=height)
 
 
 def _replay_html(replay: Replay) -> str:

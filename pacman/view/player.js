@@ -3,7 +3,8 @@
    network. PacmanAI.mount(root, game, options) builds the player inside `root` and returns its
    controls; options: keys (the element whose key presses it answers), statusOn (where it sets
    data-status: "paused", "playing", or "done" at the last round), hash (a URL hash: #play, #end, #round=N,
-   #speed=N). */
+   #speed=N), live (a live game's controls, from live.js: then the player follows the game as it is played,
+   its buttons act on the game itself, and append/finish/control feed it). */
 var PacmanAI = (function () {
   "use strict";
   var DIRECTIONS = ["North", "South", "East", "West", "Stop"];
@@ -40,6 +41,12 @@ var PacmanAI = (function () {
     return grouped(v, 1);
   }
 
+  /* A duration in milliseconds as written in the panel: microseconds under a millisecond. */
+  function duration(ms) {
+    if (ms < 1) { return Math.round(ms * 1000) + " \u00B5s"; }
+    return grouped(ms, 1) + " ms";
+  }
+
   function relative(v, best) {
     if (!isFinite(v)) { return v < 0 ? "-inf" : "+inf"; }
     var difference = v - best;
@@ -58,11 +65,14 @@ var PacmanAI = (function () {
 
   function mount(root, game, options) {
     options = options || {};
+    var live = options.live || null, finished = !live, paused = false, treeOn = false, alive = true;
     var statusOn = options.statusOn || root;
     var colours = game.palette, layout = game.layout;
     var W = layout.width, H = layout.height;
     var rounds = game.rounds, last = rounds.length - 1, numGhosts = game.numGhosts;
     var search = game.search || [];
+    var roundSearch = game.roundSearch || null; /* live: what the search found, per round kept */
+    var roundTree = [];
     var cell = Math.max(8, Math.min(32, Math.floor(Math.min(960 / W, 640 / H))));
     var ratio = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
 
@@ -79,6 +89,8 @@ var PacmanAI = (function () {
       });
       for (k = 0; k <= last; k++) { count -= perRound[k]; foodLeft.push(count); }
     })();
+    var isFood = {};
+    game.food.forEach(function (p) { isFood[p[0] + "," + p[1]] = true; });
 
     function isWall(x, y) {
       return x >= 0 && x < W && y >= 0 && y < H && layout.walls[H - 1 - y].charAt(x) === "%";
@@ -104,7 +116,7 @@ var PacmanAI = (function () {
     var scoreText = make("b", "pa-score", scoreBox);
     var moveBox = make("span", "", status, "Move ");
     var moveText = make("b", "pa-move", moveBox);
-    make("span", "pa-dim", moveBox, " / " + game.result.moves);
+    var totalText = make("span", "pa-dim", moveBox, live ? "" : " / " + game.result.moves);
     var foodBox = make("span", "", status, "Food ");
     var foodText = make("b", "pa-food", foodBox);
     var outcomeText = make("span", "pa-outcome", status);
@@ -118,12 +130,16 @@ var PacmanAI = (function () {
       b.addEventListener("click", function () { action(); });
       return b;
     }
-    button("|\u25C0", "first round (Home)", function () { seek(0); });
-    button("\u25C0", "one round back (left arrow)", function () { step(-1); });
+    if (!live) {
+      button("|\u25C0", "first round (Home)", function () { seek(0); });
+      button("\u25C0", "one round back (left arrow)", function () { step(-1); });
+    }
     var playButton = button("\u25B6 play", "play or pause (space)", function () { toggle(); }, "pa-play");
-    button("\u25B6", "one round forward (right arrow)", function () { step(1); });
-    button("\u25B6|", "last round (End)", function () { seek(last); });
+    button("\u25B6", live ? "one round, paused (n" + (game.keyboard ? ")" : " or right arrow)")
+      : "one round forward (right arrow)", function () { step(1); });
+    if (!live) { button("\u25B6|", "last round (End)", function () { seek(last); }); }
     var scrub = make("input", "pa-scrub", controls);
+    if (live) { scrub.style.display = "none"; }
     scrub.type = "range";
     scrub.min = "0";
     scrub.max = String(last);
@@ -133,21 +149,33 @@ var PacmanAI = (function () {
     button("\u2212", "slower (-)", function () { slower(); });
     var speedText = make("span", "pa-speed", controls);
     button("+", "faster (+)", function () { faster(); });
+    var treeButton = live ? button("tree", "the tree panel: the decision just made, searched again (t)",
+      function () { live.tree(!treeOn); }) : null;
 
     var about = make("div", "pa-about", main);
     var agents = game.agents || {};
-    var who = (agents.pacman || "Pacman") + (pacman.agents.ghosts ? " against " + pacman.agents.ghosts + " ghosts" : "");
-    about.textContent = layout.name + " \u00B7 " + who + " \u00B7 seed " + game.result.seed + " \u00B7 " +
-      game.result.outcome + ", score " + game.result.score + " after " + game.result.moves + " moves" +
-      (game.result.error ? " (" + game.result.error + ")" : "");
+    var description = game.agent || agents.pacman || "an unrecorded agent";
+    var chooser = agents.pacman || "Pacman";
+    var who = description + (agents.ghosts ? " against " + agents.ghosts + " ghosts" : "");
+    function describeGame() {
+      var r = game.result;
+      about.textContent = layout.name + " \u00B7 " + who + " \u00B7 seed " + r.seed + (finished ? " \u00B7 " +
+        r.outcome + ", score " + r.score + " after " + r.moves + " moves" + (r.error ? " (" + r.error + ")" : "")
+        : " \u00B7 live");
+    }
+    describeGame();
+    var tallyText = live && game.games > 1 ? make("div", "pa-about pa-tally", main) : null;
     var keysHelp = make("div", "pa-about", main);
-    keysHelp.innerHTML = "Keys: <kbd>space</kbd> play/pause \u00B7 <kbd>\u2190</kbd> <kbd>\u2192</kbd> step \u00B7 " +
+    keysHelp.innerHTML = live ? (game.keyboard ? "Keys: <kbd>\u2190</kbd> <kbd>\u2191</kbd> <kbd>\u2192</kbd> " +
+      "<kbd>\u2193</kbd> (or WASD) steer Pacman \u00B7 " : "Keys: ") + "<kbd>space</kbd> pause/resume the game " +
+      "\u00B7 <kbd>n</kbd> one round \u00B7 <kbd>+</kbd> <kbd>\u2212</kbd> speed \u00B7 <kbd>t</kbd> tree panel"
+      : "Keys: <kbd>space</kbd> play/pause \u00B7 <kbd>\u2190</kbd> <kbd>\u2192</kbd> step \u00B7 " +
       "<kbd>Home</kbd> <kbd>End</kbd> first/last \u00B7 <kbd>+</kbd> <kbd>\u2212</kbd> speed";
 
     var panel = make("aside", "pa-panel", player);
     make("h2", "", panel, "What Pacman thinks");
-    var evaluation = pacman.agents.evaluation ? "evaluation: " + pacman.agents.evaluation : "evaluation: ?";
-    make("p", "pa-dim", panel, evaluation + (agents.depth ? " \u00B7 depth " + agents.depth : ""));
+    make("p", "pa-dim pa-agent", panel, agents.evaluation ? "evaluation: " + agents.evaluation +
+      (agents.depth ? " \u00B7 depth " + agents.depth : "") : "agent: " + description);
     var caption = make("p", "pa-caption", panel);
     var table = make("table", "pa-values", panel);
     var head = make("tr", "", make("thead", "", table));
@@ -157,6 +185,13 @@ var PacmanAI = (function () {
     var body = make("tbody", "", table);
     var figures = make("dl", "pa-figures", panel);
     var note = make("p", "pa-dim pa-note", panel);
+    var treePanel = live ? make("aside", "pa-panel pa-tree", player) : null;
+    var treeBody = null;
+    if (treePanel) {
+      make("h2", "", treePanel, "The decision just made");
+      treeBody = make("div", "pa-tree-body", treePanel);
+      treePanel.style.display = "none";
+    }
 
     /* -- drawing ------------------------------------------------------------------------------ */
     var maze = document.createElement("canvas");
@@ -287,14 +322,16 @@ var PacmanAI = (function () {
 
     function drawBanner(text) {
       var colour = game.result.won ? colours.win : game.result.lost ? colours.lose : colours.text;
-      var width = W * cell, size = Math.max(20, Math.round(cell * 1.4));
+      /* A band of at most about a sixth of the board's height (and 40 pixels of text), never most of it. */
+      var width = W * cell, size = Math.max(12, Math.min(40, Math.round(cell * 1.1), Math.floor(H * cell / 9)));
       ctx.font = "bold " + size + "px system-ui, 'DejaVu Sans', sans-serif";
       var measured = ctx.measureText(text).width;
       if (measured > width - 16) {
         size = Math.max(8, Math.floor(size * (width - 16) / measured));
         ctx.font = "bold " + size + "px system-ui, 'DejaVu Sans', sans-serif";
       }
-      var band = size + 20, y = (H * cell - band) / 2;
+      var band = Math.round(size * 1.5), y = (H * cell - band) / 2;
+      bannerBox = {top: y, height: band, board: H * cell, font: size};
       ctx.fillStyle = "rgba(0,0,0,0.745)";
       ctx.fillRect(0, y, width, band);
       ctx.fillStyle = rgb(colour);
@@ -304,11 +341,15 @@ var PacmanAI = (function () {
     }
 
     function searchAt(k) {
+      if (roundSearch) { return roundSearch[k] || null; }
       var move = rounds[k][0];
       return k > 0 && move > 0 && search.length >= move ? search[move - 1] : null;
     }
 
+    var bannerBox = null; /* where the last frame put the end banner, for tests */
+
     function draw(k, fraction) {
+      bannerBox = null;
       var entry = rounds[k], previous = k > 0 && fraction < 1 ? rounds[k - 1] : null;
       var tick = (k + fraction) * TICKS_PER_ROUND;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -338,7 +379,7 @@ var PacmanAI = (function () {
       var found = searchAt(k);
       if (found && found.values) { drawArrows(pacman, found); }
       drawPacman(pacman, entry[3], tick);
-      if (k === last && fraction >= 1) {
+      if (k === last && fraction >= 1 && finished) {
         drawBanner(game.result.won ? "You win!" : game.result.lost ? "Game over" : game.result.outcome);
       }
     }
@@ -353,7 +394,7 @@ var PacmanAI = (function () {
         caption.textContent = "The game starts: no move yet.";
         return;
       }
-      if (!search.length) {
+      if (!search.length && !roundSearch) {
         caption.textContent = "Move " + move + ".";
         note.textContent = "No search was recorded for this game (a replay file from before version 2, " +
           "or an agent that does not search).";
@@ -363,7 +404,7 @@ var PacmanAI = (function () {
         caption.textContent = "Move " + move + ": no search recorded for this move.";
         return;
       }
-      caption.textContent = "Move " + move + ": Pacman chose " + found.action + ".";
+      caption.textContent = "Move " + move + ": " + chooser + " chose " + found.action + ".";
       var names = Object.keys(found.values), best = -Infinity;
       names.forEach(function (name) {
         var v = value(found.values[name]);
@@ -379,7 +420,7 @@ var PacmanAI = (function () {
       });
       [["depth", found.depth], ["nodes", found.nodes === undefined || found.nodes === null ? null
         : grouped(found.nodes, 0)], ["time", found.ms === undefined || found.ms === null ? null
-        : grouped(found.ms, 1) + " ms"]].forEach(function (pair) {
+        : duration(found.ms)]].forEach(function (pair) {
         if (pair[1] === undefined || pair[1] === null) { return; }
         make("dt", "", figures, pair[0]);
         make("dd", "", figures, String(pair[1]));
@@ -396,6 +437,7 @@ var PacmanAI = (function () {
     }
 
     function currentStatus() {
+      if (live) { return finished ? "done" : paused ? "paused" : "playing"; }
       return playing ? "playing" : round === last ? "done" : "paused";
     }
 
@@ -405,9 +447,9 @@ var PacmanAI = (function () {
       moveText.textContent = String(entry[0]);
       foodText.textContent = String(foodLeft[round]);
       scrub.value = String(round);
-      playButton.textContent = playing ? "\u275A\u275A pause" : "\u25B6 play";
+      playButton.textContent = (live ? !paused && !finished : playing) ? "\u275A\u275A pause" : "\u25B6 play";
       speedText.textContent = (speed < 10 ? speed.toFixed(1) : Math.round(speed)) + " rounds/s";
-      if (round === last) {
+      if (round === last && finished) {
         outcomeText.textContent = game.result.outcome;
         outcomeText.className = "pa-outcome" + (game.result.won ? " pa-won" : game.result.lost ? " pa-lost" : "");
       } else {
@@ -435,9 +477,13 @@ var PacmanAI = (function () {
       render();
     }
 
-    function step(delta) { seek(round + delta); }
+    function step(delta) {
+      if (live) { if (delta > 0 && !finished) { live.step(); } return; }
+      seek(round + delta);
+    }
 
     function play() {
+      if (live) { if (!finished) { live.resume(); } return; }
       if (round === last) { round = 0; progress = 1; }
       playing = last > 0;
       lastTime = null;
@@ -446,20 +492,38 @@ var PacmanAI = (function () {
     }
 
     function pause() {
+      if (live) { if (!finished) { live.pause(); } return; }
       playing = false;
       progress = 1;
       dirty = true;
       render();
     }
 
-    function toggle() { if (playing) { pause(); } else { play(); } }
+    function toggle() {
+      if (live) { if (paused) { play(); } else { pause(); } return; }
+      if (playing) { pause(); } else { play(); }
+    }
 
-    function faster() { speed = Math.min(MAX_SPEED, speed * 1.5); dirty = true; render(); }
+    function faster() {
+      if (live) { live.speed(Math.min(1000, speed * 1.5)); return; }
+      speed = Math.min(MAX_SPEED, speed * 1.5); dirty = true; render();
+    }
 
-    function slower() { speed = Math.max(MIN_SPEED, speed / 1.5); dirty = true; render(); }
+    function slower() {
+      if (live) { live.speed(Math.max(0.1, speed / 1.5)); return; }
+      speed = Math.max(MIN_SPEED, speed / 1.5); dirty = true; render();
+    }
 
     function frame(now) {
-      if (playing) {
+      if (!alive) { return; }
+      if (live) {
+        if (progress < 1) {
+          if (lastTime === null) { lastTime = now; }
+          progress = Math.min(1, progress + Math.min(0.25, (now - lastTime) / 1000) * speed);
+          dirty = true;
+        }
+        lastTime = now;
+      } else if (playing) {
         if (lastTime === null) { lastTime = now; }
         progress += Math.min(0.25, (now - lastTime) / 1000) * speed;
         lastTime = now;
@@ -483,11 +547,26 @@ var PacmanAI = (function () {
       }
     }
 
-    (options.keys || root).addEventListener("keydown", function (event) {
-      if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var STEER = {ArrowUp: "North", ArrowDown: "South", ArrowRight: "East", ArrowLeft: "West",
+                 w: "North", s: "South", d: "East", a: "West"};
+    function onKey(event) {
+      if (!alive || event.altKey || event.ctrlKey || event.metaKey) { return; }
       var target = event.target, tag = target && target.tagName;
       if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && target.type !== "range")) { return; }
       if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) { return; }
+      if (live) {
+        if (game.keyboard && STEER[event.key]) { live.key(STEER[event.key]); event.preventDefault(); return; }
+        switch (event.key) {
+          case " ": case "Spacebar": case "k": toggle(); break;
+          case "n": case "ArrowRight": step(1); break;
+          case "+": case "=": faster(); break;
+          case "-": case "_": slower(); break;
+          case "t": live.tree(!treeOn); break;
+          default: return;
+        }
+        event.preventDefault();
+        return;
+      }
       switch (event.key) {
         case " ": case "Spacebar": case "k": toggle(); break;
         case "ArrowRight": step(1); break;
@@ -499,7 +578,9 @@ var PacmanAI = (function () {
         default: return;
       }
       event.preventDefault();
-    });
+    }
+    var keyTarget = options.keys || root;
+    keyTarget.addEventListener("keydown", onKey);
 
     /* A hash of the canvas's pixels (FNV-1a), so that a test can tell two frames apart. */
     function canvasHash() {
@@ -508,15 +589,90 @@ var PacmanAI = (function () {
       return h.toString(16);
     }
 
+    /* -- live: the game arrives round by round ----------------------------------------------- */
+    var KEEP = 256; /* rounds a live page keeps; older ones are dropped, so that a long game stays small */
+
+    function showTree(tree) {
+      if (!treeBody) { return; }
+      treeBody.textContent = "";
+      if (!tree) { return; }
+      if (tree.charAt(0) !== "<") { make("p", "pa-dim", treeBody, tree); return; }
+      var parsed = new DOMParser().parseFromString(tree, "image/svg+xml").documentElement;
+      if (parsed.nodeName !== "svg") { make("p", "pa-dim", treeBody, "the tree could not be shown"); return; }
+      parsed.removeAttribute("width");
+      parsed.removeAttribute("height");
+      parsed.setAttribute("class", "pa-tree-svg");
+      treeBody.appendChild(document.importNode(parsed, true));
+    }
+
+    function append(message) {
+      var entry = message.r, index = last + 1;
+      rounds.push(entry);
+      roundSearch.push(message.s || null);
+      var count = foodLeft[last];
+      (message.e || []).forEach(function (p) {
+        var key = p[0] + "," + p[1];
+        eatenAt[key] = index;
+        if (isFood[key]) { count -= 1; }
+      });
+      foodLeft.push(count);
+      last = index;
+      if (rounds.length > KEEP) {
+        var drop = KEEP / 2;
+        rounds.splice(0, drop);
+        roundSearch.splice(0, drop);
+        foodLeft.splice(0, drop);
+        Object.keys(eatenAt).forEach(function (key) { eatenAt[key] -= drop; });
+        last -= drop;
+      }
+      round = last;
+      progress = 0;
+      lastTime = null;
+      if (message.t !== undefined) { showTree(message.t); }
+      dirty = true;
+    }
+
+    function finish(result, tally) {
+      game.result = result;
+      finished = true;
+      progress = 1;
+      totalText.textContent = " / " + result.moves;
+      describeGame();
+      if (tally) { showTally(tally); }
+      dirty = true;
+      render();
+    }
+
+    function showTally(tally) {
+      if (!tallyText) { return; }
+      tallyText.textContent = "Game " + Math.min(tally.games, game.game + 1) + " of " + tally.games + " \u00B7 " +
+        tally.played + " played: " + tally.won + " won, " + tally.lost + " lost" +
+        (tally.played ? ", mean score " + grouped(tally.total / tally.played, 1) : "");
+      root.setAttribute("data-tally", JSON.stringify(tally));
+    }
+
+    function control(state) {
+      paused = !!state.paused;
+      speed = state.fps;
+      treeOn = !!state.tree;
+      if (treePanel) { treePanel.style.display = treeOn ? "" : "none"; }
+      if (treeButton) { treeButton.className = treeOn ? "pa-on" : ""; }
+      dirty = true;
+    }
+
     var controlsApi = {
       play: play, pause: pause, toggle: toggle, seek: seek, step: step, faster: faster, slower: slower,
-      canvasHash: canvasHash,
+      canvasHash: canvasHash, append: append, finish: finish, control: control, showTally: showTally,
+      destroy: function () { alive = false; keyTarget.removeEventListener("keydown", onKey); },
       state: function () {
         var entry = rounds[round];
         return {round: round, rounds: last + 1, move: entry[0], score: entry[4], food: foodLeft[round],
-                playing: playing, speed: speed, status: currentStatus()};
+                pacman: [entry[1], entry[2]], banner: bannerBox,
+                playing: live ? !paused && !finished : playing, speed: speed, status: currentStatus(),
+                live: !!live, finished: finished, outcome: finished ? game.result.outcome : null};
       }
     };
+    if (live && game.tally) { showTally(game.tally); }
     root.pacmanAI = controlsApi;
 
     var start = parseHash(options.hash);

@@ -123,10 +123,11 @@ class FrameRecorder:
     def __init__(self, layout: Any, target: str | os.PathLike[str], fps: float = 8.0, zoom: float = 1.0,
                  frames_per_round: int = 2, agent: Any = None, show_values: bool = False,
                  encoder: str = "auto", open_writer: bool = True, show_tree: bool = False) -> None:
-        from pacman.view.renderer import Renderer, search_view
+        from pacman.view.renderer import Renderer, agent_label, search_view
 
         self._search_view = search_view
         self.renderer = Renderer(layout, cell=cell_pixels(zoom), panel=show_values, tree=show_tree)
+        self.renderer.agent = agent_label(agent)
         self.show_tree = show_tree
         self._decision: Any = None
         """With `show_tree`: the top of the decision of the round being drawn (searched once per round)."""

@@ -15,7 +15,7 @@ from pacman.actions import Action
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["Renderer", "cell_center", "cell_pixels", "frame_size", "search_view", "decision_for", "MIN_ZOOM", "MAX_ZOOM",
+__all__ = ["Renderer", "agent_label", "duration_text", "cell_center", "cell_pixels", "frame_size", "search_view", "decision_for", "MIN_ZOOM", "MAX_ZOOM",
            "MAX_FRAME_PIXELS", "MAX_FRAME_SIDE"]
 
 _STATUS_HEIGHT = 30
@@ -62,6 +62,29 @@ def search_view(agent: Any) -> dict[str, Any]:
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
             "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
                      "evaluation": getattr(agent, "evaluation_name", None)}}
+
+
+def agent_label(agent: Any) -> str | None:
+    """The values panel's line about Pacman's agent: "evaluation: better" for an agent with an evaluation,
+    else what it is ("agent: keyboard", "agent: GreedyAgent"); None without an agent."""
+    if agent is None:
+        return None
+    evaluation = getattr(agent, "evaluation_name", None)
+    if evaluation:
+        return f"evaluation: {evaluation}"
+    if getattr(agent, "wants_keys", False):
+        return "agent: keyboard"
+    return f"agent: {type(agent).__name__}"
+
+
+def duration_text(ms: float | None) -> str:
+    """A search's time as the panels write it: microseconds under a millisecond ("850 us" with the micro
+    sign), milliseconds with one decimal above."""
+    if ms is None or not math.isfinite(ms):
+        return "?"
+    if ms < 1:
+        return f"{round(ms * 1000)} \u00b5s"
+    return f"{ms:,.1f} ms"
 
 
 def decision_for(agent: Any, state: GameState | None, info: Any = None) -> Any:
@@ -117,9 +140,11 @@ class Renderer:
                              (self.area_size[1] - self.board_size[1]) // 2)
         self.panel_left = self.area_size[0]
         self.font = self.pg.font.Font(None, max(18, _STATUS_HEIGHT - 6))
-        self.small_font = self.pg.font.Font(None, 22)
+        self.small_font = _SmoothFont(self.pg, 22)
         self.banner_font = self.pg.font.Font(None, max(28, cell * 2))
         self._maze = self._draw_maze()
+        self.agent: str | None = None
+        """The values panel's line about the agent (`agent_label`) when the search gives no evaluation."""
         self.last_layout: dict[str, Any] = {}
         """Where the last frame put its status text and banner (pygame.Rect) and its panel lines ((text, Rect)),
         for tests."""
@@ -310,7 +335,8 @@ class Renderer:
         put("What Pacman thinks", self.font, colours["text"], y)
         y += 30
         evaluation = (info or {}).get("evaluation")
-        put(f"evaluation: {evaluation or '?'}", self.small_font, (170, 170, 190), y)
+        put(f"evaluation: {evaluation}" if evaluation else self.agent or "agent: unknown", self.small_font,
+            (170, 170, 190), y)
         y += 24
         put("move", self.small_font, (170, 170, 190), y)
         put("vs best", self.small_font, (170, 170, 190), y, right=True)
@@ -328,7 +354,7 @@ class Renderer:
         if info:
             y = max(y, 10 + 30 + 24 + 26 + 5 * 30) + 8
             for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}",
-                         f"time   {info.get('ms', 0):.1f} ms"):
+                         f"time   {duration_text(info.get('ms'))}"):
                 put(line, self.small_font, colours["text"], y)
                 y += 24
         self.last_layout["panel"] = lines
@@ -362,9 +388,12 @@ class Renderer:
         if self._tree_drawn is None or self._tree_drawn[0] is not decision:
             self._tree_drawn = (decision, self._tree_picture(decision, card.width - 12, card.height - 12))
         picture = self._tree_drawn[1]
+        # The card is as tall as its tree, not the whole board's height (a tall maze left it mostly empty).
+        card = pg.Rect(card.x, card.y, card.width, min(card.height, picture.get_height() + 12))
         pg.draw.rect(surface, (255, 255, 255), card, border_radius=8)
         spot = surface.blit(picture, (card.x + (card.width - picture.get_width()) // 2,
                                       card.y + (card.height - picture.get_height()) // 2))
+        self.last_layout["tree_card"] = card
         lines.append(("tree", spot))
         self.last_layout["tree"] = lines
 
@@ -378,6 +407,27 @@ class Renderer:
         scale = min(_TREE_SCALE, width / figure.width, height / figure.height)
         image = figure_image(figure, scale=scale)
         return self.pg.image.frombytes(image.tobytes(), image.size, "RGB")
+
+
+class _SmoothFont:
+    """pygame's font at a small size, drawn at twice the size and scaled down: the hinting of the default font
+    at small sizes leaves uneven gaps between letters ("bet ter"); drawn large, the spacing is the font's."""
+
+    def __init__(self, pg: Any, size: int) -> None:
+        self.pg = pg
+        self.size = size
+        self._font = pg.font.Font(None, size * 2)
+
+    def render(self, text: str, antialias: bool, colour: Any) -> Any:
+        pg = self.pg
+        large = self._font.render(text, antialias, colour)
+        width, height = large.get_size()
+        canvas = pg.Surface((width, height), pg.SRCALPHA, 32)
+        canvas.blit(large, (0, 0))
+        return pg.transform.smoothscale(canvas, (max(1, round(width / 2)), max(1, round(height / 2))))
+
+    def get_height(self) -> int:
+        return max(1, round(self._font.get_height() / 2))
 
 
 def _relative(value: float, best: float) -> str:

@@ -28,7 +28,7 @@ from pacman.layout import Layout
 from pacman.replay import Replay
 from pacman.resources import palette
 
-__all__ = ["PageError", "game_data", "game_page", "game_fragment", "write_game_page", "replay_of"]
+__all__ = ["PageError", "agent_description", "game_data", "game_page", "game_fragment", "write_game_page", "replay_of"]
 
 _DIRECTIONS = tuple(Action)
 """Directions are written as their index in the action order (North, South, East, West, Stop)."""
@@ -56,6 +56,25 @@ def replay_of(layout: Layout, result: GameResult, agents: dict[str, Any] | None 
     return Replay(layout=layout, num_ghosts=result.num_agents - 1, actions=tuple(result.actions), seed=result.seed,
                   agents=dict(agents or {}), result=result.to_dict(),
                   search=tuple(search) if search is not None else ())
+
+
+def agent_description(agents: dict[str, Any] | None) -> str:
+    """What Pacman's agent is, in a few words, from a replay's or a game's agents record: "expectimax (depth 2,
+    evaluation better)", "greedy", "keyboard", "my_agents.py:Smart (depth=3)"; "an unrecorded agent" if none."""
+    agents = agents or {}
+    name = agents.get("pacman")
+    if not name:
+        return "an unrecorded agent"
+    args = dict(agents.get("agent_args") or {})
+    parts = []
+    if "depth" in args:
+        parts.append(f"depth {args.pop('depth')}")
+    if "evaluation" in args:
+        parts.append(f"evaluation {args.pop('evaluation')}")
+    if args.get("time_limit") is not None:
+        parts.append(f"time limit {args['time_limit']:g} s" if isinstance(args["time_limit"], (int, float))
+                     else f"time limit {args['time_limit']}")
+    return f"{name} ({', '.join(parts)})" if parts else str(name)
 
 
 def _number(value: float) -> float | int:
@@ -121,6 +140,7 @@ def game_data(replay: Replay, fps: float = 8.0) -> dict[str, Any]:
                    "outcome": outcome, "moves": move, "seed": replay.seed, "error": result.get("error")},
         "agents": {"pacman": replay.agents.get("pacman"), "ghosts": replay.agents.get("ghosts"),
                    "evaluation": agent_args.get("evaluation"), "depth": agent_args.get("depth")},
+        "agent": agent_description(replay.agents),
         "fps": fps,
     }
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
-from pacman.view.renderer import decision_for
+from pacman.view.renderer import agent_label, decision_for
 
 __all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame",
            "decision_for"]
@@ -183,6 +183,7 @@ class WindowDisplay:
         key = (self.show_values, self.show_tree)
         if key not in self._renderers:
             self._renderers[key] = Renderer(self.layout, cell=self._cell, panel=key[0], tree=key[1])
+            self._renderers[key].agent = agent_label(self.agent)
         return self._renderers[key]
 
     def _frames_per_round(self) -> int:
