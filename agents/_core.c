@@ -1703,9 +1703,581 @@ done:
     return out;
 }
 
+/* ================================================================ games for the learning environments
+ *
+ * `Games`: many whole games stepped at once for pacman/envs/vector.py, the rules above
+ * reused as they are (`successors`, `chance_probabilities` of a Searcher built for the
+ * game's ghost models). One step of a game is one round of pacman/game.py's
+ * run_game: Pacman's action (an illegal one is taken as Stop), then each ghost's
+ * move drawn from its own stream, stopping when the game ends. The streams are
+ * numpy's: SeedSequence(seed).spawn(agents) and PCG64, written again here bit for
+ * bit, so a game seeded s is the game `pacman-ai play --seed s` plays (tests check
+ * it against numpy and against the Python environment). A game that ended at the
+ * last step starts again at the next one (Gymnasium's NEXT_STEP autoreset), its
+ * seed the next raw word of its own seeder (a PCG64 seeded as Gymnasium seeds
+ * `np_random`), halved. Grid observations are written into one caller's array.
+ */
+
+#define SS_INIT_A 0x43b0d7e5u
+#define SS_MULT_A 0x931e8875u
+#define SS_INIT_B 0x8b51f9ddu
+#define SS_MULT_B 0x58f38dedu
+#define SS_MIX_MULT_L 0xca01f9ddu
+#define SS_MIX_MULT_R 0x4973f715u
+#define SS_XSHIFT 16
+#define SS_POOL 4
+/* The most 32-bit words of a seed (numpy takes any int; 2**1024 is plenty). */
+#define SEED_WORDS 32
+/* The grid's channels: walls, food, capsules, Pacman, ghosts, scared ghosts (pacman/envs/observations.py). */
+#define GRID_CHANNELS 6
+
+/* PCG64 (XSL-RR 128/64), numpy's default bit generator: a 128-bit state as two 64-bit halves. */
+typedef struct {
+    uint64_t state_high, state_low, inc_high, inc_low;
+} Pcg64;
+
+static const uint64_t PCG_MULT_HIGH = 0x2360ed051fc65da4ULL, PCG_MULT_LOW = 0x4385df649fccf645ULL;
+
+/* The full 128-bit product of two 64-bit words. */
+static inline void
+multiply64(uint64_t a, uint64_t b, uint64_t *high, uint64_t *low)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t middle = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *low = (middle << 32) | (p00 & 0xffffffffu);
+    *high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+}
+
+/* state = state * multiplier + inc, modulo 2**128. */
+static inline void
+pcg_step(Pcg64 *g)
+{
+    uint64_t high, low;
+    multiply64(g->state_low, PCG_MULT_LOW, &high, &low);
+    high += g->state_high * PCG_MULT_LOW + g->state_low * PCG_MULT_HIGH;
+    uint64_t sum_low = low + g->inc_low;
+    g->state_high = high + g->inc_high + (sum_low < low);
+    g->state_low = sum_low;
+}
+
+static inline uint64_t
+pcg_next64(Pcg64 *g)
+{
+    pcg_step(g);
+    uint64_t value = g->state_high ^ g->state_low;
+    unsigned rotation = (unsigned)(g->state_high >> 58);
+    return (value >> rotation) | (value << ((64 - rotation) & 63));
+}
+
+/* numpy's Generator.random(): 53 random bits in [0, 1). */
+static inline double
+pcg_double(Pcg64 *g)
+{
+    return (double)(pcg_next64(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline uint32_t
+ss_hashmix(uint32_t value, uint32_t *hash_const)
+{
+    value ^= *hash_const;
+    *hash_const *= SS_MULT_A;
+    value *= *hash_const;
+    value ^= value >> SS_XSHIFT;
+    return value;
+}
+
+static inline uint32_t
+ss_mix(uint32_t x, uint32_t y)
+{
+    uint32_t result = SS_MIX_MULT_L * x - SS_MIX_MULT_R * y;
+    result ^= result >> SS_XSHIFT;
+    return result;
+}
+
+/* numpy's PCG64(SeedSequence(entropy, spawn_key)) for an int entropy given as its 32-bit words (least
+   significant first; 0 is one word 0) and a spawn key of one index, or none when `child` < 0. */
+static void
+pcg_seeded(const uint32_t *words, int count, long child, Pcg64 *g)
+{
+    uint32_t entropy[SEED_WORDS + SS_POOL + 1];
+    int n = 0;
+    for (int k = 0; k < count; k++)
+        entropy[n++] = words[k];
+    if (child >= 0) {
+        while (n < SS_POOL) /* a spawned sequence pads its entropy to the pool size */
+            entropy[n++] = 0;
+        entropy[n++] = (uint32_t)child;
+    }
+    uint32_t pool[SS_POOL], hash_const = SS_INIT_A;
+    for (int i = 0; i < SS_POOL; i++)
+        pool[i] = ss_hashmix(i < n ? entropy[i] : 0, &hash_const);
+    for (int src = 0; src < SS_POOL; src++)
+        for (int dst = 0; dst < SS_POOL; dst++)
+            if (src != dst)
+                pool[dst] = ss_mix(pool[dst], ss_hashmix(pool[src], &hash_const));
+    for (int src = SS_POOL; src < n; src++)
+        for (int dst = 0; dst < SS_POOL; dst++)
+            pool[dst] = ss_mix(pool[dst], ss_hashmix(entropy[src], &hash_const));
+    /* generate_state(4, uint64): eight words, paired little-endian */
+    uint32_t state[8], generate_const = SS_INIT_B;
+    for (int k = 0; k < 8; k++) {
+        uint32_t value = pool[k % SS_POOL];
+        value ^= generate_const;
+        generate_const *= SS_MULT_B;
+        value *= generate_const;
+        value ^= value >> SS_XSHIFT;
+        state[k] = value;
+    }
+    uint64_t val[4];
+    for (int k = 0; k < 4; k++)
+        val[k] = (uint64_t)state[2 * k] | (uint64_t)state[2 * k + 1] << 32;
+    /* pcg64_set_seed: initstate = val[0]:val[1], initseq = val[2]:val[3]; state 0, inc = initseq << 1 | 1,
+       step, state += initstate, step */
+    g->state_high = 0;
+    g->state_low = 0;
+    g->inc_high = (val[2] << 1) | (val[3] >> 63);
+    g->inc_low = (val[3] << 1) | 1u;
+    pcg_step(g);
+    uint64_t low = g->state_low + val[1];
+    g->state_high = g->state_high + val[0] + (low < val[1]);
+    g->state_low = low;
+    pcg_step(g);
+}
+
+/* An int's 32-bit words, least significant first, as numpy coerces an int entropy; returns the count. */
+static int
+seed_words_of(uint64_t seed, uint32_t *words)
+{
+    int n = 0;
+    do {
+        words[n++] = (uint32_t)(seed & 0xffffffffu);
+        seed >>= 32;
+    } while (seed);
+    return n;
+}
+
+typedef struct {
+    PyObject_HEAD
+    Searcher *searcher;          /* the rules and ghost models of these games */
+    int games, agents, size, max_moves;
+    int width, height, grid;     /* grid: bytes of one observation, GRID_CHANNELS x height x width */
+    uint64_t *start;             /* the first state of every game */
+    uint64_t *state;             /* games x size */
+    uint64_t *scratch;           /* 5 x size: a node's successors */
+    Pcg64 *stream;               /* games x agents: each agent's stream in each game (Pacman's unused here) */
+    Pcg64 *seeder;               /* games: each game's source of seeds for the games after it */
+    unsigned char *seeded;       /* games: its seeder has been seeded */
+    unsigned char *ended;        /* games: the game ended at the last step; the next step starts another */
+    uint64_t *seed;              /* games: the seed of the game being played, when it fits 64 bits */
+    long long *moves, *illegal;  /* games: Pacman moves made; illegal actions taken as Stop */
+    unsigned char *template;     /* one observation with the walls only */
+    Py_buffer observations, rewards, terminated, truncated, masks;
+    int has_buffers;
+} Games;
+
+static void
+games_dealloc(Games *v)
+{
+    PyMem_Free(v->start);
+    PyMem_Free(v->state);
+    PyMem_Free(v->scratch);
+    PyMem_Free(v->stream);
+    PyMem_Free(v->seeder);
+    PyMem_Free(v->seeded);
+    PyMem_Free(v->ended);
+    PyMem_Free(v->seed);
+    PyMem_Free(v->moves);
+    PyMem_Free(v->illegal);
+    PyMem_Free(v->template);
+    if (v->has_buffers & 1)
+        PyBuffer_Release(&v->observations);
+    if (v->has_buffers & 2)
+        PyBuffer_Release(&v->rewards);
+    if (v->has_buffers & 4)
+        PyBuffer_Release(&v->terminated);
+    if (v->has_buffers & 8)
+        PyBuffer_Release(&v->truncated);
+    if (v->has_buffers & 16)
+        PyBuffer_Release(&v->masks);
+    Py_XDECREF(v->searcher);
+    Py_TYPE(v)->tp_free((PyObject *)v);
+}
+
+/* Take a writable C-contiguous buffer of exactly `bytes` bytes; bit `flag` of has_buffers records it. */
+static int
+games_buffer(Games *v, PyObject *object, Py_buffer *view, Py_ssize_t bytes, int flag, const char *name)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    v->has_buffers |= flag;
+    if (view->len != bytes) {
+        PyErr_Format(PyExc_ValueError, "Games: %s has %zd bytes, expected %zd", name, view->len, bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* The grid of game i's state into its observation, and its action mask (Pacman's legal actions; none once
+   the game is over). */
+static void
+games_observe(Games *v, int i)
+{
+    const Searcher *se = v->searcher;
+    const Board *b = se->board;
+    const uint64_t *s = v->state + (size_t)i * v->size;
+    int n = se->ghosts, w = se->words, S = b->stride, H = v->height, W = v->width, plane = H * W;
+    int pac = ST_PAC(s);
+    signed char *mask = (signed char *)v->masks.buf + (size_t)i * 5;
+    memset(mask, 0, 5);
+    if (ST_STATUS(s) == PLAYING) {
+        for (int j = 0; j < b->pac_count[pac]; j++)
+            mask[b->pac_action[pac * 5 + j]] = 1;
+    }
+    if (!(v->has_buffers & 1))
+        return;
+    unsigned char *o = (unsigned char *)v->observations.buf + (size_t)i * v->grid;
+    memcpy(o, v->template, v->grid);
+    for (int layer = 0; layer < 2; layer++) {
+        const uint64_t *set = layer ? ST_CAPS(s, n, w) : ST_FOOD(s, n);
+        unsigned char *out = o + (size_t)(1 + layer) * plane;
+        for (int k = 0; k < w; k++) {
+            uint64_t bits = set[k];
+            while (bits) {
+                int c = k * 64 + lowest_bit(bits);
+                bits &= bits - 1;
+                out[(H - 1 - c % H) * W + c / H] = 1;
+            }
+        }
+    }
+    for (int g = 0; g < n; g++) {
+        int key = ST_GHOST(s, g), p = key / 5, d = key % 5;
+        int x2 = p / S, y2 = p % S;
+        if (((x2 | y2) & 1) && d < 4) { /* half-way (scared): the cell it is heading to */
+            x2 += DX[d];
+            y2 += DY[d];
+        }
+        o[(size_t)(ST_TIMER(s, g) ? 5 : 4) * plane + (H - 1 - y2 / 2) * W + x2 / 2] = 1;
+    }
+    o[(size_t)3 * plane + (H - 1 - (pac % S) / 2) * W + (pac / S) / 2] = 1;
+}
+
+/* Start game i again: its seed is the int of `words` (count > 0), or else the next of its seeder's. A new
+   seed (count > 0 and `reseed`) also seeds the seeder, as Gymnasium's reset(seed=...) seeds np_random. */
+static void
+games_start(Games *v, int i, const uint32_t *words, int count, int reseed)
+{
+    uint32_t drawn[2];
+    if (reseed) {
+        pcg_seeded(words, count, -1, &v->seeder[i]);
+        v->seeded[i] = 1;
+    }
+    if (count == 0) {
+        uint64_t seed = pcg_next64(&v->seeder[i]) >> 1;
+        count = seed_words_of(seed, drawn);
+        words = drawn;
+        v->seed[i] = seed;
+    }
+    else
+        v->seed[i] = count <= 2 ? (uint64_t)words[0] | (count == 2 ? (uint64_t)words[1] << 32 : 0) : 0;
+    for (int a = 0; a < v->agents; a++)
+        pcg_seeded(words, count, a, &v->stream[(size_t)i * v->agents + a]);
+    memcpy(v->state + (size_t)i * v->size, v->start, sizeof(uint64_t) * v->size);
+    v->moves[i] = 0;
+    v->illegal[i] = 0;
+    v->ended[i] = 0;
+    games_observe(v, i);
+}
+
+static int
+games_init(Games *v, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"searcher", "games", "start", "max_moves", "width", "height", "observations",
+                               "rewards", "terminated", "truncated", "masks", NULL};
+    PyObject *searcher, *start, *observations, *rewards, *terminated, *truncated, *masks;
+    int games, max_moves, width, height;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iOiiiOOOOO", keywords, &SearcherType, &searcher, &games,
+                                     &start, &max_moves, &width, &height, &observations, &rewards, &terminated,
+                                     &truncated, &masks))
+        return -1;
+    if (v->searcher != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Games: already initialised");
+        return -1;
+    }
+    Searcher *se = (Searcher *)searcher;
+    if (se->minimise) {
+        PyErr_SetString(PyExc_ValueError, "Games: the ghosts must be chance layers (a searcher with minimise=False)");
+        return -1;
+    }
+    if (games < 1 || games > 1 << 24 || max_moves < 0) {
+        PyErr_Format(PyExc_ValueError, "Games: bad number of games %d or max_moves %d", games, max_moves);
+        return -1;
+    }
+    if (width != se->board->width || height != se->board->height) {
+        PyErr_SetString(PyExc_ValueError, "Games: width and height are not the board's");
+        return -1;
+    }
+    Py_INCREF(searcher);
+    v->searcher = se;
+    v->games = games;
+    v->agents = se->agents;
+    v->size = se->size;
+    v->max_moves = max_moves;
+    v->width = width;
+    v->height = height;
+    v->grid = GRID_CHANNELS * width * height;
+    v->start = PyMem_Calloc(v->size, sizeof(uint64_t));
+    v->state = PyMem_Calloc((size_t)games * v->size, sizeof(uint64_t));
+    v->scratch = PyMem_Calloc((size_t)5 * v->size, sizeof(uint64_t));
+    v->stream = PyMem_Calloc((size_t)games * v->agents, sizeof(Pcg64));
+    v->seeder = PyMem_Calloc(games, sizeof(Pcg64));
+    v->seeded = PyMem_Calloc(games, 1);
+    v->ended = PyMem_Calloc(games, 1);
+    v->seed = PyMem_Calloc(games, sizeof(uint64_t));
+    v->moves = PyMem_Calloc(games, sizeof(long long));
+    v->illegal = PyMem_Calloc(games, sizeof(long long));
+    v->template = PyMem_Calloc(v->grid, 1);
+    if (!v->start || !v->state || !v->scratch || !v->stream || !v->seeder || !v->seeded || !v->ended || !v->seed
+        || !v->moves || !v->illegal || !v->template) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (read_state(se, start, v->start) < 0)
+        return -1;
+    for (int x = 0; x < width; x++)
+        for (int y = 0; y < height; y++)
+            v->template[(height - 1 - y) * width + x] = se->board->wall[x * height + y];
+    if (observations != Py_None
+        && games_buffer(v, observations, &v->observations, (Py_ssize_t)games * v->grid, 1, "observations") < 0)
+        return -1;
+    if (games_buffer(v, rewards, &v->rewards, (Py_ssize_t)games * sizeof(double), 2, "rewards") < 0
+        || games_buffer(v, terminated, &v->terminated, games, 4, "terminated") < 0
+        || games_buffer(v, truncated, &v->truncated, games, 8, "truncated") < 0
+        || games_buffer(v, masks, &v->masks, (Py_ssize_t)games * 5, 16, "masks") < 0)
+        return -1;
+    for (int i = 0; i < games; i++)
+        memcpy(v->state + (size_t)i * v->size, v->start, sizeof(uint64_t) * v->size);
+    return 0;
+}
+
+static int
+games_index(Games *v, int i)
+{
+    if (i < 0 || i >= v->games) {
+        PyErr_Format(PyExc_IndexError, "game %d does not exist (0..%d)", i, v->games - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* reset(i, words=None): start game i with the seed whose 32-bit words (least significant first) are
+   `words`, seeding its seeder too; None: the next seed of its seeder (seeded before). Returns the seed
+   when it fits 64 bits. */
+static PyObject *
+games_reset(Games *v, PyObject *args)
+{
+    int i;
+    PyObject *words = Py_None;
+    if (!PyArg_ParseTuple(args, "i|O", &i, &words) || games_index(v, i) < 0)
+        return NULL;
+    uint32_t seed_words[SEED_WORDS];
+    int count = 0;
+    if (words != Py_None) {
+        PyObject *seq = PySequence_Fast(words, "reset: words must be a sequence of ints");
+        if (seq == NULL)
+            return NULL;
+        count = (int)PySequence_Fast_GET_SIZE(seq);
+        if (count < 1 || count > SEED_WORDS) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "reset: a seed of 1 to %d 32-bit words", SEED_WORDS);
+            return NULL;
+        }
+        for (int k = 0; k < count; k++) {
+            unsigned long word = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, k));
+            if ((word == (unsigned long)-1 && PyErr_Occurred()) || word > 0xffffffffUL) {
+                Py_DECREF(seq);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "reset: a seed word is not 32 bits");
+                return NULL;
+            }
+            seed_words[k] = (uint32_t)word;
+        }
+        Py_DECREF(seq);
+    }
+    else if (!v->seeded[i]) {
+        PyErr_Format(PyExc_ValueError, "reset: game %d has no seeder yet; give its seed", i);
+        return NULL;
+    }
+    games_start(v, i, seed_words, count, count > 0);
+    return PyLong_FromUnsignedLongLong(v->seed[i]);
+}
+
+/* step(actions): one round of every game (an int64 action each); a game that ended at the last step starts
+   again instead (reward 0, not ended). Writes the observations, rewards, terminated, truncated and masks. */
+static PyObject *
+games_step(Games *v, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (view.itemsize != 8 || view.len != (Py_ssize_t)v->games * 8 || view.format == NULL
+        || (strcmp(view.format, "q") != 0 && strcmp(view.format, "l") != 0 && strcmp(view.format, "<q") != 0
+            && strcmp(view.format, "=q") != 0 && strcmp(view.format, "<l") != 0)) {
+        PyErr_Format(PyExc_ValueError, "step: actions must be %d int64s", v->games);
+        goto done;
+    }
+    const int64_t *actions = (const int64_t *)view.buf;
+    for (int i = 0; i < v->games; i++) {
+        if (!v->ended[i] && (actions[i] < 0 || actions[i] > 4)) {
+            PyErr_Format(PyExc_ValueError, "step: action %lld of game %d is not one of 0..4 "
+                         "(North, South, East, West, Stop)", (long long)actions[i], i);
+            goto done;
+        }
+        if (!v->ended[i] && !v->seeded[i]) {
+            PyErr_SetString(PyExc_ValueError, "step() before reset(): call reset() first");
+            goto done;
+        }
+    }
+    const Searcher *se = v->searcher;
+    const Board *b = se->board;
+    int size = v->size, n = se->ghosts;
+    double *rewards = (double *)v->rewards.buf;
+    unsigned char *terminated = (unsigned char *)v->terminated.buf, *truncated = (unsigned char *)v->truncated.buf;
+    uint64_t *scratch = v->scratch;
+    double p[5];
+    for (int i = 0; i < v->games; i++) {
+        if (v->ended[i]) {
+            games_start(v, i, NULL, 0, 0);
+            rewards[i] = 0.0;
+            terminated[i] = truncated[i] = 0;
+            continue;
+        }
+        uint64_t *s = v->state + (size_t)i * size;
+        long long before = ST_SCORE(s);
+        int pac = ST_PAC(s), a = (int)actions[i], chosen = -1;
+        int count = b->pac_count[pac];
+        for (int j = 0; j < count; j++)
+            if (b->pac_action[pac * 5 + j] == a)
+                chosen = j;
+        if (chosen < 0) { /* illegal: taken as Stop, always Pacman's last legal action */
+            chosen = count - 1;
+            v->illegal[i]++;
+        }
+        successors(se, s, 0, scratch, NULL);
+        memcpy(s, scratch + (size_t)chosen * size, sizeof(uint64_t) * size);
+        Pcg64 *streams = v->stream + (size_t)i * v->agents;
+        for (int g = 1; g <= n && ST_STATUS(s) == PLAYING; g++) {
+            int moves = successors(se, s, g, scratch, NULL);
+            chance_probabilities(se, s, g, moves, p);
+            /* agents/ghosts.py sample(): one uniform number, the first cumulative probability above it */
+            double u = pcg_double(&streams[g]), total = 0.0;
+            int pick = moves - 1;
+            for (int j = 0; j < moves; j++) {
+                total += p[j];
+                if (u < total) {
+                    pick = j;
+                    break;
+                }
+            }
+            memcpy(s, scratch + (size_t)pick * size, sizeof(uint64_t) * size);
+        }
+        v->moves[i]++;
+        rewards[i] = (double)(ST_SCORE(s) - before);
+        terminated[i] = ST_STATUS(s) != PLAYING;
+        /* as Gymnasium's TimeLimit: the last allowed move truncates, even when it also ends the game */
+        truncated[i] = v->max_moves > 0 && v->moves[i] >= v->max_moves;
+        v->ended[i] = terminated[i] | truncated[i];
+        games_observe(v, i);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* state(i) -> game i's state in the form Searcher methods take (see read_state). */
+static PyObject *
+games_state(Games *v, PyObject *args)
+{
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
+        return NULL;
+    return write_state(v->searcher, v->state + (size_t)i * v->size);
+}
+
+/* progress(i) -> (Pacman moves, illegal actions taken as Stop, seed or None when it does not fit 64 bits). */
+static PyObject *
+games_progress(Games *v, PyObject *args)
+{
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
+        return NULL;
+    return Py_BuildValue("(LLK)", v->moves[i], v->illegal[i], (unsigned long long)v->seed[i]);
+}
+
+/* stream(seed_words, child) -> (state, inc) of numpy's PCG64(SeedSequence(seed, spawn_key=(child,))) (child
+   -1: no spawn key), and its next raw word: for tests that hold this section to numpy. */
+static PyObject *
+core_seeded_stream(PyObject *module, PyObject *args)
+{
+    PyObject *words;
+    long child;
+    if (!PyArg_ParseTuple(args, "Ol", &words, &child))
+        return NULL;
+    PyObject *seq = PySequence_Fast(words, "seeded_stream: words must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    int count = (int)PySequence_Fast_GET_SIZE(seq);
+    uint32_t w[SEED_WORDS];
+    if (count < 1 || count > SEED_WORDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "seeded_stream: 1 to 32 words");
+        return NULL;
+    }
+    for (int k = 0; k < count; k++)
+        w[k] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(seq, k));
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return NULL;
+    Pcg64 g;
+    pcg_seeded(w, count, child, &g);
+    Pcg64 next = g;
+    uint64_t raw = pcg_next64(&next);
+    return Py_BuildValue("(KKKKK)", (unsigned long long)g.state_high, (unsigned long long)g.state_low,
+                         (unsigned long long)g.inc_high, (unsigned long long)g.inc_low, (unsigned long long)raw);
+}
+
+static PyMethodDef games_methods[] = {
+    {"reset", (PyCFunction)games_reset, METH_VARARGS,
+     PyDoc_STR("reset(i, words=None) -> seed: start game i with a seed (its 32-bit words), or its seeder's next.")},
+    {"step", (PyCFunction)games_step, METH_O, PyDoc_STR("step(actions): one round of every game (NEXT_STEP autoreset).")},
+    {"state", (PyCFunction)games_state, METH_VARARGS, PyDoc_STR("state(i): game i's state, as Searcher takes it.")},
+    {"progress", (PyCFunction)games_progress, METH_VARARGS,
+     PyDoc_STR("progress(i) -> (moves, illegal actions, seed): game i so far.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GamesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pacman.agents._core.Games",
+    .tp_doc = PyDoc_STR("Games(searcher, games, start, max_moves, width, height, observations, rewards, terminated, "
+                        "truncated, masks): many games stepped at once, for the vector environment."),
+    .tp_basicsize = sizeof(Games),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)games_init,
+    .tp_dealloc = (destructor)games_dealloc,
+    .tp_methods = games_methods,
+};
+
+/* ================================================================ end of the games for learning environments */
+
 static PyMethodDef core_functions[] = {
     {"distance_order", core_distance_order, METH_VARARGS,
      PyDoc_STR("distance_order(distances, cells) -> bytes: each cell's cells by maze distance, as uint16.")},
+    {"seeded_stream", core_seeded_stream, METH_VARARGS,
+     PyDoc_STR("seeded_stream(words, child) -> numpy's PCG64 of SeedSequence(seed, (child,)) and its next word.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1723,6 +2295,8 @@ PyInit__core(void)
 {
     if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&SearcherType) < 0)
         return NULL;
+    if (PyType_Ready(&GamesType) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
@@ -1735,6 +2309,12 @@ PyInit__core(void)
     Py_INCREF(&SearcherType);
     if (PyModule_AddObject(module, "Searcher", (PyObject *)&SearcherType) < 0) {
         Py_DECREF(&SearcherType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&GamesType);
+    if (PyModule_AddObject(module, "Games", (PyObject *)&GamesType) < 0) {
+        Py_DECREF(&GamesType);
         Py_DECREF(module);
         return NULL;
     }

@@ -40,6 +40,11 @@ CORE = (
 #: Applications that must never load pygame.
 HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance")
 
+#: Optional dependencies that only their own application packages load.
+OPTIONAL = ("gymnasium", "pettingzoo")
+#: What must never load them: the core (each module), the agents, batch runs and grading.
+NO_OPTIONAL = (*CORE, "pacman.agents", "pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade")
+
 
 def _module_name(path: Path, package: str, folder: str) -> str:
     parts = [package, *path.relative_to(ROOT / folder).with_suffix("").parts]
@@ -233,3 +238,20 @@ def test_the_web_server_is_loaded_only_for_the_live_view(module):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          check=True).stdout
     assert json.loads(out) == []
+
+
+@pytest.mark.parametrize("module", NO_OPTIONAL)
+def test_the_learning_environments_and_their_dependencies_stay_out_of_the_core_batch_and_grading(module):
+    modules = _project_modules()
+    every = [module] if module in CORE else sorted(m for m in modules if m == module or m.startswith(module + "."))
+    code = (f"import json, sys; import {', '.join(every)}; "
+            f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {OPTIONAL!r} "
+            f"or m.startswith('pacman.envs'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         check=True).stdout
+    assert json.loads(out) == []
+
+
+def test_the_environments_load_no_pygame_until_they_render():
+    loaded = _loaded_after_import("pacman.envs, pacman.envs.vector, pacman.envs.pettingzoo_env, pacman.envs.policies")
+    assert [m for m in loaded if m.split(".")[0] == "pygame" or m.startswith("pacman.view")] == []

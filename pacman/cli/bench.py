@@ -45,9 +45,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=200_000, metavar="N",
                        help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
     bench.add_argument("--seed", type=non_negative_int, default=0, help="random-walk and game seed (default: 0)")
-    bench.add_argument("--part", choices=("all", "engine", "search", "record"), default="all",
+    bench.add_argument("--part", choices=("all", "engine", "search", "record", "env"), default="all",
                        help="engine: successors per second; search: expectimax per decision; record: ms per GIF "
-                            "frame, Pillow's encoder against the pure-Python one (default: all)")
+                            "frame, Pillow's encoder against the pure-Python one; env: steps per second of the "
+                            "Gymnasium environments, needs the gym extra (default: all)")
     bench.add_argument("--moves", type=bounded_int(1, 5000), default=150, metavar="N",
                        help="moves of the game recorded by --part record, at most 5000 (default: 150)")
     bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
@@ -57,6 +58,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     bench.add_argument("--compare", type=_layout_list, default=("medium", "tricky"), metavar="L,L,...",
                        help="layouts on which --part search sets the Python engine and the compiled core side by "
                             "side (default: medium,tricky)")
+    bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=1024, metavar="N",
+                       help="games in the vector environment of --part env, at most 65536 (default: 1024)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     return bench
 
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.part in ("all", "record"):
         report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
                                             moves=args.moves, seed=args.seed)
+    if args.part in ("all", "env"):
+        report["env"] = _env_report(layout, args)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -126,8 +131,34 @@ def run(args: argparse.Namespace) -> int:
         if "speedup_pillow_to_python" in record:
             print(f"  {'ratio pure-Python / Pillow:':<36} {record['speedup_pillow_to_python']:>8}x "
                   f"{record['cpu_speedup_pillow_to_python']:>8}x")
+    if "env" in report:
+        _print_env(report["env"])
     return 0
 
+
+def _env_report(layout: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """--part env's figures, or why there are none (the gym extra is not installed)."""
+    try:
+        from pacman.bench.env import env_benchmark
+    except ImportError as exc:  # pacman.envs names the pip command
+        return {"unavailable": str(exc)}
+    return env_benchmark(layout, runs=args.runs, num_envs=args.num_envs, seed=args.seed)
+
+
+def _print_env(env: dict[str, Any]) -> None:
+    """The steps-per-second table of --part env."""
+    if "unavailable" in env:
+        print(f"environments: not measured ({env['unavailable']})")
+        return
+    print(f"environment steps per second on {env['layout']}, {env['ghosts']} ghosts, grid observations, random "
+          f"actions (median of {env['runs']} runs)")
+    print(f"  single env, gymnasium.make (benchmark_step):   {env['single_make']:>12,}")
+    print(f"  single env, unwrapped (benchmark_step):        {env['single_unwrapped']:>12,}")
+    if "vector_unavailable" in env:
+        print(f"  vector env: not measured ({env['vector_unavailable']})")
+    else:
+        print(f"  vector env, {env['num_envs']:,} games (compiled core):     {env['vector']:>12,}")
+        print(f"  vector env, {env['num_envs']:,} games, copy=False:         {env['vector_shared']:>12,}")
 
 
 def _print_engines(engines: dict[str, Any]) -> None:

@@ -1,0 +1,252 @@
+"""`PacmanEnv`: the classic game as a Gymnasium environment, a thin shell over `GameState` and the seeded game loop.
+
+One `step` is one round of `pacman.game.run_game`: Pacman's move (the action), then
+each ghost's move drawn from its own seeded stream, stopping when the game ends.
+An episode started by ``reset(seed=s)`` is the game ``pacman-ai play --seed s``
+plays when Pacman takes the same actions: the same states, the same score. See
+docs/environments.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from pacman.actions import ACTIONS, Action
+from pacman.agents.ghosts import GHOST_KINDS, make_ghosts
+from pacman.errors import PacmanError
+from pacman.game import agent_streams, endless_reason
+from pacman.layout import Layout, load_layout
+from pacman.state import GameState
+from pacman.envs.observations import grid_observation, grid_shape, state_bounds, state_vector
+
+__all__ = ["PacmanEnv", "OBSERVATIONS", "RENDER_FPS", "action_mask", "episode_seed"]
+
+#: The kinds of observation: the grid of channels, the renderer's frame, the flat state vector.
+OBSERVATIONS = ("grid", "pixels", "state")
+#: Rounds per second of the "human" render mode (and `metadata["render_fps"]`).
+RENDER_FPS = 8
+
+_STOP = ACTIONS.index(Action.STOP)
+_NO_ACTIONS = np.zeros(len(ACTIONS), dtype=np.int8)
+_NO_ACTIONS.flags.writeable = False
+
+
+def _masks(layout: Layout) -> dict[tuple[int, int], np.ndarray]:
+    """Pacman's legal actions on each open cell as a read-only int8 mask (they depend on the cell only)."""
+    masks = {}
+    for x in range(layout.width):
+        for y in range(layout.height):
+            if layout.is_wall(x, y):
+                continue
+            mask = np.array([0 if a is not Action.STOP and layout.is_wall(x + a.vector[0], y + a.vector[1]) else 1
+                             for a in ACTIONS], dtype=np.int8)
+            mask.flags.writeable = False
+            masks[(x, y)] = mask
+    return masks
+
+
+def action_mask(state: GameState) -> np.ndarray:
+    """Pacman's legal actions in `state` as an int8 mask in North, South, East, West, Stop order (all 0 when
+    the game is over). Read-only: the array is shared."""
+    if state.is_terminal():
+        return _NO_ACTIONS
+    return state.layout.derived("env_action_masks", _masks)[state.pacman_position]
+
+
+def episode_seed(np_random: np.random.Generator) -> int:
+    """The game seed of an episode reset without a seed: the next raw 64-bit word of the environment's
+    generator, halved (a non-negative int that ``pacman-ai play --seed`` takes). The compiled vector
+    environment draws it the same way."""
+    return int(np_random.bit_generator.random_raw()) >> 1
+
+
+class PacmanEnv(gym.Env):
+    """The classic Pacman game as a Gymnasium environment.
+
+    Actions: `Discrete(5)`, North, South, East, West, Stop (`pacman.actions.ACTIONS`).
+    An action that is illegal where Pacman stands (into a wall) is taken as Stop and
+    counted in ``info["illegal_actions"]``; ``info["action_mask"]`` holds the legal ones.
+    Reward: the change of the score, so an episode's return is the game's score.
+    ``terminated`` when the game is won or lost; ``truncated`` after `max_moves`
+    Pacman moves, as by Gymnasium's ``max_episode_steps`` (also when that move ends the game). ``info["state"]`` is
+    the `GameState`, ``info["seed"]`` (after reset) the game's seed for ``play --seed``.
+
+    >>> env = PacmanEnv("test", num_ghosts=0)
+    >>> obs, info = env.reset(seed=3)
+    >>> obs.shape, info["seed"]
+    ((6, 5, 5), 3)
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": RENDER_FPS}
+
+    def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
+                 num_ghosts: int | None = None, max_moves: int | None = None, observation: str = "grid",
+                 render_mode: str | None = None, cell: int = 16) -> None:
+        self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
+        if ghosts not in GHOST_KINDS:
+            raise PacmanError(f"ghosts={ghosts!r}: expected one of {', '.join(GHOST_KINDS)}")
+        if observation not in OBSERVATIONS:
+            raise PacmanError(f"observation={observation!r}: expected one of {', '.join(OBSERVATIONS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise PacmanError(f"render_mode={render_mode!r}: expected one of "
+                              f"{', '.join(self.metadata['render_modes'])} or None")
+        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
+            raise PacmanError(f"max_moves must be a positive int or None, got {max_moves!r}")
+        if isinstance(cell, bool) or not isinstance(cell, int) or not 4 <= cell <= 64:
+            raise PacmanError(f"cell must be an int from 4 to 64 (pixels per cell), got {cell!r}")
+        self.start = GameState.initial(self.layout, num_ghosts)  # checks num_ghosts
+        reason = endless_reason(self.start)
+        if reason is not None:
+            raise PacmanError(f"{self.layout.name}: {reason.split(';')[0]}: no episode could end")
+        self.ghost_kind = ghosts
+        self.num_ghosts = self.start.num_ghosts
+        self.ghost_agents = tuple(make_ghosts(ghosts, self.num_ghosts))
+        self.max_moves = max_moves
+        self.observation = observation
+        self.render_mode = render_mode
+        self.cell = cell
+        self.action_space = spaces.Discrete(len(ACTIONS))
+        if observation == "grid":
+            self.observation_space = spaces.Box(0, 1, grid_shape(self.layout), dtype=np.uint8)
+        elif observation == "state":
+            low, high = state_bounds(self.layout, self.num_ghosts)
+            self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        else:
+            from pacman.view.renderer import frame_size
+
+            width, height = frame_size(self.layout, cell)
+            self.observation_space = spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
+        self.state = self.start
+        self.seed_of_game: int | None = None
+        """The seed of the episode's game (``pacman-ai play --seed``), once reset."""
+        self.pacman_rng: np.random.Generator | None = None
+        """Pacman's own stream of the episode's game, for agents that act in the environment (`pacman.envs.policies`)."""
+        self.moves = 0
+        self.illegal_actions = 0
+        self._streams: list[np.random.Generator] = []
+        self._renderers: dict[int, Any] = {}
+        self._window: Any = None
+        self._clock: Any = None
+
+    # -- the Gymnasium API -------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start a game: with `seed`, the game ``play --seed seed`` plays; without, the next game of this
+        environment's generator (seeded by the last seed given, else from the operating system)."""
+        super().reset(seed=seed)
+        if options:
+            raise PacmanError(f"reset(options=...): this environment takes no options, got {sorted(options)}")
+        game_seed = int(seed) if seed is not None else episode_seed(self.np_random)
+        self.seed_of_game = game_seed
+        self._streams = agent_streams(game_seed, self.start.num_agents)
+        self.pacman_rng = self._streams[0]
+        self.state = self.start
+        self.moves = 0
+        self.illegal_actions = 0
+        info = self._info()
+        info["seed"] = game_seed
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """One round: Pacman takes `action` (0-4; an illegal one is taken as Stop), then each ghost moves."""
+        state = self.state
+        if not self._streams:
+            raise PacmanError("step() before reset(): call reset() first")
+        if state.is_terminal() or (self.max_moves is not None and self.moves >= self.max_moves):
+            raise PacmanError("step() after the episode ended: call reset() first")
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise PacmanError(f"action {action!r} is not one of 0..4 (North, South, East, West, Stop)") from None
+        if not 0 <= index < len(ACTIONS) or index != action:
+            raise PacmanError(f"action {action!r} is not one of 0..4 (North, South, East, West, Stop)")
+        move = ACTIONS[index]
+        if move not in state.legal_actions(0):
+            move = Action.STOP
+            self.illegal_actions += 1
+        before = state.score
+        state = state.successor(0, move)
+        streams = self._streams
+        for ghost in self.ghost_agents:
+            if state.is_terminal():
+                break
+            state = state.successor(ghost.index, ghost.get_action(state, streams[ghost.index]))
+        self.state = state
+        self.moves += 1
+        terminated = state.is_terminal()
+        # As Gymnasium's TimeLimit: the last allowed move truncates, even when it also ends the game.
+        truncated = self.max_moves is not None and self.moves >= self.max_moves
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), float(state.score - before), terminated, truncated, self._info()
+
+    def render(self) -> Any:
+        """The frame as an (H, W, 3) uint8 array ("rgb_array"), the board as text ("ansi"), or the
+        window drawn ("human", returns None). None without a render mode."""
+        if self.render_mode is None:
+            gym.logger.warn("render() without a render_mode: give render_mode='rgb_array', 'ansi' or 'human'")
+            return None
+        if self.render_mode == "ansi":
+            from pacman.view.text import render_board
+
+            state = self.state
+            return (f"{render_board(state)}\n{self.layout.name}  move {self.moves}  score {state.score}  "
+                    f"food {state.food_count}\n")
+        if self.render_mode == "rgb_array":
+            return self._frame(32)
+        return self._render_window()
+
+    def close(self) -> None:
+        """Close the window of the "human" mode, if open."""
+        if self._window is not None:
+            import pygame
+
+            pygame.display.quit()
+            self._window = None
+            self._clock = None
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": action_mask(self.state).copy(), "state": self.state, "moves": self.moves,
+                "illegal_actions": self.illegal_actions}
+
+    def _observe(self) -> Any:
+        if self.observation == "grid":
+            return grid_observation(self.state)
+        if self.observation == "state":
+            return state_vector(self.state)
+        return self._frame(self.cell)
+
+    def _renderer(self, cell: int) -> Any:
+        renderer = self._renderers.get(cell)
+        if renderer is None:
+            from pacman.view.renderer import Renderer
+
+            renderer = self._renderers[cell] = Renderer(self.layout, cell=cell)
+        return renderer
+
+    def _frame(self, cell: int) -> np.ndarray:
+        return self._renderer(cell).frame(self.state, move=self.moves)
+
+    def _render_window(self) -> None:
+        import pygame
+
+        renderer = self._renderer(32)
+        if self._window is None:
+            pygame.display.init()
+            pygame.display.set_caption(f"pacman-ai: {self.layout.name}")
+            self._window = pygame.display.set_mode(renderer.size)
+            self._clock = pygame.time.Clock()
+        pygame.event.pump()
+        renderer.draw(self._window, self.state, move=self.moves)
+        pygame.display.flip()
+        self._clock.tick(self.metadata["render_fps"])
+

@@ -1,0 +1,194 @@
+"""`PacmanAECEnv`: the classic game for PettingZoo, Pacman and each ghost an agent (``pacman``, ``ghost_1``, ...).
+
+Agents move in the game's turn order: Pacman, then ghost 1, 2, ... A ghost that
+is not one of the environment's agents (`controlled`) moves by its model
+(``ghosts="random"`` or ``"directional"``) drawn from its own seeded stream, as in
+`pacman.game.run_game`, so an episode from ``reset(seed=s)`` where Pacman is the
+only agent is the game ``pacman-ai play --seed s`` plays with Pacman's actions.
+Needs the extra ``pacman-ai[pettingzoo]``. See docs/environments.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+try:
+    from pettingzoo import AECEnv
+except ImportError:  # pragma: no cover - depends on the install
+    raise ImportError('the PettingZoo environment needs pettingzoo: pip install "pacman-ai[pettingzoo]"') from None
+
+from pacman.actions import ACTIONS, Action
+from pacman.errors import PacmanError
+from pacman.game import agent_streams
+from pacman.layout import Layout
+from pacman.state import GameState
+from pacman.envs.gymnasium_env import RENDER_FPS, PacmanEnv, episode_seed
+from pacman.envs.observations import grid_observation, grid_shape
+
+__all__ = ["PacmanAECEnv", "env", "agent_name"]
+
+
+def agent_name(index: int) -> str:
+    """The PettingZoo name of game agent `index`: ``pacman`` for 0, ``ghost_i`` for ghost i."""
+    return "pacman" if index == 0 else f"ghost_{index}"
+
+
+class PacmanAECEnv(AECEnv):
+    """Pacman and the ghosts as agents of an AEC game.
+
+    Each agent observes a dict: ``"observation"``, the grid of `pacman.envs.CHANNELS`
+    plus a seventh channel ``you`` (the observing agent's own cell), and
+    ``"action_mask"``, its legal actions when it is its turn (all 0 otherwise). All
+    act in `Discrete(5)` (North, South, East, West, Stop; a ghost may never Stop or,
+    unless it must, reverse). Pacman's illegal action is taken as Stop, a ghost's
+    raises PacmanError. Rewards: Pacman gets each change of the score, every ghost
+    agent its negative (a zero-sum game). All agents terminate when the game is won
+    or lost and are truncated after `max_moves` rounds.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "name": "pacman_ai_v0", "is_parallelizable": False,
+                "render_fps": RENDER_FPS}
+
+    def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
+                 num_ghosts: int | None = None, controlled: Sequence[int] | None = None, max_moves: int | None = 1000,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.game = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves,
+                              render_mode=render_mode)
+        """The single-agent environment of the same game: the checks, the ghost models and the renderer."""
+        self.layout = self.game.layout
+        n = self.game.num_ghosts
+        if controlled is None:
+            controlled = range(1, n + 1)
+        controlled = sorted(set(controlled))
+        if any(isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= n for i in controlled):
+            raise PacmanError(f"controlled={controlled!r}: ghost indexes from 1 to {n} (the ghosts in play)")
+        self.controlled = (0, *controlled)
+        self.possible_agents = [agent_name(i) for i in self.controlled]
+        self.agent_name_mapping = dict(zip(self.possible_agents, self.controlled))
+        self.render_mode = render_mode
+        self.max_moves = max_moves
+        c, h, w = grid_shape(self.layout)
+        self._observation_spaces = {
+            agent: spaces.Dict({"observation": spaces.Box(0, 1, (c + 1, h, w), dtype=np.uint8),
+                                "action_mask": spaces.Box(0, 1, (len(ACTIONS),), dtype=np.int8)})
+            for agent in self.possible_agents}
+        self._action_spaces = {agent: spaces.Discrete(len(ACTIONS)) for agent in self.possible_agents}
+        self.state_now: GameState = self.game.start
+        self._np_random: np.random.Generator | None = None
+        self._streams: list[np.random.Generator] = []
+        self._turn = 0
+        self.moves = 0
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game: with `seed`, the game ``play --seed seed`` plays; without, the next of this environment's
+        generator."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(seed) if seed is not None else episode_seed(self._np_random)
+        self._streams = agent_streams(game_seed, self.game.start.num_agents)
+        self.state_now = self.game.start
+        self.moves = 0
+        self._turn = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {"seed": game_seed} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+        self._sync_viewer()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state_now
+        grid = np.zeros(self._observation_spaces[agent]["observation"].shape, dtype=np.uint8)
+        grid_observation(state, grid[:-1])
+        index = self.agent_name_mapping[agent]
+        x, y = state.agent_position(index)
+        if x != int(x) or y != int(y):  # half-way (scared): the cell it is heading to
+            dx, dy = state.ghost_directions[index - 1].vector
+            x, y = x + 0.5 * dx, y + 0.5 * dy
+        grid[-1, self.layout.height - 1 - int(y), int(x)] = 1
+        mask = np.zeros(len(ACTIONS), dtype=np.int8)
+        if agent == self.agent_selection and agent in self.agents:
+            for action in state.legal_actions(index):
+                mask[ACTIONS.index(action)] = 1
+        return {"observation": grid, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        index = self.agent_name_mapping[agent]
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(ACTIONS):
+            raise PacmanError(f"{agent}: action {action!r} is not one of 0..4 (North, South, East, West, Stop)")
+        move = ACTIONS[int(action)]
+        state = self.state_now
+        before = state.score
+        self._cumulative_rewards[agent] = 0.0
+        if move not in state.legal_actions(index):
+            if index != 0:
+                raise PacmanError(f"{agent}: {move.value} is not legal at {state.agent_position(index)} "
+                                  f"(legal: {', '.join(a.value for a in state.legal_actions(index))})")
+            move = Action.STOP
+            self.infos[agent]["illegal_actions"] = self.infos[agent].get("illegal_actions", 0) + 1
+        state = self._advance(state.successor(index, move), index)
+        self.state_now = state
+        delta = float(state.score - before)
+        for name in self.agents:
+            self.rewards[name] = delta if name == "pacman" else -delta
+        if state.is_terminal():
+            self.terminations = {name: True for name in self.agents}
+        elif self.max_moves is not None and self.moves >= self.max_moves and self._turn == 0:
+            self.truncations = {name: True for name in self.agents}
+        # at the end every agent is done, and each must still be stepped (with None) in turn from the first
+        over = state.is_terminal() or self.truncations[agent]
+        self.agent_selection = self.agents[0] if over else agent_name(self._turn)
+        self._accumulate_rewards()
+        self._sync_viewer()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Any:
+        """As `PacmanEnv.render`: a frame, the board as text, or the window."""
+        return self.game.render()
+
+    def close(self) -> None:
+        self.game.close()
+
+    def _advance(self, state: GameState, mover: int) -> GameState:
+        """After agent `mover`'s move: play the ghosts that are not agents until an agent's turn or the end."""
+        if mover == 0:
+            self.moves += 1
+        turn = mover
+        while not state.is_terminal():
+            turn = (turn + 1) % state.num_agents
+            if turn in self.controlled:
+                break
+            model = self.game.ghost_agents[turn - 1]
+            state = state.successor(turn, model.get_action(state, self._streams[turn]))
+        self._turn = turn
+        return state
+
+    def _sync_viewer(self) -> None:
+        self.game.state = self.state_now
+        self.game.moves = self.moves
+
+
+def env(**kwargs: Any) -> PacmanAECEnv:
+    """PettingZoo's conventional constructor: ``PacmanAECEnv(**kwargs)``."""
+    return PacmanAECEnv(**kwargs)

@@ -1,0 +1,177 @@
+"""Many games at once: `PacmanVectorEnv` steps them all in the compiled core; `make_vector_env` is the
+``vector_entry_point`` of ``gymnasium.make_vec("pacman_ai/Pacman-v0", num_envs=N)``.
+
+The compiled environment plays exactly the games of `PacmanEnv` (one round per
+step, the same seeded streams, the same grid), with Gymnasium's default
+``NEXT_STEP`` autoreset: the step after a game ends starts the next one (reward 0,
+the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``),
+or for "pixels" and "state" observations or a render mode, `make_vector_env`
+returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which plays the same
+episodes (tests/test_envs_vector.py checks it).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from pacman.actions import ACTIONS
+from pacman.agents.compiled import _board, _core, core_status
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.errors import PacmanError
+from pacman.layout import Layout
+from pacman.state import GameState
+from pacman.envs.gymnasium_env import PacmanEnv
+from pacman.envs.observations import grid_shape
+
+__all__ = ["PacmanVectorEnv", "make_vector_env", "compiled_vector_obstacle"]
+
+
+def _seed_words(seed: int) -> list[int]:
+    """An int's 32-bit words, least significant first, as numpy's SeedSequence reads an int."""
+    words = []
+    while True:
+        words.append(seed & 0xFFFFFFFF)
+        seed >>= 32
+        if not seed:
+            return words
+
+
+def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    """Gymnasium's rule: None for every game, seed + i for game i, or one seed (or None) per game."""
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return [int(seed) + i for i in range(num_envs)]
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise PacmanError(f"reset(seed=...): {len(seeds)} seeds for {num_envs} environments")
+    return [None if s is None else int(s) for s in seeds]
+
+
+def compiled_vector_obstacle(observation: str = "grid", render_mode: str | None = None) -> str | None:
+    """Why `make_vector_env` cannot use the compiled core with these options; None if it can."""
+    usable, why = core_status()
+    if not usable:
+        return why
+    if observation != "grid":
+        return f"the compiled core writes grid observations only, not {observation!r}"
+    if render_mode is not None:
+        return f"the compiled vector environment does not render (render_mode={render_mode!r})"
+    return None
+
+
+class PacmanVectorEnv(VectorEnv):
+    """`num_envs` games of `PacmanEnv` stepped together in the compiled core, grid observations only.
+
+    Observations are written into one preallocated ``(num_envs, C, H, W)`` array;
+    with ``copy=False`` `reset` and `step` return that array itself (overwritten by
+    the next step: copy what you keep). ``info["action_mask"]`` holds each game's
+    legal actions. `state(i)` gives game i's `GameState`, `seed_of_game(i)` its seed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
+                 num_ghosts: int | None = None, max_moves: int | None = None, copy: bool = True) -> None:
+        obstacle = compiled_vector_obstacle()
+        if obstacle is not None:
+            raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 1 << 24:
+            raise PacmanError(f"num_envs must be an int from 1 to {1 << 24}, got {num_envs!r}")
+        self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves)
+        """One single environment with the same options: the spaces, checks and the first state."""
+        self.layout = self.template.layout
+        self.num_envs = num_envs
+        self.copy = copy
+        self.render_mode = None
+        self.single_action_space = self.template.action_space
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.single_observation_space = self.template.observation_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        start = self.template.start
+        models = self.template.ghost_agents
+        directional = [isinstance(model, DirectionalGhost) for model in models]
+        tables = [model.probability_table() if flag else None for model, flag in zip(models, directional)]
+        searcher = _core.Searcher(board=_board(self.layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
+                                  prune=False, table_size=0, slack=0.0, directional=directional,
+                                  probabilities=tables, distances=None, weights=None)
+        self._bytes = ((self.layout.width * self.layout.height + 63) // 64) * 8
+        self._observations = np.zeros((num_envs, *grid_shape(self.layout)), dtype=np.uint8)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)
+        self._masks = np.zeros((num_envs, len(ACTIONS)), dtype=np.int8)
+        self._every = np.ones(num_envs, dtype=np.bool_)
+        self._games = _core.Games(searcher=searcher, games=num_envs, start=self._core_state(start),
+                                  max_moves=max_moves or 0, width=self.layout.width, height=self.layout.height,
+                                  observations=self._observations, rewards=self._rewards,
+                                  terminated=self._terminated, truncated=self._truncated, masks=self._masks)
+        self._seeded = [False] * num_envs
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every game: seeds as Gymnasium's vector environments take them (None, an int s for
+        s, s + 1, ..., or one per game)."""
+        if options:
+            raise PacmanError(f"reset(options=...): this environment takes no options, got {sorted(options)}")
+        for i, game_seed in enumerate(_vector_seeds(seed, self.num_envs)):
+            if game_seed is not None:
+                if not 0 <= game_seed < 2**64:
+                    raise PacmanError(f"reset(seed=...): the compiled vector environment takes seeds from 0 to "
+                                      f"2**64 - 1, got {game_seed}")
+                self._games.reset(i, _seed_words(game_seed))
+            else:
+                if not self._seeded[i]:  # as Gymnasium seeds np_random from the operating system
+                    self._games.reset(i, _seed_words(int(np.random.SeedSequence().entropy)))
+                self._games.reset(i)
+            self._seeded[i] = True
+        return self._out(self._observations), {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One round of every game; a game that ended at the last step starts the next one instead."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise PacmanError(f"step(actions): expected {self.num_envs} integer actions, got an array of shape "
+                              f"{actions.shape} and dtype {actions.dtype}")
+        self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
+        return (self._out(self._observations), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
+                {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()})
+
+    def state(self, i: int) -> GameState:
+        """Game i's current `GameState`."""
+        pac, food, capsules, ghosts, timers, score, status = self._games.state(i)
+        return GameState.from_position_key(self.layout, (pac, int.from_bytes(food, "little"),
+                                                         int.from_bytes(capsules, "little"), ghosts, timers,
+                                                         score, status))
+
+    def seed_of_game(self, i: int) -> int:
+        """The seed of game i's current game (``pacman-ai play --seed``)."""
+        return self._games.progress(i)[2]
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
+    def _core_state(self, state: GameState) -> tuple:
+        pac, food, capsules, ghosts, timers, score, status = state.position_key
+        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"),
+                ghosts, timers, score, status)
+
+
+def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max_moves: int | None = None,
+                    observation: str = "grid", render_mode: str | None = None, copy: bool = True,
+                    **kwargs: Any) -> VectorEnv:
+    """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options, else a
+    `SyncVectorEnv` of `PacmanEnv`s; both truncate at the smaller of `max_moves` and `max_episode_steps`."""
+    limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
+    limit = min(limits) if limits else None
+    if compiled_vector_obstacle(observation, render_mode) is None:
+        return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
+    return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
+                                            **kwargs) for _ in range(num_envs)],
+                         copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
