@@ -386,10 +386,12 @@ class ExpectimaxAgent(_SearchAgent):
     (an AgentSpecError naming the reason when it cannot be used). Both engines
     give the same values, actions and node counts (docs/engine.md).
 
-    `star2` and `ordering` (on by default; both exact, both only with `pruning`)
-    add Star2 probing at the chance layers with null-window tests of Pacman's
-    later moves, and move ordering (the transposition table's best move first,
-    the shallower depths searched first for it; needs `transposition`).
+    `star2` (on by default) and `ordering` (off by default: measured, it saves
+    no nodes here) are exact and work only with `pruning`: Star2 probes
+    Pacman's moves below the chance layers, tests his later moves with null
+    windows and prunes each chance node with its own bounds; ordering searches
+    the transposition table's best move first, the shallower depths first to
+    find it (it needs `transposition`). See docs/engine.md.
     """
 
     def __init__(
@@ -402,7 +404,7 @@ class ExpectimaxAgent(_SearchAgent):
         pruning: bool = True,
         engine: str = "auto",
         star2: bool = True,
-        ordering: bool = True,
+        ordering: bool = False,
     ) -> None:
         super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine)
         for flag, value in (("star2", star2), ("ordering", ordering)):

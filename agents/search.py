@@ -16,10 +16,13 @@ explicit trees both implement it.
   with ``prune_ties=False`` alpha-beta is the textbook one that graders count
   against (children in action order, a cut only on strict inequality);
 - for expectimax (max and chance nodes), two more on top of Star1
-  (``star2=True``, ``ordering=True``): Star2 probing at chance nodes (Ballard
-  1983; Hauk, Buro and Schaeffer 2004), with null-window tests of a max node's
-  later moves that give the chance nodes below them the finite windows probing
-  needs, and move ordering at max nodes (the table's best move first);
+  (``star2=True``, ``ordering=True``): Star2 (Ballard 1983; Hauk, Buro and
+  Schaeffer 2004) probes a chance node's max children (one move each) for
+  lower bounds, tests a max node's later moves with null windows (which give
+  the chance nodes below them the finite windows probing needs), and prunes
+  each chance node with its own bounds (``game.search_bounds`` at that node);
+  move ordering visits the table's best move first at max nodes and searches
+  the shallower depths first to find it;
 - iterative deepening under a deadline (`iterative_search`), which returns the
   result of the deepest search that finished.
 """
@@ -56,8 +59,6 @@ INF = math.inf
 _SLACK = 1e-9
 # The depth under which the table keeps a max node's best move (any depth: the move of the latest search).
 _MOVE = -1
-import os as _os
-_EXP = set(_os.environ.get('EXP','probe,scout,local').split(','))
 
 
 def star1_window(prune: bool, bounds: tuple[float, float] | None) -> tuple[bool, float, float]:
@@ -368,7 +369,7 @@ class Searcher(Generic[Node]):
                 take = v > best or (v == best and (best_index < 0 or i < best_index))
             else:
                 floor = math.nextafter(best, -INF) if i < best_index else best
-                if self.star2 and 'scout' in _EXP:
+                if self.star2:
                     ceiling = math.nextafter(floor, INF)
                     v = self._ordered_value(child, next_depth, floor, ceiling)
                     if v >= ceiling:  # better than the best so far: its value
@@ -438,7 +439,7 @@ class Searcher(Generic[Node]):
             best, best_index = -INF, -1
             for i in self._order(key, len(children)):
                 floor = alpha if alpha > best else best
-                if best_index >= 0 and star2 and 'scout' in _EXP:
+                if best_index >= 0 and star2:
                     ceiling = math.nextafter(floor, INF)
                     if ceiling < beta:  # a null window first: is this move better?
                         v = self._ordered_value(children[i], next_depth, floor, ceiling)
@@ -470,7 +471,7 @@ class Searcher(Generic[Node]):
             total = 0.0
             if self._star1 and (alpha > -INF or beta < INF):
                 low, high = self._low, self._high
-                if star2 and 'local' in _EXP and self._search_bounds is not None:  # this node's own bounds: tighter below the root
+                if star2 and self._search_bounds is not None:  # this node's own bounds: tighter below the root
                     local = self._search_bounds(node, depth)
                     if local is not None:
                         low = max(low, local[0] - _SLACK * (1.0 + abs(local[0])))
@@ -479,7 +480,7 @@ class Searcher(Generic[Node]):
                 beta_cut = beta + _SLACK * (1.0 + abs(beta))
                 count = len(outcomes)
                 lows = None
-                if star2 and 'probe' in _EXP and beta < high:  # a fail high is possible: probe the max children for lower bounds
+                if star2 and beta < high:  # a fail high is possible: probe the max children for lower bounds
                     lows = [low] * count
                     for j, (p, child) in enumerate(outcomes):
                         if p <= 0.0 or game.kind(child) != MAX:
