@@ -170,4 +170,4 @@ def _print_pruning(pruning: dict[str, Any]) -> None:
         if not row["same_answers"]:
             print(f"  {row['layout']} depth {row['depth']}: DIFFERENT ANSWERS")
     print("  (plain is left out of trees estimated at more than 1e7 leaves; every mode gave the same actions and "
-          "values unless DIFFERENT ANSWERS says otherwise)")
+          "values unless a line says the answers differ)")
