@@ -340,6 +340,8 @@ typedef struct {
     int evaluation;                    /* EVAL_SCORE or EVAL_BETTER */
     int minimise;                      /* ghosts are min layers (else chance layers) */
     int prune;                         /* alpha-beta, and Star1 where bounds are given */
+    int star2;                         /* Star2: probing, null windows, each chance node's own bounds */
+    int ordering;                      /* the table's best move first at max nodes, shallower depths first */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
     /* the chance model: directional[i] says ghost i uses the table below, else uniform */
     unsigned char *directional;
@@ -886,6 +888,9 @@ typedef struct {
     double deadline;
     int star1;
     double low, high;
+    double *lows;             /* Star2: 5 probed lower bounds per level */
+    double *after;            /* Star2: 5 weighted sums of the lower bounds after each outcome, per level */
+    int local_bounds;         /* Star2: each chance node's own bounds (better's, computed here) */
 } Search;
 
 #define INF HUGE_VAL
@@ -1039,6 +1044,345 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
     return value;
 }
 
+/* ---------------------------------------------------------------- Star2 and move ordering */
+
+/* The tag under which the table keeps the best move of a max node (any depth: the latest search's). */
+#define MOVE_DEPTH (-1)
+
+/* The order to visit a max node's `count` children in, into `order`: the table's best move first, then the rest
+   in action order (pacman.agents.search.Searcher._order). */
+static void
+move_order(const Searcher *se, const uint64_t *s, int agent, int count, int *order)
+{
+    int move = 0;
+    if (se->ordering) {
+        uint64_t tag = entry_tag(agent, MOVE_DEPTH);
+        double stored;
+        if (table_get(se, s, tag, state_hash(s, se->size, tag), &stored) && stored > 0 && stored < count)
+            move = (int)stored;
+    }
+    order[0] = move;
+    for (int i = 0, k = 1; i < count; i++)
+        if (i != move)
+            order[k++] = i;
+}
+
+/* Keep `move` as the best move of max node `s` (Searcher._remember): an entry of the table, which it counts
+   against. Returns -1 out of memory. */
+static int
+remember_move(Searcher *se, const uint64_t *s, int agent, int move)
+{
+    if (!se->ordering)
+        return 0;
+    uint64_t tag = entry_tag(agent, MOVE_DEPTH), h = state_hash(s, se->size, tag);
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
+    uint32_t check = (uint32_t)(h >> 32);
+    int size = se->size;
+    while (se->slot[i].entry) { /* there already: overwrite, as a dict does */
+        if (se->slot[i].check == check) {
+            size_t e = se->slot[i].entry - 1;
+            const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
+                se->entry_value[e] = (double)move;
+                return 0;
+            }
+        }
+        i = (i + 1) & mask;
+    }
+    return table_put(se, s, tag, h, (double)move);
+}
+
+static double ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta,
+                            int level, uint64_t h);
+
+/* The deadline and Ctrl-C checks of a node just counted (node_value's); 1: stop. */
+static inline int
+out_of_time(Search *c)
+{
+    if (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline) {
+        c->stop = STOP_TIME;
+        return 1;
+    }
+    if (!(c->nodes & 0xfffff)) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        int failed = PyErr_CheckSignals();
+        PyGILState_Release(gil);
+        if (failed) {
+            c->stop = STOP_ERROR;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Star2's probe of the live max node `s` (Searcher._probe): the value of one child (the table's best move, else
+   the first), a lower bound on the node's value when above `alpha`; its exact value when in the table. */
+static double
+probe_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
+{
+    Searcher *se = c->se;
+    c->nodes++;
+    if (out_of_time(c))
+        return 0.0;
+    if (se->table_size > 0) {
+        double hit;
+        if (table_get(se, s, entry_tag(agent, depth), h, &hit))
+            return hit;
+    }
+    if (level + 1 >= c->levels) {
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
+    int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
+    int size = se->size, order[5];
+    uint64_t *kids = c->scratch + (size_t)level * 5 * size;
+    uint64_t *hashes = c->hashes + (size_t)level * 5;
+    int count = successors(se, s, agent, kids, NULL);
+    move_order(se, s, agent, count, order);
+    int j = order[0];
+    uint64_t hj = 0;
+    if (se->table_size > 0)
+        hj = state_hash(kids + (size_t)j * size, size, entry_tag(next_agent, next_depth > 0 ? next_depth : 0));
+    (void)hashes;
+    return ordered_value(c, kids + (size_t)j * size, next_agent, next_depth, alpha, beta, level + 1, hj);
+}
+
+/* node_value with Star2 and move ordering (pacman.agents.search.Searcher._ordered_value), for chance layers. */
+static double
+ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
+{
+    Searcher *se = c->se;
+    c->nodes++;
+    if (out_of_time(c))
+        return 0.0;
+    if (ST_STATUS(s) != PLAYING)
+        return evaluate(se, s);
+    int use_table = se->table_size > 0;
+    uint64_t tag = 0;
+    if (use_table) {
+        tag = entry_tag(agent, depth > 0 ? depth : 0);
+        double hit;
+        if (table_get(se, s, tag, h, &hit)) {
+            if (depth <= 0)
+                c->cut = 1;
+            return hit;
+        }
+    }
+    if (depth <= 0) {
+        c->cut = 1;
+        double v = evaluate(se, s);
+        if (use_table && table_put(se, s, tag, h, v) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+        return v;
+    }
+    if (level + 1 >= c->levels) {
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
+    int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
+    int size = se->size;
+    uint64_t *kids = c->scratch + (size_t)level * 5 * size;
+    uint64_t *hashes = c->hashes + (size_t)level * 5;
+    int count = successors(se, s, agent, kids, NULL);
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
+    int star2 = se->star2;
+    double value;
+    if (agent == 0) {
+        int order[5];
+        move_order(se, s, agent, count, order);
+        double best = -INF;
+        int best_index = -1;
+        for (int k = 0; k < count; k++) {
+            int i = order[k];
+            const uint64_t *kid = kids + (size_t)i * size;
+            double floor = alpha > best ? alpha : best, v;
+            if (best_index >= 0 && star2) {
+                double ceiling = nextafter(floor, INF);
+                if (ceiling < beta) { /* a null window first: is this move better? */
+                    v = ordered_value(c, kid, next_agent, next_depth, floor, ceiling, level + 1, hashes[i]);
+                    if (!c->stop && v >= ceiling)
+                        v = ordered_value(c, kid, next_agent, next_depth, floor, beta, level + 1, hashes[i]);
+                }
+                else
+                    v = ordered_value(c, kid, next_agent, next_depth, floor, beta, level + 1, hashes[i]);
+            }
+            else
+                v = ordered_value(c, kid, next_agent, next_depth, floor, beta, level + 1, hashes[i]);
+            if (c->stop)
+                return 0.0;
+            if (v > best) {
+                best = v;
+                best_index = i;
+                if (best >= beta) {
+                    if (remember_move(se, s, agent, i) < 0)
+                        c->stop = STOP_ERROR;
+                    return best; /* a lower bound: not stored */
+                }
+            }
+        }
+        value = best;
+        if (alpha < value && value < beta && remember_move(se, s, agent, best_index) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+    }
+    else {
+        double *p = c->chances + (size_t)level * 5;
+        chance_probabilities(se, s, agent, count, p);
+        double total = 0.0;
+        if (c->star1 && (alpha > -INF || beta < INF)) {
+            double low = c->low, high = c->high;
+            if (star2 && se->region != NULL && c->local_bounds) { /* this node's own bounds */
+                double l, u;
+                better_bounds(se, s, depth, &l, &u);
+                l = l - se->slack * (1.0 + fabs(l));
+                u = u + se->slack * (1.0 + fabs(u));
+                low = low >= l ? low : l;
+                high = high <= u ? high : u;
+            }
+            double alpha_cut = alpha - se->slack * (1.0 + fabs(alpha));
+            double beta_cut = beta + se->slack * (1.0 + fabs(beta));
+            double *lows = NULL, *after = c->after + (size_t)level * 5;
+            if (star2 && beta < high) { /* a fail high is possible: probe the max children for lower bounds */
+                lows = c->lows + (size_t)level * 5;
+                for (int j = 0; j < count; j++)
+                    lows[j] = low;
+                for (int j = 0; j < count; j++) {
+                    const uint64_t *kid = kids + (size_t)j * size;
+                    if (p[j] <= 0.0 || next_agent != 0 || ST_STATUS(kid) != PLAYING)
+                        continue;
+                    double others = 0.0;
+                    for (int k = 0; k < count; k++)
+                        if (k != j)
+                            others += p[k] * lows[k];
+                    double probe_beta = (beta - others) / p[j];
+                    if (probe_beta > high)
+                        probe_beta = high;
+                    if (!(probe_beta > low))
+                        continue;
+                    double v = probe_value(c, kid, next_agent, next_depth, low, probe_beta, level + 1, hashes[j]);
+                    if (c->stop)
+                        return 0.0;
+                    if (v > low) {
+                        lows[j] = v < high ? v : high;
+                        double lower = 0.0;
+                        for (int k = 0; k < count; k++)
+                            lower += p[k] * lows[k];
+                        if (lower > beta_cut)
+                            return lower; /* fails high on the probes alone: a lower bound */
+                    }
+                }
+                double acc = 0.0;
+                for (int j = count - 1; j >= 0; j--) {
+                    after[j] = acc;
+                    acc += p[j] * lows[j];
+                }
+            }
+            double rest = 1.0;
+            for (int j = 0; j < count; j++) {
+                const uint64_t *kid = kids + (size_t)j * size;
+                double pj = p[j], v;
+                rest -= pj;
+                if (rest < 0.0)
+                    rest = 0.0;
+                double rest_low = lows == NULL ? rest * low : after[j];
+                if (pj > 0.0) {
+                    double child_alpha = (alpha - total - rest * high) / pj;
+                    double child_beta = (beta - total - rest_low) / pj;
+                    v = ordered_value(c, kid, next_agent, next_depth, child_alpha > low ? child_alpha : low,
+                                      child_beta < high ? child_beta : high, level + 1, hashes[j]);
+                }
+                else
+                    v = ordered_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
+                if (c->stop)
+                    return 0.0;
+                total += pj * v;
+                double upper = total + rest * high;
+                if (upper < alpha_cut)
+                    return upper; /* fails low: an upper bound */
+                double lower = total + rest_low;
+                if (lower > beta_cut)
+                    return lower; /* fails high: a lower bound */
+            }
+        }
+        else {
+            for (int j = 0; j < count; j++) {
+                double v = ordered_value(c, kids + (size_t)j * size, next_agent, next_depth, -INF, INF, level + 1,
+                                         hashes[j]);
+                if (c->stop)
+                    return 0.0;
+                total += p[j] * v;
+            }
+        }
+        value = total;
+    }
+    if (use_table && alpha < value && value < beta) {
+        if (table_put(se, s, tag, h, value) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+    }
+    return value;
+}
+
+/* Searcher._ordered_root at `depth`: every root child's value into `values` (with `all_values`; else the best
+   one's only) and the first best index in action order into *best_index; the root's value. */
+static double
+ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *kids, int all_values,
+             double *values, int *best_index)
+{
+    Searcher *se = c->se;
+    int size = se->size;
+    int next_depth = depth - (se->agents == 1 ? 1 : 0);
+    int next_agent = se->agents > 1 ? 1 : 0;
+    uint64_t hashes[5];
+    child_hashes(se, kids, count, next_agent, next_depth, hashes);
+    int order[5];
+    move_order(se, root, 0, count, order);
+    double best = -INF;
+    int bi = -1;
+    for (int k = 0; k < count; k++) {
+        int i = order[k];
+        const uint64_t *kid = kids + (size_t)i * size;
+        double v;
+        int take;
+        if (all_values || bi < 0) {
+            v = ordered_value(c, kid, next_agent, next_depth, -INF, INF, 0, hashes[i]);
+            if (c->stop)
+                return 0.0;
+            values[i] = v;
+            take = v > best || (v == best && (bi < 0 || i < bi));
+        }
+        else {
+            double floor = i < bi ? nextafter(best, -INF) : best;
+            if (se->star2) {
+                double ceiling = nextafter(floor, INF);
+                v = ordered_value(c, kid, next_agent, next_depth, floor, ceiling, 0, hashes[i]);
+                if (!c->stop && v >= ceiling)
+                    v = ordered_value(c, kid, next_agent, next_depth, floor, INF, 0, hashes[i]);
+            }
+            else
+                v = ordered_value(c, kid, next_agent, next_depth, floor, INF, 0, hashes[i]);
+            if (c->stop)
+                return 0.0;
+            values[i] = v;
+            take = v > floor;
+        }
+        if (take) {
+            best = v;
+            bi = i;
+        }
+    }
+    if (se->table_size > 0 && remember_move(se, root, 0, bi) < 0)
+        c->stop = STOP_ERROR;
+    *best_index = bi;
+    return best;
+}
+
 /* ---------------------------------------------------------------- Python glue */
 
 /* Read a state tuple (pacman, food bytes, capsule bytes, ghost keys, timers, score, status) into `s`. */
@@ -1166,14 +1510,15 @@ static int
 searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
-                               "directional", "probabilities", "distances", "weights", "order", "bounds", NULL};
+                               "directional", "probabilities", "distances", "weights", "order", "bounds",
+                               "star2", "ordering", NULL};
     PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
-    int ghosts, evaluation, minimise, prune;
+    int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OO", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOpp", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
-                                     &probabilities, &distances, &weights, &order, &bounds))
+                                     &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -1201,6 +1546,10 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     se->evaluation = evaluation;
     se->minimise = minimise;
     se->prune = prune;
+    /* as pacman.agents.search.Searcher: Star2 needs pruning; ordering needs pruning and a table; both are
+       for chance layers only */
+    se->star2 = star2 && prune && !minimise;
+    se->ordering = ordering && prune && table_size > 0 && !minimise;
     se->table_size = table_size;
     se->slack = slack;
     se->directional = PyMem_Calloc(ghosts ? ghosts : 1, 1);
@@ -1502,10 +1851,14 @@ searcher_search(Searcher *se, PyObject *args)
     c.scratch = PyMem_RawMalloc(sizeof(uint64_t) * (size_t)se->size * 5 * (size_t)(c.levels + 1));
     c.chances = PyMem_RawMalloc(sizeof(double) * 5 * (size_t)(c.levels + 1));
     c.hashes = PyMem_RawCalloc(5 * (size_t)(c.levels + 1), sizeof(uint64_t));
-    if (!c.scratch || !c.chances || !c.hashes) {
+    c.lows = PyMem_RawMalloc(sizeof(double) * 5 * (size_t)(c.levels + 1));
+    c.after = PyMem_RawMalloc(sizeof(double) * 5 * (size_t)(c.levels + 1));
+    if (!c.scratch || !c.chances || !c.hashes || !c.lows || !c.after) {
         PyMem_RawFree(c.scratch);
         PyMem_RawFree(c.chances);
         PyMem_RawFree(c.hashes);
+        PyMem_RawFree(c.lows);
+        PyMem_RawFree(c.after);
         PyMem_Free(root);
         return PyErr_NoMemory();
     }
@@ -1514,12 +1867,15 @@ searcher_search(Searcher *se, PyObject *args)
             PyMem_RawFree(c.scratch);
             PyMem_RawFree(c.chances);
             PyMem_RawFree(c.hashes);
+            PyMem_RawFree(c.lows);
+            PyMem_RawFree(c.after);
             PyMem_Free(root);
             PyErr_SetString(PyExc_ValueError, "search: this searcher has no bounds of its own");
             return NULL;
         }
         better_bounds(se, root, depth, &low, &high);
         star1 = 1;
+        c.local_bounds = 1;
         low = low - se->slack * (1.0 + fabs(low));
         high = high + se->slack * (1.0 + fabs(high));
     }
@@ -1542,6 +1898,15 @@ searcher_search(Searcher *se, PyObject *args)
     uint64_t *kids = c.scratch + (size_t)c.levels * 5 * se->size;
     uint64_t *hashes = c.hashes + (size_t)c.levels * 5;
     count = successors(se, root, 0, kids, actions);
+    if (se->star2 || se->ordering) {
+        /* pacman.agents.search.Searcher._ordered_root; with ordering, the shallower depths first */
+        for (int shallower = 1; se->ordering && shallower < depth && !c.stop; shallower++)
+            ordered_root(&c, root, shallower, count, kids, 0, values, &best_index);
+        c.cut = 0;
+        if (!c.stop)
+            best = ordered_root(&c, root, depth, count, kids, exact, values, &best_index);
+    }
+    else {
     child_hashes(se, kids, count, next_agent, next_depth, hashes);
     for (int j = 0; j < count; j++) {
         double v;
@@ -1557,11 +1922,14 @@ searcher_search(Searcher *se, PyObject *args)
             best_index = j;
         }
     }
+    }
     Py_END_ALLOW_THREADS
     se->busy = 0;
     PyMem_RawFree(c.scratch);
     PyMem_RawFree(c.chances);
     PyMem_RawFree(c.hashes);
+    PyMem_RawFree(c.lows);
+    PyMem_RawFree(c.after);
     PyMem_Free(root);
     if (c.stop == STOP_ERROR) {
         if (!PyErr_Occurred())

@@ -158,7 +158,8 @@ class CompiledSearcher:
     would search: Star1's bounds for each search come from it.
     """
 
-    def __init__(self, layout: Layout, num_agents: int, game: Any, prune: bool, table_size: int) -> None:
+    def __init__(self, layout: Layout, num_agents: int, game: Any, prune: bool, table_size: int,
+                 star2: bool = False, ordering: bool = False) -> None:
         if _core is None:
             raise AgentSpecError(_IMPORT_PROBLEM)
         self.game = game
@@ -182,7 +183,7 @@ class CompiledSearcher:
         self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
-                             order=order, bounds=bounds)
+                             order=order, bounds=bounds, star2=star2, ordering=ordering)
         self._core = _core.Searcher(**self._options)
         self.star1 = star1_window(prune, game.bounds)[0]
         """True if the last search (or, before any, the evaluation's fixed bounds) let Star1 prune."""

@@ -229,6 +229,9 @@ class _SearchAgent:
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.transposition = transposition
         self.pruning = pruning
+        #: Star2 and move ordering (ExpectimaxAgent; exact, on top of `pruning`)
+        self.star2 = False
+        self.ordering = False
         self._game_ghosts: tuple = ()
         self._searcher: Searcher | None = None
         self._searcher_key: tuple | None = None
@@ -307,12 +310,14 @@ class _SearchAgent:
             if wanted == "compiled" and obstacle is not None:
                 raise AgentSpecError(self._refusal(obstacle))
             if wanted == "python" or obstacle is not None:
-                self._searcher = Searcher(game, prune=self.pruning, table_size=table)
+                self._searcher = Searcher(game, prune=self.pruning, table_size=table, star2=self.star2,
+                                          ordering=self.ordering)
                 self.engine_used = "python"
                 self.engine_reason = "engine='python'" if self.engine == "python" else (
                     obstacle or f"{core_status()[1]}")
             else:
-                self._searcher = CompiledSearcher(state.layout, state.num_agents, game, self.pruning, table)
+                self._searcher = CompiledSearcher(state.layout, state.num_agents, game, self.pruning, table,
+                                                  star2=self.star2, ordering=self.ordering)
                 self.engine_used, self.engine_reason = "compiled", "pacman.agents._core"
             self._searcher_key = key
         return self._searcher
@@ -380,7 +385,33 @@ class ExpectimaxAgent(_SearchAgent):
     built-in and the core is installed, else Python), "python", or "compiled"
     (an AgentSpecError naming the reason when it cannot be used). Both engines
     give the same values, actions and node counts (docs/engine.md).
+
+    `star2` (on by default) and `ordering` (off by default: measured, it saves
+    no nodes here) are exact and work only with `pruning`: Star2 probes
+    Pacman's moves below the chance layers, tests his later moves with null
+    windows and prunes each chance node with its own bounds; ordering searches
+    the transposition table's best move first, the shallower depths first to
+    find it (it needs `transposition`). See docs/engine.md.
     """
+
+    def __init__(
+        self,
+        depth: int | None = 2,
+        evaluation: str | Callable[[GameState], float] | None = "better",
+        ghost_model: str | Sequence[Any] | None = None,
+        time_limit: float | None = None,
+        transposition: bool = True,
+        pruning: bool = True,
+        engine: str = "auto",
+        star2: bool = True,
+        ordering: bool = False,
+    ) -> None:
+        super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine)
+        for flag, value in (("star2", star2), ("ordering", ordering)):
+            if not isinstance(value, bool):
+                raise AgentSpecError(f"ExpectimaxAgent: {flag} must be true or false, got {value!r}")
+        self.star2 = star2
+        self.ordering = ordering
 
 
 class MinimaxAgent(_SearchAgent):

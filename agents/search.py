@@ -15,6 +15,14 @@ explicit trees both implement it.
   bounds for one search, from its root and depth (``game.search_bounds``);
   with ``prune_ties=False`` alpha-beta is the textbook one that graders count
   against (children in action order, a cut only on strict inequality);
+- for expectimax (max and chance nodes), two more on top of Star1
+  (``star2=True``, ``ordering=True``): Star2 (Ballard 1983; Hauk, Buro and
+  Schaeffer 2004) probes a chance node's max children (one move each) for
+  lower bounds, tests a max node's later moves with null windows (which give
+  the chance nodes below them the finite windows probing needs), and prunes
+  each chance node with its own bounds (``game.search_bounds`` at that node);
+  move ordering visits the table's best move first at max nodes and searches
+  the shallower depths first to find it;
 - iterative deepening under a deadline (`iterative_search`), which returns the
   result of the deepest search that finished.
 """
@@ -49,6 +57,8 @@ INF = math.inf
 # Star1 cuts only when a bound clears the window by more than this, so that
 # floating-point rounding in probability sums can never turn a cut into an error.
 _SLACK = 1e-9
+# The depth under which the table keeps a max node's best move (any depth: the move of the latest search).
+_MOVE = -1
 
 
 def star1_window(prune: bool, bounds: tuple[float, float] | None) -> tuple[bool, float, float]:
@@ -131,9 +141,13 @@ class Searcher(Generic[Node]):
     """
 
     def __init__(self, game: SearchGame[Node], prune: bool = False, table_size: int = 0,
-                 prune_ties: bool = True) -> None:
+                 prune_ties: bool = True, star2: bool = False, ordering: bool = False) -> None:
         self.game = game
         self.prune = prune
+        #: Star2 probing and null-window tests (with `prune`, at chance nodes where bounds are declared)
+        self.star2 = star2 and prune
+        #: the table's best move first at max nodes (with `prune` and a table)
+        self.ordering = ordering and prune and table_size > 0
         self.prune_ties = prune_ties
         self.table_size = table_size
         self.table: dict[tuple[Hashable, float], float] | None = {} if table_size > 0 else None
@@ -192,6 +206,15 @@ class Searcher(Generic[Node]):
         values: dict[Any, float] = {}
         best_action = None
         best = -INF if kind == MAX else INF
+        if (self.star2 or self.ordering) and kind == MAX:
+            if self.ordering and not math.isinf(depth):
+                # the previous iteration's best moves first: search the shallower depths before
+                shallower = 1
+                while shallower < depth:
+                    self._ordered_root(node, shallower, labels, False, started)
+                    shallower += 1
+                self._cut = False  # whether the full depth reaches a depth cut-off
+            return self._ordered_root(node, depth, labels, all_values, started)
         for label, child in zip(labels, game.children(node)):
             if all_values or not self.prune:
                 v = self._value(child, next_depth, -INF, INF)
@@ -300,6 +323,219 @@ class Searcher(Generic[Node]):
             raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
 
         if key is not None and (not prune or alpha < value < beta):
+            if len(table) >= self.table_size:
+                table.clear()
+            table[entry] = value
+        return value
+
+    # -- Star2 and move ordering (expectimax) ---------------------------------------------
+
+    def _order(self, key: Hashable | None, count: int) -> Sequence[int]:
+        """The order to visit a max node's `count` children in: the table's best move first, then the rest in
+        action order (with `ordering`; else action order)."""
+        if self.ordering and key is not None:
+            move = self.table.get((key, _MOVE))
+            if move is not None and 0 < move < count:
+                return [move, *range(move), *range(move + 1, count)]
+        return range(count)
+
+    def _remember(self, key: Hashable | None, move: int) -> None:
+        """Store `move` as the best move of the max node `key` (with `ordering`), in the table, whose size
+        it counts against."""
+        if self.ordering and key is not None:
+            table = self.table
+            entry = (key, _MOVE)
+            if entry not in table and len(table) >= self.table_size:
+                table.clear()
+            table[entry] = move
+
+    def _ordered_root(self, node: Node, depth: float, labels: Sequence[Any], all_values: bool,
+                      started: float) -> SearchResult:
+        """`search` from a max root with Star2 or ordering: the best move of the table first, and then each
+        other move tested with a null window (Star2) before it is searched for its value. Ties still go to
+        the first in action order: a move before the best so far is tested against a window just below it."""
+        game = self.game
+        next_depth = depth - game.cost(node)
+        children = game.children(node)
+        key = game.key(node) if self.table is not None else None
+        values: dict[Any, float] = {}
+        best, best_index = -INF, -1
+        for i in self._order(key, len(children)):
+            child = children[i]
+            if all_values or best_index < 0:
+                v = self._ordered_value(child, next_depth, -INF, INF)
+                if all_values:
+                    values[labels[i]] = v
+                take = v > best or (v == best and (best_index < 0 or i < best_index))
+            else:
+                floor = math.nextafter(best, -INF) if i < best_index else best
+                if self.star2:
+                    ceiling = math.nextafter(floor, INF)
+                    v = self._ordered_value(child, next_depth, floor, ceiling)
+                    if v >= ceiling:  # better than the best so far: its value
+                        v = self._ordered_value(child, next_depth, floor, INF)
+                else:
+                    v = self._ordered_value(child, next_depth, floor, INF)
+                take = v > floor  # above the window's floor: the exact value
+            if take:
+                best, best_index = v, i
+        self._remember(key, best_index)
+        if not values:
+            values = {labels[best_index]: best}
+        return SearchResult(best, labels[best_index], depth, self.nodes, time.perf_counter() - started,
+                            action_values=values, complete=not self._cut)
+
+    def _probe(self, node: Node, depth: float, alpha: float, beta: float) -> float:
+        """Star2's probe of a max node: the value of one child (the table's best move, else the first), a
+        lower bound on the node's value when above `alpha`; the node's exact value when it is in the table."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        game = self.game
+        key = None
+        if self.table is not None:
+            key = game.key(node)
+            if key is not None:
+                hit = self.table.get((key, depth))
+                if hit is not None:
+                    return hit
+        children = game.children(node)
+        return self._ordered_value(children[self._order(key, len(children))[0]], depth - game.cost(node),
+                                   alpha, beta)
+
+    def _ordered_value(self, node: Node, depth: float, alpha: float, beta: float) -> float:
+        """`_value` with Star2 and move ordering: the same value whenever it lies inside (alpha, beta)."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        game = self.game
+        kind = game.kind(node)
+        if kind == TERMINAL:
+            return game.evaluate(node)
+        table = self.table
+        key = None
+        if table is not None:
+            key = game.key(node)
+            if key is not None:
+                entry = (key, depth if depth > 0 else 0)
+                hit = table.get(entry)
+                if hit is not None:
+                    if depth <= 0:
+                        self._cut = True
+                    return hit
+        if depth <= 0:
+            self._cut = True
+            value = game.evaluate(node)
+            if key is not None:
+                if len(table) >= self.table_size:
+                    table.clear()
+                table[entry] = value
+            return value
+        next_depth = depth - game.cost(node)
+        star2 = self.star2
+
+        if kind == MAX:
+            children = game.children(node)
+            best, best_index = -INF, -1
+            for i in self._order(key, len(children)):
+                floor = alpha if alpha > best else best
+                if best_index >= 0 and star2:
+                    ceiling = math.nextafter(floor, INF)
+                    if ceiling < beta:  # a null window first: is this move better?
+                        v = self._ordered_value(children[i], next_depth, floor, ceiling)
+                        if v >= ceiling:
+                            v = self._ordered_value(children[i], next_depth, floor, beta)
+                    else:
+                        v = self._ordered_value(children[i], next_depth, floor, beta)
+                else:
+                    v = self._ordered_value(children[i], next_depth, floor, beta)
+                if v > best:
+                    best, best_index = v, i
+                    if best >= beta and (self.prune_ties or best > beta):
+                        self._remember(key, i)
+                        return best  # a lower bound: not stored
+            value = best
+            if alpha < value < beta:
+                self._remember(key, best_index)
+        elif kind == MIN:
+            best = INF
+            for child in game.children(node):
+                v = self._ordered_value(child, next_depth, alpha, beta if beta < best else best)
+                if v < best:
+                    best = v
+                    if best <= alpha and (self.prune_ties or best < alpha):
+                        return best  # an upper bound: not stored
+            value = best
+        elif kind == CHANCE:
+            outcomes = game.outcomes(node)
+            total = 0.0
+            if self._star1 and (alpha > -INF or beta < INF):
+                low, high = self._low, self._high
+                if star2 and self._search_bounds is not None:  # this node's own bounds: tighter below the root
+                    local = self._search_bounds(node, depth)
+                    if local is not None:
+                        low = max(low, local[0] - _SLACK * (1.0 + abs(local[0])))
+                        high = min(high, local[1] + _SLACK * (1.0 + abs(local[1])))
+                alpha_cut = alpha - _SLACK * (1.0 + abs(alpha))
+                beta_cut = beta + _SLACK * (1.0 + abs(beta))
+                count = len(outcomes)
+                lows = None
+                if star2 and beta < high:  # a fail high is possible: probe the max children for lower bounds
+                    lows = [low] * count
+                    for j, (p, child) in enumerate(outcomes):
+                        if p <= 0.0 or game.kind(child) != MAX:
+                            continue
+                        others = 0.0
+                        for k, (q, _) in enumerate(outcomes):
+                            if k != j:
+                                others += q * lows[k]
+                        probe_beta = (beta - others) / p
+                        if probe_beta > high:
+                            probe_beta = high
+                        if not probe_beta > low:
+                            continue
+                        v = self._probe(child, next_depth, low, probe_beta)
+                        if v > low:
+                            lows[j] = v if v < high else high
+                            lower = 0.0
+                            for k, (q, _) in enumerate(outcomes):
+                                lower += q * lows[k]
+                            if lower > beta_cut:
+                                return lower  # fails high on the probes alone: a lower bound
+                    after = [0.0] * count  # after[j]: the lower bounds of the outcomes after j, weighted
+                    acc = 0.0
+                    for j in range(count - 1, -1, -1):
+                        after[j] = acc
+                        acc += outcomes[j][0] * lows[j]
+                rest = 1.0
+                for j, (p, child) in enumerate(outcomes):
+                    rest -= p
+                    if rest < 0.0:
+                        rest = 0.0
+                    rest_low = rest * low if lows is None else after[j]
+                    if p > 0.0:
+                        child_alpha = (alpha - total - rest * high) / p
+                        child_beta = (beta - total - rest_low) / p
+                        v = self._ordered_value(child, next_depth, child_alpha if child_alpha > low else low,
+                                                child_beta if child_beta < high else high)
+                    else:
+                        v = self._ordered_value(child, next_depth, -INF, INF)
+                    total += p * v
+                    upper = total + rest * high
+                    if upper < alpha_cut:
+                        return upper  # fails low: an upper bound
+                    lower = total + rest_low
+                    if lower > beta_cut:
+                        return lower  # fails high: a lower bound
+                value = total
+            else:
+                for p, child in outcomes:
+                    total += p * self._ordered_value(child, next_depth, -INF, INF)
+                value = total
+        else:
+            raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
+
+        if key is not None and alpha < value < beta:
             if len(table) >= self.table_size:
                 table.clear()
             table[entry] = value

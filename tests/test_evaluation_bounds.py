@@ -94,7 +94,7 @@ def test_star1_prunes_with_better_and_keeps_every_value_and_move(transposition):
     pruned = plain = 0
     for root in _random_roots(layout, 6, seed=1):
         for depth in (2, 3):
-            with_star1 = ExpectimaxAgent(depth=depth, transposition=transposition, pruning=True)
+            with_star1 = ExpectimaxAgent(depth=depth, transposition=transposition, pruning=True, star2=False)
             without = ExpectimaxAgent(depth=depth, transposition=transposition, pruning=False)
             assert with_star1.get_action(root) == without.get_action(root)
             pruned += with_star1.last_search.nodes

@@ -16,7 +16,7 @@ from pacman.game import replay_actions, run_game
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["bench_positions", "search_benchmark", "engine_comparison"]
+__all__ = ["bench_positions", "search_benchmark", "engine_comparison", "pruning_comparison", "PRUNING_MODES"]
 
 
 def _every_nth_state(start: Any, actions: list, every: int) -> list:
@@ -189,3 +189,61 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
                                    "ratio_nodes_per_second": round(core_rate / python_rate, 1)}
     return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions,
             "runs": runs, "ghosts": "random", "rows": rows, "overall": overall}
+
+
+#: The pruning of `pruning_comparison`, by name: ExpectimaxAgent's arguments.
+PRUNING_MODES = {
+    "plain": dict(pruning=False, star2=False, ordering=False),
+    "star1": dict(pruning=True, star2=False, ordering=False),
+    "star2": dict(pruning=True, star2=True, ordering=False),
+    "star2_ordering": dict(pruning=True, star2=True, ordering=True),
+}
+#: Plain expectimax is left out of searches with more estimated leaves than this (minutes per decision).
+PLAIN_LEAVES = 10**7
+
+
+def pruning_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4), positions: int = 20,
+                       seed: int = 0) -> dict[str, Any]:
+    """Nodes per decision with plain expectimax, Star1, Star2 and Star2 with move ordering, side by side: the
+    same decisions (`get_action`, `better`, random ghosts, the table cleared before each) on the same positions,
+    on the compiled core where it is built (else the Python engine, which leaves out searches larger than agents
+    accept). For each layout, depth and mode: nodes per move (mean and the largest), ms per move (median, 95th
+    percentile, slowest), and each mode's nodes over Star1's; ``same_answers`` says whether every mode chose
+    the same action with the same value as the first mode run (plain where it runs: it is left out of trees
+    estimated at more than `PLAIN_LEAVES` leaves)."""
+    usable, _ = core_status()
+    engine = "compiled" if usable else "python"
+    rows = []
+    for layout in layouts:
+        states = [fast for fast, _ in bench_positions(layout, positions, seed)]
+        for depth in depths:
+            leaves = estimated_leaves(layout, layout.num_ghosts, depth)
+            if engine == "python" and leaves > MAX_SEARCH_LEAVES:
+                continue
+            modes = [mode for mode in PRUNING_MODES if mode != "plain" or leaves <= PLAIN_LEAVES]
+            agents = {mode: ExpectimaxAgent(depth=depth, evaluation="better", ghost_model="random", engine=engine,
+                                            **PRUNING_MODES[mode]) for mode in modes}
+            answers: dict[str, list] = {mode: [] for mode in modes}
+            nodes: dict[str, list[int]] = {mode: [] for mode in modes}
+            times: dict[str, list[float]] = {mode: [] for mode in modes}
+            for state in states:
+                for mode in modes:
+                    seconds, (action, values), count = _decision(agents[mode], state)
+                    answers[mode].append((action, values[action]))
+                    nodes[mode].append(count)
+                    times[mode].append(1000 * seconds)
+            first = modes[0]
+            row: dict[str, Any] = {"layout": layout.name, "ghosts": layout.num_ghosts, "depth": depth,
+                                   "engine": engine, "modes": {},
+                                   "same_answers": all(answers[mode] == answers[first] for mode in modes)}
+            for mode in modes:
+                row["modes"][mode] = {
+                    "nodes_per_move_mean": round(statistics.fmean(nodes[mode]), 1),
+                    "nodes_per_move_max": max(nodes[mode]),
+                    "nodes_over_star1": round(sum(nodes[mode]) / sum(nodes["star1"]), 3),
+                    "ms_per_move_median": round(statistics.median(times[mode]), 3),
+                    "ms_per_move_p95": round(_percentile(times[mode], 95), 3),
+                    "ms_per_move_max": round(max(times[mode]), 3),
+                }
+            rows.append(row)
+    return {"engine": engine, "evaluation": "better", "ghosts": "random", "positions": positions, "rows": rows}

@@ -66,7 +66,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai bench`; returns the exit status."""
-    from pacman.bench import engine_benchmark, engine_comparison, record_benchmark, search_benchmark
+    from pacman.bench import engine_benchmark, engine_comparison, pruning_comparison, record_benchmark, search_benchmark
     from pacman.bench.search import engine_line
     from pacman.layout import load_layout
 
@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                                             seed=args.seed, textbook_depths=textbook)
         report["engines"] = engine_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed,
                                               runs=min(args.runs, 3))
+        report["pruning"] = pruning_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed)
     if args.part in ("all", "record"):
         report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
                                             moves=args.moves, seed=args.seed)
@@ -113,13 +114,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {row['depth']:>5} {row['evaluation']:<10} {'on' if row['transposition'] else 'off':<5} "
                   f"{prune:<5} {row['ms_per_move_median']:>9.3f} {row['nodes_per_move_mean']:>10,.1f} "
                   f"{row['nodes_per_second']:>10,}")
-        print("  (prune: Star1 pruning, which needs an evaluation that declares bounds: `better` does, "
+        print("  (prune: Star1 and Star2 pruning, which need an evaluation that declares bounds: `better` does, "
               "`score` does not)")
         for row in search["textbook"]:
             print(f"  textbook expectimax on the simple engine, depth {row['depth']}, score: "
                   f"{row['ms_per_move_median']:.3f} ms/move; the agent is {row['speedup_of_expectimax_agent']}x faster")
     if "engines" in report:
         _print_engines(report["engines"])
+    if "pruning" in report:
+        _print_pruning(report["pruning"])
     if "record" in report:
         record = report["record"]
         width, height = record["frame_size"]
@@ -180,3 +183,22 @@ def _print_engines(engines: dict[str, Any]) -> None:
               f"compiled {overall['compiled_nodes_per_second']:,} nodes/s, ratio {overall['ratio_nodes_per_second']}x")
     print("  (ratio: compiled nodes per second over the Python engine's, measured in this run; the Python engine "
           "is left out of searches larger than agents accept)")
+
+
+def _print_pruning(pruning: dict[str, Any]) -> None:
+    """The side-by-side table of `pruning_comparison`."""
+    print(f"nodes per move by pruning, {pruning['engine']} engine, `better`, random ghosts, the same "
+          f"{pruning['positions']} positions (an empty table each)")
+    names = {"plain": "plain", "star1": "Star1", "star2": "Star2", "star2_ordering": "Star2+ordering"}
+    print(f"  {'layout':<10} {'ghosts':>6} {'depth':>5} {'pruning':<15} {'nodes/move':>12} {'max nodes':>11} "
+          f"{'/ Star1':>8} {'median ms':>10} {'p95 ms':>9} {'max ms':>9}")
+    for row in pruning["rows"]:
+        for mode, figures in row["modes"].items():
+            print(f"  {row['layout']:<10} {row['ghosts']:>6} {row['depth']:>5} {names[mode]:<15} "
+                  f"{figures['nodes_per_move_mean']:>12,.1f} {figures['nodes_per_move_max']:>11,} "
+                  f"{figures['nodes_over_star1']:>8.3f} {figures['ms_per_move_median']:>10.3f} "
+                  f"{figures['ms_per_move_p95']:>9.3f} {figures['ms_per_move_max']:>9.3f}")
+        if not row["same_answers"]:
+            print(f"  {row['layout']} depth {row['depth']}: DIFFERENT ANSWERS")
+    print("  (plain is left out of trees estimated at more than 1e7 leaves; every mode gave the same actions and "
+          "values unless a line says the answers differ)")
