@@ -43,7 +43,7 @@ from pacman.layout import Layout, load_layout
 from pacman.state import GameState
 
 __all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions",
-           "default_max_moves", "move_limit_reason", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
+           "default_max_moves", "move_limit_reason", "agent_time_allowance", "time_limit_problem", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
 
 MOVES_PER_CELL = 20
 """The default move limit gives Pacman this many moves per open cell of the maze (`default_max_moves`)."""
@@ -390,6 +390,33 @@ def default_max_moves(layout: Layout) -> int:
 def move_limit_reason(max_moves: int) -> str:
     """Why a game was cut off by its move limit, for a user: ``cut off after 500 Pacman moves, the move limit``."""
     return f"cut off after {max_moves:,} Pacman moves, the move limit"
+
+
+def agent_time_allowance(move_time_limit: float) -> float:
+    """The longest time an agent may give its own search under a per-move time limit: time left to answer.
+
+    80% of the limit and at least 50 ms less; half of it for a limit under 100 ms.
+    An agent that searches until the whole limit has passed answers too late on
+    every move.
+
+    >>> agent_time_allowance(1.0), agent_time_allowance(0.05)
+    (0.8, 0.025)
+    """
+    if move_time_limit < 0.1:
+        return move_time_limit / 2
+    return min(0.8 * move_time_limit, move_time_limit - 0.05)
+
+
+def time_limit_problem(agent_time_limit: Any, move_time_limit: float | None) -> str | None:
+    """Why an agent's `time_limit` cannot play under `move_time_limit` (None if it can), as a sentence naming both."""
+    if move_time_limit is None or isinstance(agent_time_limit, bool) or not isinstance(agent_time_limit, (int, float)):
+        return None
+    allowance = agent_time_allowance(move_time_limit)
+    if agent_time_limit <= allowance:
+        return None
+    return (f"--agent-args time_limit={agent_time_limit:g} with --move-time-limit {move_time_limit:g}: the agent "
+            f"searches until its time_limit and then needs time to answer, so every move would time out; give "
+            f"time_limit={allowance:.3g} or less, or a longer --move-time-limit")
 
 
 def _takes_layout(reset: Callable) -> bool:

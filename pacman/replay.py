@@ -357,7 +357,7 @@ MAX_REPLAY_MOVES = 200_000
 """The most Pacman moves a replay file holds (twice the 100,000 a long game may take)."""
 _ACTION_BYTES = 9
 """An action in the file at most: ``"North",`` and a newline."""
-_SEARCH_ENTRY_BYTES = 400
+_SEARCH_ENTRY_BYTES = 300
 """A search entry in the file at most, in practice: five values, the depth, nodes and milliseconds."""
 
 MAX_REPLAY_BYTES = 64 * 1024 * 1024

@@ -273,6 +273,11 @@ def _validate_config(config: GameConfig) -> GameConfig:
         raise BatchError(f"agent argument {bad}={config.agent_kwargs[bad]!r}: a batch sends arguments to its "
                          f"workers as JSON values; name a function as 'module:function' or "
                          f"'path/to/file.py:function'") from None
+    from pacman.game import time_limit_problem
+
+    problem = time_limit_problem(config.agent_kwargs.get("time_limit"), config.move_time_limit)
+    if problem is not None:
+        raise BatchError(problem)
     layout = load_layout(config.layout)
     num_ghosts = layout.num_ghosts if config.num_ghosts is None else config.num_ghosts
     if not 0 <= num_ghosts <= layout.num_ghosts:

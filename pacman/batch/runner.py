@@ -44,7 +44,7 @@ from pacman.batch.config import (
     validate_config,
 )
 from pacman.batch.pool import process_pool, stop_pool
-from pacman.batch.results import ResultsFile, check_out, lock_results, resumed_lines
+from pacman.batch.results import ResultsFile, check_out, check_writable, lock_results, resumed_lines
 from pacman.batch.summary import summarize_batch, varying_fields
 from pacman.batch.worker import (
     WORKER_DIED,
@@ -179,6 +179,7 @@ def run_batch(
 
     with contextlib.ExitStack() as stack:
         if out is not None:
+            check_writable(out, "--out")  # a missing folder is named as such, not as a lock that cannot be made
             stack.enter_context(lock_results(out))  # held until the last line is written
         return _run_locked(configs, games, seed, jobs, executor, out, resume, overwrite, on_game, on_resume,
                            on_note, jobs_by_key, expected)

@@ -88,7 +88,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     from pacman.agents import make_ghosts
     from pacman.compat import make_pacman_agent
     from pacman.distances import DistanceTable
-    from pacman.game import move_limit_reason, run_game
+    from pacman.game import run_game
     from pacman.state import GameState
 
     config = job.config
@@ -121,8 +121,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     record.update(
         outcome=result.outcome, won=result.won, lost=result.lost, score=result.score, moves=result.moves,
         cut_off=result.cut_off, crashed=result.crashed, timed_out=result.timed_out,
-        failed_agent=result.failed_agent, seconds=round(seconds, 6),
-        error=move_limit_reason(result.moves) if result.cut_off and result.error is None else result.error,
+        failed_agent=result.failed_agent, error=result.error, seconds=round(seconds, 6),
         ms_per_move_mean=round(1000 * result.total_thinking / result.moves, 4) if result.moves else 0.0,
         ms_per_move_max=round(1000 * result.slowest_move, 4) if result.moves else 0.0,
         move_ms=[round(1000 * t, 4) for t in result.move_times],

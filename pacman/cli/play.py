@@ -25,8 +25,7 @@ from pacman.cli.args import (
 )
 from pacman.cli.display import check_frame_size, display_choice, fps, text_display, zoom
 
-__all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT", "REAL_TIME_BUDGET", "SLOW_SEARCH_LEAVES",
-           "agent_time_allowance"]
+__all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT", "REAL_TIME_BUDGET", "SLOW_SEARCH_LEAVES"]
 
 MAX_PLAY_GAMES = 10_000
 """play --games: watching more games than this is a batch run."""
@@ -39,18 +38,6 @@ REAL_TIME_BUDGET = 0.05
 SLOW_SEARCH_LEAVES = {"compiled": 2e6, "python": 2e5}
 """Estimated leaves per move (`estimated_leaves`) above which a fixed-depth search counts as slow, per engine:
 about 12x (compiled) and 1.2x (Python) the largest shipped layout's at depth 2, so no shipped layout is touched."""
-
-
-def agent_time_allowance(move_time_limit: float) -> float:
-    """The longest `time_limit` an agent may have under a --move-time-limit: time to finish its search and answer.
-
-    80% of the limit, and at least 50 ms less (half the limit for a limit under
-    100 ms): an agent that searches until the whole limit has passed always
-    answers too late.
-    """
-    if move_time_limit < 0.1:
-        return move_time_limit / 2
-    return min(0.8 * move_time_limit, move_time_limit - 0.05)
 
 
 def _move_time_limit(text: str) -> float:
@@ -131,6 +118,7 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
     from pacman.agents import PACMAN_AGENTS
     from pacman.agents.compiled import core_status
     from pacman.agents.expectimax import estimated_leaves
+    from pacman.game import agent_time_allowance
 
     if args.pacman not in PACMAN_AGENTS or "depth" in agent_args or "time_limit" in agent_args:
         return None
@@ -159,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pacman.agents import make_ghosts, parse_agent_args
     from pacman.compat import effective_agent_args, make_pacman_agent
-    from pacman.game import default_max_moves, move_limit_reason, run_game
+    from pacman.game import default_max_moves, move_limit_reason, run_game, time_limit_problem
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
@@ -211,14 +199,10 @@ def run(args: argparse.Namespace) -> int:
                              f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''} holds at most "
                              f"{most:,} Pacman moves ({MAX_REPLAY_BYTES // 2**20} MB, what `pacman-ai replay` reads); "
                              f"give --max-moves {most} or fewer")
-    if args.move_time_limit is not None and agent_args.get("time_limit") is not None:
-        given = agent_args["time_limit"]
-        allowance = agent_time_allowance(args.move_time_limit)
-        if isinstance(given, (int, float)) and not isinstance(given, bool) and given > allowance:
-            raise UsageError(f"pacman-ai play: --agent-args time_limit={given:g} with --move-time-limit "
-                             f"{args.move_time_limit:g}: the agent searches until its time_limit and then needs time "
-                             f"to answer, so every move would time out; give time_limit={allowance:.3g} or less, or "
-                             f"a longer --move-time-limit")
+    if args.move_time_limit is not None:
+        problem = time_limit_problem(agent_args.get("time_limit"), args.move_time_limit)
+        if problem is not None:
+            raise UsageError(f"pacman-ai play: {problem}")
     if args.pacman != "keyboard":
         budget = _real_time_budget(args, agent_args, layout, num_ghosts)
         if budget is not None:
