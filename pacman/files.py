@@ -11,9 +11,12 @@ import contextlib
 import json
 import os
 import stat
-from typing import Any, Callable
+import sys
+import time
+from typing import Any, Callable, Iterator
 
-__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem"]
+__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem", "hold_lock",
+           "lock_path"]
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -137,3 +140,108 @@ def output_problem(path: str | os.PathLike[str], *, folder: bool = False) -> str
     except OSError as exc:
         return f"cannot write in folder {parent} ({exc.strerror or exc})"
     return None
+
+
+#: Windows locks byte ranges: the lock is on one byte far beyond the holder's note, which stays readable.
+_WINDOWS_LOCK_OFFSET = 1 << 30
+
+
+def lock_path(path: str | os.PathLike[str]) -> str:
+    """The lock file that guards `path`: ``results.jsonl`` -> ``results.jsonl.lock``, beside it."""
+    return os.fspath(path) + ".lock"
+
+
+@contextlib.contextmanager
+def hold_lock(path: str | os.PathLike[str], what: str, error: type[Exception] = ValueError) -> Iterator[None]:
+    """Hold an exclusive OS lock on `path` (a file one run appends to) for the ``with`` block, or refuse at once.
+
+    The lock is taken on ``PATH.lock`` beside the file (`lock_path`), so `path`
+    itself is neither created nor touched, and it is the operating system's
+    (``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows): it is released when
+    the holder ends, even when it is killed, so a stale lock file never blocks
+    anyone. The holder writes its process id, start time and command line into
+    the lock file; a second holder gets `error` at once, naming `path` and that
+    process, for example ``results.jsonl: in use by process 4242 (pacman-ai batch
+    --out results.jsonl), running since 2026-01-02 10:00:00; ...``. The lock file
+    is removed on release. `what` names the file's role in the message
+    ("results file"). Not for network file systems whose locks are advisory only
+    between machines.
+    """
+    target = os.fspath(path)
+    lock = lock_path(target)
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0),
+                         0o644)
+        except OSError as exc:
+            raise error(f"{target}: cannot lock the {what} ({lock}: {exc.strerror or exc})") from None
+        if _try_lock(fd):
+            try:  # the lock file may have been removed (and another made) between our open and our lock
+                same = os.path.samestat(os.fstat(fd), os.stat(lock))
+            except OSError:
+                same = False
+            if same:
+                break
+            _unlock(fd)
+            os.close(fd)
+            continue
+        holder = _read_note(fd)
+        os.close(fd)
+        raise error(f"{target}: the {what} is in use by {holder}; two runs on one file would mix their lines: "
+                    f"wait for it to end, or choose another file")
+    try:
+        note = (f"process {os.getpid()} ({' '.join(['pacman-ai', *sys.argv[1:]])[:300]}), running since "
+                f"{time.strftime('%Y-%m-%d %H:%M:%S')}")
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.write(fd, note.encode("utf-8", "replace"))
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(lock)  # before the unlock: whoever waits on this file finds it gone and starts again
+        _unlock(fd)
+        os.close(fd)
+
+
+def _try_lock(fd: int) -> bool:
+    """Take the lock without waiting; False if another process holds it."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):
+        return False
+    except OSError as exc:
+        if exc.errno in (11, 13, 35, 36):  # EAGAIN, EACCES, EWOULDBLOCK (BSD), EDEADLK (Windows)
+            return False
+        raise
+    return True
+
+
+def _unlock(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "nt":
+            import msvcrt
+
+            os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _read_note(fd: int) -> str:
+    """What the holder wrote in the lock file (its process id and command), or a plain phrase."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        note = os.read(fd, 1000).decode("utf-8", "replace").strip()
+    except OSError:
+        note = ""
+    return note or "another process (it has not written its name yet)"

@@ -17,6 +17,12 @@ Pacman's region) and no ghost in play starts in Pacman's region, the game is cut
 off before the first move (0 moves) with `GameResult.error` saying why, with or
 without `max_moves` (see `endless_reason`). Every other game plays as the rules
 say until it is won, lost, cut off by `max_moves`, or an agent fails.
+
+`run_game` itself has no move limit unless given one (`max_moves=None` is the
+classic unlimited game). The command line plays every game with a bound:
+`default_max_moves(layout)` unless the user says otherwise. A long game keeps
+flat memory with ``keep_moves=False``: the result then holds the total and the
+longest thinking time instead of every action and every move's time.
 """
 
 from __future__ import annotations
@@ -36,7 +42,13 @@ from pacman.errors import AgentSpecError, IllegalActionError, PacmanError, descr
 from pacman.layout import Layout, load_layout
 from pacman.state import GameState
 
-__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions"]
+__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions",
+           "default_max_moves", "move_limit_reason", "agent_time_allowance", "time_limit_problem", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
+
+MOVES_PER_CELL = 20
+"""The default move limit gives Pacman this many moves per open cell of the maze (`default_max_moves`)."""
+MIN_DEFAULT_MAX_MOVES = 1000
+"""The default move limit is never below this, however small the maze."""
 
 
 @dataclass(frozen=True)
@@ -66,11 +78,27 @@ class GameResult:
     error: str | None = None
     """What went wrong, for a crash or a time-out; why, for a game cut off because it could never end."""
     move_times: tuple[float, ...] = field(default=(), repr=False)
-    """Seconds Pacman's agent took for each of its moves."""
+    """Seconds Pacman's agent took for each of its moves; () when the game was played with ``keep_moves=False``."""
     actions: tuple[Action, ...] = field(default=(), repr=False)
-    """Every action taken, in turn order: Pacman, ghost 1, ..., Pacman, ..."""
+    """Every action taken, in turn order: Pacman, ghost 1, ..., Pacman, ...; () with ``keep_moves=False``."""
     num_agents: int = 1
     """Pacman plus the ghosts in play."""
+    thinking_seconds: float | None = field(default=None, repr=False)
+    """Seconds Pacman's agent took over all its moves (None: the sum of `move_times`)."""
+    slowest_move_seconds: float | None = field(default=None, repr=False)
+    """Seconds of Pacman's slowest move (None: the largest of `move_times`)."""
+
+    @property
+    def total_thinking(self) -> float:
+        """Seconds Pacman's agent took over all its moves, whether or not every move's time was kept."""
+        return sum(self.move_times) if self.thinking_seconds is None else self.thinking_seconds
+
+    @property
+    def slowest_move(self) -> float:
+        """Seconds of Pacman's slowest move (0.0 for a game without moves)."""
+        if self.slowest_move_seconds is not None:
+            return self.slowest_move_seconds
+        return max(self.move_times, default=0.0)
 
     @property
     def outcome(self) -> str:
@@ -85,10 +113,9 @@ class GameResult:
         """A JSON-ready dict; the action list only when `actions` is true."""
         data = asdict(self)
         data["outcome"] = self.outcome
-        data["move_times"] = list(self.move_times)
-        times = self.move_times
-        data["ms_per_move_mean"] = 1000 * sum(times) / len(times) if times else 0.0
-        data["ms_per_move_max"] = 1000 * max(times) if times else 0.0
+        del data["thinking_seconds"], data["slowest_move_seconds"]
+        data["ms_per_move_mean"] = 1000 * self.total_thinking / self.moves if self.moves else 0.0
+        data["ms_per_move_max"] = 1000 * self.slowest_move if self.moves else 0.0
         if actions:
             data["actions"] = [a.value for a in self.actions]
         else:
@@ -164,13 +191,16 @@ def run_game(
     display: Display | None = None,
     *,
     move_time_limit: float | None = None,
+    keep_moves: bool = True,
 ) -> GameResult:
     """Play one game and report how it went.
 
     `ghost_agents` are the ghosts in play, in index order 1..n (the layout's first
     n ghosts); `pacman_agent` needs ``get_action(state)``. `max_moves` caps Pacman's
     moves; `move_time_limit` (seconds) caps every agent's thinking per move, measured
-    off the main thread, so it works from any thread and on every OS.
+    off the main thread, so it works from any thread and on every OS. With
+    `keep_moves` false the result holds no `actions` and no `move_times` (only
+    their totals), so that however long the game, its memory stays flat.
     """
     if not isinstance(layout, Layout):
         layout = load_layout(layout)
@@ -214,6 +244,7 @@ def run_game(
     worker = _Worker() if move_time_limit is not None and not outcome else None
     actions: list[Action] = []
     move_times: list[float] = []
+    thinking = slowest = 0.0
     moves = 0
     if display is not None:
         display.start(state)
@@ -243,10 +274,14 @@ def run_game(
                     outcome = dict(crashed=True, failed_agent=agent, error=(
                         f"{_agent_name(agent)} chose {action!r}: {exc}"))
                     break
-                actions.append(Action(action))
+                if keep_moves:
+                    actions.append(Action(action))
                 if agent == 0:
                     moves += 1
-                    move_times.append(elapsed)
+                    thinking += elapsed
+                    slowest = max(slowest, elapsed)
+                    if keep_moves:
+                        move_times.append(elapsed)
                 if display is not None:
                     display.update(state, agent, Action(action))
                 if state.is_terminal():
@@ -269,6 +304,8 @@ def run_game(
         move_times=tuple(move_times),
         actions=tuple(actions),
         num_agents=num_agents,
+        thinking_seconds=thinking,
+        slowest_move_seconds=slowest,
         **outcome,
     )
     if display is not None:
@@ -331,6 +368,55 @@ def endless_reason(state: GameState) -> str | None:
         why = f"{outside} of {len(food)} food dot{'s' if len(food) != 1 else ''} cannot be reached by Pacman"
     ghosts = ("no ghost in play can reach him" if starts else "there are no ghosts in play")
     return f"the game can never end: {why} and {ghosts}; stopped before the first move"
+
+
+def default_max_moves(layout: Layout) -> int:
+    """The move limit the command line plays with when none is given: `MOVES_PER_CELL` Pacman moves per open
+    cell of the maze, at least `MIN_DEFAULT_MAX_MOVES`.
+
+    Far more than a game that is going anywhere needs (an agent that eats a dot
+    every few moves finishes well within it), and small enough that a game that
+    cannot end (no food left to win, a ghost that never catches a dodging Pacman)
+    ends in seconds. The largest maze (4,096 cells) gets at most 81,920 moves.
+
+    >>> from pacman import load_layout
+    >>> default_max_moves(load_layout("test")) >= MIN_DEFAULT_MAX_MOVES
+    True
+    """
+    open_cells = layout.width * layout.height - len(layout.walls)
+    return max(MIN_DEFAULT_MAX_MOVES, MOVES_PER_CELL * open_cells)
+
+
+def move_limit_reason(max_moves: int) -> str:
+    """Why a game was cut off by its move limit, for a user: ``cut off after 500 Pacman moves, the move limit``."""
+    return f"cut off after {max_moves:,} Pacman moves, the move limit"
+
+
+def agent_time_allowance(move_time_limit: float) -> float:
+    """The longest time an agent may give its own search under a per-move time limit: time left to answer.
+
+    80% of the limit and at least 50 ms less; half of it for a limit under 100 ms.
+    An agent that searches until the whole limit has passed answers too late on
+    every move.
+
+    >>> agent_time_allowance(1.0), agent_time_allowance(0.05)
+    (0.8, 0.025)
+    """
+    if move_time_limit < 0.1:
+        return move_time_limit / 2
+    return min(0.8 * move_time_limit, move_time_limit - 0.05)
+
+
+def time_limit_problem(agent_time_limit: Any, move_time_limit: float | None) -> str | None:
+    """Why an agent's `time_limit` cannot play under `move_time_limit` (None if it can), as a sentence naming both."""
+    if move_time_limit is None or isinstance(agent_time_limit, bool) or not isinstance(agent_time_limit, (int, float)):
+        return None
+    allowance = agent_time_allowance(move_time_limit)
+    if agent_time_limit <= allowance:
+        return None
+    return (f"--agent-args time_limit={agent_time_limit:g} with --move-time-limit {move_time_limit:g}: the agent "
+            f"searches until its time_limit and then needs time to answer, so every move would time out; give "
+            f"time_limit={allowance:.3g} or less, or a longer --move-time-limit")
 
 
 def _takes_layout(reset: Callable) -> bool:

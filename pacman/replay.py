@@ -9,24 +9,33 @@ Version 2 adds, optionally, what Pacman's search found at each of his moves
 (the value of every action, the depth, nodes and milliseconds: `MoveSearch`),
 so that views of a replay can show what he thought. Version 1 files, written
 before that, still load, with no search recorded.
+
+Both sides share one limit: a file holds at most `MAX_REPLAY_MOVES` Pacman
+moves and `MAX_REPLAY_BYTES` bytes, `max_replay_moves` says how many moves of a
+given maze fit for certain, and the writer never writes a file the reader
+refuses. `ReplayWriter` streams a game being played to temporary files, move
+by move, so that saving a long game keeps flat memory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import IO, Any, Iterable, Iterator, Sequence
 
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
-from pacman.files import read_input_file, write_json
+from pacman.files import read_input_file, write_atomically
 from pacman.game import GameResult, replay_actions
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
 
-__all__ = ["ReplayError", "Replay", "MoveSearch", "SearchLog", "save_replay", "load_replay"]
+__all__ = ["ReplayError", "Replay", "MoveSearch", "SearchLog", "ReplayWriter", "save_replay", "load_replay",
+           "max_replay_moves", "MAX_REPLAY_BYTES", "MAX_REPLAY_MOVES"]
 
 FORMAT = "pacman-ai replay"
 VERSION = 2
@@ -111,11 +120,102 @@ class SearchLog:
 
     def update(self, state: GameState, agent: int, action: Action) -> None:
         if agent == 0:
-            found = MoveSearch.from_search(getattr(self.agent, "last_search", None))
-            self.moves.append(found if found is not None and found.action is Action(action) else None)
+            self.moves.append(_found(self.agent, action))
 
     def finish(self, state: GameState, result: GameResult) -> None:
         """Nothing more to keep: every move was kept as it came."""
+
+
+def _found(agent: Any, action: Action) -> MoveSearch | None:
+    """What `agent` says it found for the move just made: None if it says nothing, or about another move."""
+    found = MoveSearch.from_search(getattr(agent, "last_search", None))
+    return found if found is not None and found.action is Action(action) else None
+
+
+class ReplayWriter:
+    """A `Display` that streams the game being played to temporary files, for `save`: flat memory however long.
+
+    Every action, and (with `agent`) what Pacman's search found at each of his
+    moves, is written to a spool file as it happens, as `SearchLog` reads it; the
+    replay file is assembled from the spools when the game is over. Use
+    ``run_game(..., keep_moves=False)`` with it so that the game keeps nothing per
+    move either.
+
+    >>> writer = ReplayWriter(agent)                                        # doctest: +SKIP
+    >>> result = run_game(layout, agent, ghosts, display=writer, keep_moves=False)  # doctest: +SKIP
+    >>> writer.save("game.json", layout, result, {"pacman": "expectimax"})  # doctest: +SKIP
+    """
+
+    def __init__(self, agent: Any = None) -> None:
+        self.agent = agent
+        if agent is not None and hasattr(agent, "explain"):
+            agent.explain = True
+        self._actions: IO[bytes] | None = None
+        self._search: IO[bytes] | None = None
+        self._turns = 0
+        self._searched = 0
+        self._problem: str | None = None
+
+    def start(self, state: GameState) -> None:
+        self.close()
+        self._actions = tempfile.TemporaryFile()
+        self._search = tempfile.TemporaryFile()
+        self._turns = self._searched = 0
+        self._problem = None
+
+    def update(self, state: GameState, agent: int, action: Action) -> None:
+        assert self._actions is not None and self._search is not None, "start() comes first"
+        separator = b"" if self._turns == 0 else b",\n" if agent == 0 else b","
+        self._actions.write(separator + b'"' + Action(action).value.encode("ascii") + b'"')
+        self._turns += 1
+        if agent == 0:
+            found = _found(self.agent, action) if self.agent is not None else None
+            try:
+                entry = "null" if found is None else _entry_json(found)
+            except ReplayError as exc:
+                self._problem, entry, found = self._problem or str(exc), "null", None
+            self._searched += found is not None
+            self._search.write((b"" if self._turns == 1 else b",\n") + entry.encode("utf-8"))
+
+    def finish(self, state: GameState, result: GameResult) -> None:
+        """The game is over: nothing more to spool."""
+
+    def save(self, path: str | os.PathLike[str], layout: Layout, result: GameResult, agents: dict[str, Any]) -> None:
+        """Write the replay of the game just played to `path`, atomically (see `save_replay`)."""
+        if self._actions is None or self._search is None:
+            raise ReplayError(f"{path}: no game was played with this ReplayWriter")
+        if self._problem is not None:
+            raise ReplayError(f"{path}: {self._problem}")
+        moves = sum(1 for _ in range(0, self._turns, result.num_agents))
+        if moves != result.moves:
+            raise ReplayError(f"{path}: the writer saw {moves} Pacman moves, the game has {result.moves}")
+        parts = [_spooled(self._actions)] + ([_spooled(self._search)] if self._searched else [])
+        _write_replay(path, layout, result, agents, parts, bool(self._searched))
+
+    def close(self) -> None:
+        """Remove the spool files (they are removed at exit in any case)."""
+        for spool in (self._actions, self._search):
+            if spool is not None:
+                with contextlib.suppress(OSError):
+                    spool.close()
+        self._actions = self._search = None
+
+
+def _spooled(spool: IO[bytes]) -> Iterator[bytes]:
+    spool.flush()
+    spool.seek(0)
+    while True:
+        chunk = spool.read(1 << 16)
+        if not chunk:
+            return
+        yield chunk
+
+
+def _entry_json(entry: MoveSearch) -> str:
+    try:
+        return json.dumps(entry.to_json(), separators=(",", ":"))
+    except ValueError as exc:
+        raise ReplayError(f"cannot write replay: {exc}") from None
 
 
 @dataclass(frozen=True, repr=False)
@@ -179,33 +279,89 @@ def save_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult
     """Write a replay of `result` to `path`, atomically: the file is whole or absent.
 
     `search`, one entry per Pacman move (a `SearchLog`'s `moves`), is kept in the
-    file when any move has one.
+    file when any move has one. A game longer than the reader takes
+    (`max_replay_moves`) is refused with ReplayError, and nothing is written.
     """
     if search is not None and len(search) != result.moves:
         raise ReplayError(f"{path}: the search has {len(search)} entries for a game of {result.moves} moves")
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "layout": {"name": layout.name, "text": layout.text},
-        "num_ghosts": result.num_agents - 1,
-        "seed": result.seed,
-        "agents": agents,
-        "actions": [a.value for a in result.actions],
-        "result": result.to_dict(),
-    }
-    if search is not None and any(entry is not None for entry in search):
+    num_agents = result.num_agents
+    actions = (("" if turn == 0 else ",\n" if turn % num_agents == 0 else ",") + f'"{action.value}"'
+               for turn, action in enumerate(result.actions))
+    parts: list[Iterable[bytes]] = [(text.encode("ascii") for text in actions)]
+    searched = search is not None and any(entry is not None for entry in search)
+    if searched:
+        assert search is not None
         try:
-            data["search"] = [None if entry is None else entry.to_json() for entry in search]
-        except ValueError as exc:
-            raise ReplayError(f"{path}: cannot write replay: {exc}") from None
+            entries = [("" if move == 0 else ",\n") + ("null" if entry is None else _entry_json(entry))
+                       for move, entry in enumerate(search)]
+        except ReplayError as exc:
+            raise ReplayError(f"{path}: {exc}") from None
+        parts.append(text.encode("utf-8") for text in entries)
+    _write_replay(path, layout, result, agents, parts, searched)
+
+
+def _write_replay(path: str | os.PathLike[str], layout: Layout, result: GameResult, agents: dict[str, Any],
+                  parts: Sequence[Iterable[bytes]], searched: bool) -> None:
+    """Assemble a replay file from its actions (and search entries), given as JSON fragments, atomically.
+
+    The file is checked against the reader's limits before it takes the name:
+    a file `load_replay` would refuse is never written.
+    """
+    moves = result.moves
+    limit = max_replay_moves(layout, result.num_agents - 1)
+    if moves > MAX_REPLAY_MOVES:
+        raise ReplayError(f"{path}: a game of {moves:,} Pacman moves is too long for a replay file "
+                          f"(at most {MAX_REPLAY_MOVES:,}); play it with --max-moves {limit} or fewer to save it")
+    head = json.dumps({"format": FORMAT, "version": VERSION, "layout": {"name": layout.name, "text": layout.text},
+                       "num_ghosts": result.num_agents - 1, "seed": result.seed, "agents": agents}, indent=1)
+    tail = json.dumps(result.to_dict(), indent=1)
+
+    def write(temporary: str) -> None:
+        with open(temporary, "wb") as out:
+            out.write(head[:-2].encode("utf-8") + b',\n "actions": [\n')
+            for chunk in parts[0]:
+                out.write(chunk)
+            out.write(b"\n ],\n")
+            if searched:
+                out.write(b' "search": [\n')
+                for chunk in parts[1]:
+                    out.write(chunk)
+                out.write(b"\n ],\n")
+            out.write(b' "result": ' + tail.encode("utf-8") + b"\n}\n")
+            size = out.tell()
+        if size > MAX_REPLAY_BYTES:
+            raise ReplayError(f"{path}: the replay would take {size:,} bytes, more than the {MAX_REPLAY_BYTES:,} "
+                              f"a replay file may have; play fewer moves (--max-moves) to save it")
+
     try:
-        write_json(path, data, indent=1)
+        write_atomically(path, write)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot write replay ({exc.strerror or exc})") from None
 
 
-MAX_REPLAY_BYTES = 16 * 1024 * 1024
-"""The largest replay file read (a 1500-move game with four ghosts takes about 70 kB)."""
+def max_replay_moves(layout: Layout, num_ghosts: int) -> int:
+    """The most Pacman moves a replay of a game on `layout` with `num_ghosts` ghosts holds for certain.
+
+    At most `MAX_REPLAY_MOVES`, and fewer where the worst case (every ghost's
+    move and a search entry at every Pacman move, of the longest form) would not
+    fit in `MAX_REPLAY_BYTES`. `play --save` plays within it; `load_replay` reads
+    every file written within it.
+    """
+    fixed = 3 * len(json.dumps(layout.text)) + 16 * 1024  # layout, agents and the result with its error
+    per_move = _ACTION_BYTES * (1 + num_ghosts) + 2 + _SEARCH_ENTRY_BYTES
+    return max(1, min(MAX_REPLAY_MOVES, (MAX_REPLAY_BYTES - fixed) // per_move))
+
+
+MAX_REPLAY_MOVES = 200_000
+"""The most Pacman moves a replay file holds (twice the 100,000 a long game may take)."""
+_ACTION_BYTES = 9
+"""An action in the file at most: ``"North",`` and a newline."""
+_SEARCH_ENTRY_BYTES = 300
+"""A search entry in the file at most, in practice: five values, the depth, nodes and milliseconds."""
+
+MAX_REPLAY_BYTES = 64 * 1024 * 1024
+"""The largest replay file read or written (a 1500-move game with four ghosts takes about 50 kB, with the
+search of every move about 200 kB)."""
 
 _RESULT_FIELDS: dict[str, tuple[type, ...]] = {
     "score": (int,), "won": (bool,), "lost": (bool,), "moves": (int,), "seed": (int,),
@@ -272,6 +428,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     if not isinstance(actions_data, list):
         raise ReplayError(f"{path}: malformed replay: \"actions\" must be a list of action names")
     names = {a.value: a for a in Action}
+    num_ghosts_data = data["num_ghosts"]
+    agents_per_move = 1 + num_ghosts_data if _is_int(num_ghosts_data) and num_ghosts_data >= 0 else 1
+    if len(actions_data) > MAX_REPLAY_MOVES * agents_per_move:
+        raise ReplayError(f"{path}: {len(actions_data):,} actions is more than {MAX_REPLAY_MOVES:,} Pacman moves, "
+                          f"the most a replay file holds")
     actions = []
     for turn, name in enumerate(actions_data):
         action = names.get(name) if isinstance(name, str) else None

@@ -243,7 +243,7 @@ def test_usage_errors(tmp_path):
     finally:
         taken.close()
     assert busy.returncode == 2 and "Traceback" not in busy.stderr
-    assert busy.stderr.startswith(f"pacman-ai: pacman-ai play: --display web: cannot listen on 127.0.0.1:") or \
+    assert busy.stderr.startswith("pacman-ai: pacman-ai play: --display web: cannot listen on 127.0.0.1:") or \
         "cannot listen on 127.0.0.1" in busy.stderr
     port = run("play", "--display", "web", "--port", "70000")
     assert port.returncode == 2 and "expected a port number from 0 (any free port) to 65535, got '70000'" in \

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from pacman.replay import MAX_REPLAY_BYTES
+
 from pacman.cli import main
 
 BIG = "\n".join(["%" * 60] + ["%P" + "." * 57 + "%"] + ["%" + "." * 58 + "%"] * 57 + ["%" * 60]) + "\n"
@@ -234,7 +236,7 @@ def test_special_huge_binary_and_truncated_replay_files(capsys, tmp_path, replay
     (tmp_path / "folder.json").mkdir()
     huge = tmp_path / "huge.json"
     with open(huge, "wb") as out:
-        out.truncate(17 * 1024 * 1024)  # sparse: large without writing it
+        out.truncate(MAX_REPLAY_BYTES + 1)  # sparse: large without writing it
     (tmp_path / "binary.json").write_bytes(bytes(range(256)) * 4)
     text = json.dumps(replay_data)
     (tmp_path / "cut.json").write_text(text[: len(text) // 2])

@@ -38,6 +38,7 @@ __all__ = [
     "check_batch_numbers",
     "validate_config",
     "is_loading_agents",
+    "with_default_max_moves",
     "base_record",
     "config_values",
     "config_key",
@@ -272,6 +273,11 @@ def _validate_config(config: GameConfig) -> GameConfig:
         raise BatchError(f"agent argument {bad}={config.agent_kwargs[bad]!r}: a batch sends arguments to its "
                          f"workers as JSON values; name a function as 'module:function' or "
                          f"'path/to/file.py:function'") from None
+    from pacman.game import time_limit_problem
+
+    problem = time_limit_problem(config.agent_kwargs.get("time_limit"), config.move_time_limit)
+    if problem is not None:
+        raise BatchError(problem)
     layout = load_layout(config.layout)
     num_ghosts = layout.num_ghosts if config.num_ghosts is None else config.num_ghosts
     if not 0 <= num_ghosts <= layout.num_ghosts:
@@ -283,6 +289,23 @@ def _validate_config(config: GameConfig) -> GameConfig:
     return GameConfig(layout=config.layout, pacman=config.pacman, agent_args=tuple(agent_args.items()),
                       ghosts=config.ghosts, num_ghosts=num_ghosts, max_moves=config.max_moves,
                       move_time_limit=config.move_time_limit)
+
+
+def with_default_max_moves(config: GameConfig) -> GameConfig:
+    """`config` with its layout's default move limit (`pacman.game.default_max_moves`) where it has none.
+
+    What `pacman-ai batch` plays without --max-moves, so that no game runs
+    forever; the limit is recorded in every line. `run_batch` itself keeps None as
+    no limit, as `run_game` does.
+    """
+    import dataclasses
+
+    from pacman.game import default_max_moves
+    from pacman.layout import load_layout
+
+    if config.max_moves is not None:
+        return config
+    return dataclasses.replace(config, max_moves=default_max_moves(load_layout(config.layout)))
 
 
 def is_loading_agents() -> bool:

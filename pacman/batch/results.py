@@ -40,6 +40,8 @@ __all__ = [
     "check_writable",
     "check_out",
     "write_atomically",
+    "lock_results",
+    "describe_mismatch",
 ]
 
 #: Fields of a game line that depend on the machine, not on the seed: left out when runs are compared.
@@ -227,8 +229,49 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None])
         raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
 
 
+def lock_results(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[None]:
+    """Hold the OS lock of a results file for a ``with`` block (the whole run that appends to it), or refuse.
+
+    One writer per results file: a second run on the same file (a batch, a
+    resumed batch, a comparison) gets a BatchError at once, naming the file and
+    the process that holds it (`pacman.files.hold_lock`; the lock is
+    ``FILE.lock`` beside it, released when the holder ends, even killed).
+
+    >>> with lock_results("results.jsonl"):       # doctest: +SKIP
+    ...     ...  # check, resume and append to results.jsonl
+    """
+    return files.hold_lock(path, "results file", BatchError)
+
+
+def describe_mismatch(file_values: Sequence[Any], command_values: Sequence[Any]) -> list[str]:
+    """What differs between a line's configuration and the command's (both `config_values`), one phrase each:
+    ``--agent-args transposition=true in the file, transposition=false in the command``.
+
+    Agent arguments are compared key by key, so that only the arguments that
+    differ are named, each with both values whole.
+    """
+    differences = []
+    for key, mine, theirs in zip(CONFIG_FIELDS, file_values, command_values):
+        if mine == theirs:
+            continue
+        if key == "agent_args" and isinstance(mine, dict) and isinstance(theirs, dict):
+            for name in sorted(set(mine) | set(theirs), key=lambda k: (k not in mine, str(k))):
+                if mine.get(name, _ABSENT) == theirs.get(name, _ABSENT):
+                    continue
+                left = f"no {name}" if name not in mine else f"{name}={show_value(mine[name], 300)}"
+                right = f"no {name}" if name not in theirs else f"{name}={show_value(theirs[name], 300)}"
+                differences.append(f"--agent-args {left} in the file, {right} in the command")
+            continue
+        differences.append(f"{FLAG_OF[key]} {show_value(mine, 300)} in the file, "
+                           f"{show_value(theirs, 300)} in the command")
+    return differences
+
+
+_ABSENT = object()
+
+
 def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mapping[str, Any]], games: int,
-                  seed: int) -> list[tuple[int, dict[str, Any]]]:
+                  seed: int, on_repair: Callable[[str], None] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(configuration number, line) for every line of a file being resumed, after checking each of them.
 
     Refused, naming the line: a line that is not a game line (or not JSON), a game
@@ -243,8 +286,7 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
         if config_number is None:
             values = config_values(record, agents)
             nearest = min(expected, key=lambda e: sum(v != w for v, w in zip(values, config_values(e))))
-            differences = [f"{FLAG_OF[k]} {show_value(v)} in the file, {show_value(w)} in the command"
-                           for k, v, w in zip(CONFIG_FIELDS, values, config_values(nearest)) if v != w]
+            differences = describe_mismatch(values, config_values(nearest))
             raise BatchError(f"{path}: line {number} (game {record['index']}) was played with another "
                              f"configuration: {'; '.join(differences)}; give the same flags, or another --out")
         index = record["index"]
@@ -260,5 +302,10 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
         seen[config_number, index] = number
         kept.append((config_number, record))
     if cut is not None:
+        torn = os.path.getsize(path) - cut
         _cut(path, cut)  # only now that the file is known to be ours
+        if on_repair is not None:
+            on_repair(f"{path}: cut its unfinished last line ({torn:,} byte{'s' if torn != 1 else ''} after line "
+                      f"{numbered[-1][0] if numbered else 0}), left by a run that was stopped while writing it; "
+                      f"that game is played again")
     return kept

@@ -21,9 +21,11 @@ played, are recorded as crashed games and the batch goes on.
 from __future__ import annotations
 
 import collections
+import contextlib
 import concurrent.futures as cf
 import os
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -42,7 +44,7 @@ from pacman.batch.config import (
     validate_config,
 )
 from pacman.batch.pool import process_pool, stop_pool
-from pacman.batch.results import ResultsFile, check_out, resumed_lines
+from pacman.batch.results import ResultsFile, check_out, check_writable, lock_results, resumed_lines
 from pacman.batch.summary import summarize_batch, varying_fields
 from pacman.batch.worker import (
     WORKER_DIED,
@@ -121,6 +123,7 @@ def run_batch(
     overwrite: bool = False,
     on_game: Callable[[dict[str, Any]], None] | None = None,
     on_resume: Callable[[Sequence[dict[str, Any]]], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> BatchResult:
     """Play `games` games of every config and return their lines and summary.
 
@@ -131,7 +134,11 @@ def run_batch(
     missing games, after checking every line of the file) or `overwrite`.
     `on_resume` is called once before any game with the lines read back from a
     resumed file (an empty list otherwise), and `on_game` with every new line, in
-    this process (for progress).
+    this process (for progress). The results file is locked for the whole run
+    (`pacman.batch.results.lock_results`): a second run on the same file, in any
+    process, is refused at its start with a BatchError naming the first. A resumed
+    file's unfinished last line (left by a run that was killed while writing) is
+    cut, and `on_note` is told so in a sentence (default: a warning).
 
     A worker process that dies mid-game has its game retried once in a fresh
     process, then recorded as crashed; the batch goes on. A batch whose workers
@@ -170,6 +177,21 @@ def run_batch(
         jobs_by_key[key] = number
         expected.append(base)
 
+    with contextlib.ExitStack() as stack:
+        if out is not None:
+            check_writable(out, "--out")  # a missing folder is named as such, not as a lock that cannot be made
+            stack.enter_context(lock_results(out))  # held until the last line is written
+        return _run_locked(configs, games, seed, jobs, executor, out, resume, overwrite, on_game, on_resume,
+                           on_note, jobs_by_key, expected)
+
+
+def _run_locked(configs: list[GameConfig], games: int, seed: int, jobs: int | None, executor: cf.Executor | None,
+                out: str | os.PathLike[str] | None, resume: bool, overwrite: bool,
+                on_game: Callable[[dict[str, Any]], None] | None,
+                on_resume: Callable[[Sequence[dict[str, Any]]], None] | None,
+                on_note: Callable[[str], None] | None, jobs_by_key: dict[str, int],
+                expected: list[dict[str, Any]]) -> BatchResult:
+    """`run_batch` once its configurations are checked and its results file (if any) is locked."""
     result = BatchResult(configs=list(configs), games=games, seed=seed)
     finished: set[tuple[int, int]] = set()
     results_file = None
@@ -177,7 +199,8 @@ def run_batch(
         out = os.fspath(out)
         exists = check_out(out, resume=resume, overwrite=overwrite)
         if exists and resume:
-            for number, record in resumed_lines(out, jobs_by_key, expected, games, seed):
+            note = (lambda text: warnings.warn(text, stacklevel=3)) if on_note is None else on_note
+            for number, record in resumed_lines(out, jobs_by_key, expected, games, seed, on_repair=note):
                 finished.add((number, record["index"]))
                 result.records.append(record)
         results_file = ResultsFile(out, truncate=not resume)

@@ -102,8 +102,10 @@ def play_game(job: GameJob) -> dict[str, Any]:
     except BaseException as exc:  # set up in the parent, it fails here: something about this worker
         return failed_record(job, f"{NOT_STARTED}{failure_text(exc)}", seconds=time.perf_counter() - started)
     try:
+        # Every move's time is kept (for the line's move_ms) only when the game is bounded: a game without a
+        # move limit keeps flat memory and a short line, with the mean and the slowest move only.
         result = run_game(layout, agent, ghosts, seed=job.seed, max_moves=config.max_moves,
-                          move_time_limit=config.move_time_limit)
+                          move_time_limit=config.move_time_limit, keep_moves=config.max_moves is not None)
     except KeyboardInterrupt:
         raise
     except SystemExit as exc:  # run_game records an agent's sys.exit() itself; one it did not is still this game's
@@ -120,8 +122,8 @@ def play_game(job: GameJob) -> dict[str, Any]:
         outcome=result.outcome, won=result.won, lost=result.lost, score=result.score, moves=result.moves,
         cut_off=result.cut_off, crashed=result.crashed, timed_out=result.timed_out,
         failed_agent=result.failed_agent, error=result.error, seconds=round(seconds, 6),
-        ms_per_move_mean=round(1000 * sum(result.move_times) / len(result.move_times), 4) if result.moves else 0.0,
-        ms_per_move_max=round(1000 * max(result.move_times), 4) if result.moves else 0.0,
+        ms_per_move_mean=round(1000 * result.total_thinking / result.moves, 4) if result.moves else 0.0,
+        ms_per_move_max=round(1000 * result.slowest_move, 4) if result.moves else 0.0,
         move_ms=[round(1000 * t, 4) for t in result.move_times],
         worker=f"{socket.gethostname()}:{os.getpid()}", worker_rss_mb=_rss_mb(),
     )

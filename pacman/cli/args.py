@@ -19,6 +19,8 @@ __all__ = [
     "UsageError",
     "OneLineParser",
     "positive_int",
+    "max_moves",
+    "NO_MOVE_LIMIT",
     "non_negative_int",
     "non_negative_int_list",
     "positive_float",
@@ -53,6 +55,27 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+NO_MOVE_LIMIT = "none"
+"""What the --max-moves type returns for ``--max-moves none``: the classic game, without a limit."""
+
+
+def max_moves(text: str) -> int | str:
+    """The --max-moves type: a positive integer, or ``none`` (`NO_MOVE_LIMIT`) for no limit at all.
+
+    Left out, the flag's value is None: the command plays with the maze's default
+    limit (`pacman.game.default_max_moves`).
+    """
+    if text.strip().lower() == NO_MOVE_LIMIT:
+        return NO_MOVE_LIMIT
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or 'none' (no limit), got {text!r}")
     return value
 
 

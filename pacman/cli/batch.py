@@ -17,7 +17,9 @@ from typing import Any, Sequence, TextIO
 
 from pacman.cli.args import (
     EXIT_INTERRUPTED,
+    NO_MOVE_LIMIT,
     UsageError,
+    max_moves,
     non_negative_int,
     non_negative_int_list,
     positive_float,
@@ -48,8 +50,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="games per configuration (default: 100; at most 10^9 games in all)")
     batch.add_argument("--seed", type=non_negative_int, default=0,
                        help="batch seed, 0 to 2^64-1; game i's seed is derived from it and i (default: 0)")
-    batch.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
-                       help="cut a game off after N Pacman moves (default: no limit)")
+    batch.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",
+                       help="cut a game off (as cut-off) after N Pacman moves; 'none' for no limit (default: "
+                            "20 moves per open cell of each layout, at least 1000)")
     batch.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                        help="an agent that thinks longer than this on one move ends its game as timed out "
                             "(at most 86400)")
@@ -150,7 +153,7 @@ def _same_file(first: str, second: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
-    from pacman.batch.config import check_batch_numbers, validate_config
+    from pacman.batch.config import check_batch_numbers, validate_config, with_default_max_moves
     from pacman.batch.results import check_out, check_writable
     from pacman.batch.runner import run_batch
     from pacman.batch.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
@@ -184,7 +187,10 @@ def run(args: argparse.Namespace) -> int:
     configs = expand_sweep(
         split_list(args.layout, "--layout"), split_list(args.pacman, "--pacman"),
         parse_agent_args_sweep(args.agent_args), split_list(args.ghosts, "--ghosts"),
-        args.num_ghosts or [None], max_moves=args.max_moves, move_time_limit=args.move_time_limit)
+        args.num_ghosts or [None], max_moves=None if args.max_moves == NO_MOVE_LIMIT else args.max_moves,
+        move_time_limit=args.move_time_limit)
+    if args.max_moves is None:  # the default: each layout's own bound, so that no game runs forever
+        configs = [with_default_max_moves(config) for config in configs]
     check_batch_numbers(args.games, args.seed, args.jobs, len(configs))
     for config in configs:  # before a cluster is started for nothing
         validate_config(config)
@@ -196,7 +202,8 @@ def run(args: argparse.Namespace) -> int:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
         result = run_batch(configs, args.games, args.seed, jobs=jobs, executor=executor, out=args.out,
                            resume=args.resume, overwrite=args.force, on_game=progress,
-                           on_resume=None if progress is None else progress.resumed)
+                           on_resume=None if progress is None else progress.resumed,
+                           on_note=lambda note: print(f"pacman-ai: {note}", file=sys.stderr, flush=True))
         if args.dask:
             result.executor = description
     if progress is not None:

@@ -8,22 +8,38 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import statistics
 import sys
 from typing import Any
 
-from pacman.cli.args import UsageError, bounded_int, check_output, non_negative_int, numbered, positive_int
+from pacman.cli.args import (
+    NO_MOVE_LIMIT,
+    UsageError,
+    bounded_int,
+    check_output,
+    max_moves,
+    non_negative_int,
+    numbered,
+)
 from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
                                 web_view, zoom)
 
-__all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT"]
+__all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT", "REAL_TIME_BUDGET", "SLOW_SEARCH_LEAVES"]
 
 MAX_PLAY_GAMES = 10_000
 """play --games: watching more games than this is a batch run."""
 MAX_MOVE_TIME_LIMIT = 86_400.0
 """--move-time-limit: at most a day per move."""
+
+
+REAL_TIME_BUDGET = 0.05
+"""Seconds a move of the default search agent may take when its fixed-depth tree would be slow."""
+SLOW_SEARCH_LEAVES = {"compiled": 2e6, "python": 2e5}
+"""Estimated leaves per move (`estimated_leaves`) above which a fixed-depth search counts as slow, per engine:
+about 12x (compiled) and 1.2x (Python) the largest shipped layout's at depth 2, so no shipped layout is touched."""
 
 
 def _move_time_limit(text: str) -> float:
@@ -59,8 +75,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                       help="seed of the first game; game k uses seed + k (default: random, reported)")
     play.add_argument("--games", type=bounded_int(1, MAX_PLAY_GAMES, " (use `pacman-ai batch` for more)"), default=1,
                       metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
-    play.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
-                      help="cut a game off after N Pacman moves (default: no limit)")
+    play.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",
+                      help="cut a game off (as cut-off) after N Pacman moves; 'none' for the classic game without "
+                           "a limit (default: 20 moves per open cell of the maze, at least 1000)")
     play.add_argument("--move-time-limit", type=_move_time_limit, default=None, metavar="SECONDS",
                       help="an agent that thinks longer than this on one move ends its game, at most 86400 "
                            "(default: none)")
@@ -77,6 +94,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            "also be resized); a frame may have at most 8,388,608 pixels")
     play.add_argument("--record", metavar="OUT", default=None,
                       help="record the game: OUT.gif, OUT.mp4 (needs the video extra) or a folder of PNG frames")
+    play.add_argument("--force", action="store_true",
+                      help="with --record FOLDER: replace the PNG frames a folder already holds (a folder that is "
+                           "not empty is refused without it)")
     play.add_argument("--tree", action="store_true",
                       help="start with the tree panel shown (the key t toggles it): the top of each decision, "
                            "searched again for the panel (also in --record)")
@@ -90,6 +110,41 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return play
 
 
+def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layout: Any,
+                      num_ghosts: int) -> float | None:
+    """A time_limit for the default search agent where its fixed-depth tree would be slow, said once; else None.
+
+    Only when the user chose neither `depth` nor `time_limit`: the agent then
+    deepens iteratively up to its default depth within `REAL_TIME_BUDGET` (or what
+    --move-time-limit allows), so that it answers in real time on a crowded maze.
+    Where depth 2 is already fast (every shipped layout) nothing changes.
+    """
+    from pacman.agents import PACMAN_AGENTS
+    from pacman.agents.compiled import core_status
+    from pacman.agents.expectimax import estimated_leaves
+    from pacman.game import agent_time_allowance
+
+    if args.pacman not in PACMAN_AGENTS or "depth" in agent_args or "time_limit" in agent_args:
+        return None
+    from pacman.compat import effective_agent_args
+
+    defaults = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
+    depth = defaults.get("depth")
+    if "time_limit" not in defaults or not isinstance(depth, int):
+        return None
+    engine = "compiled" if core_status()[0] and defaults.get("engine", "auto") != "python" else "python"
+    leaves = estimated_leaves(layout, num_ghosts, depth)
+    if leaves <= SLOW_SEARCH_LEAVES[engine]:
+        return None
+    budget = REAL_TIME_BUDGET
+    if args.move_time_limit is not None:
+        budget = min(budget, agent_time_allowance(args.move_time_limit))
+    print(f"pacman-ai: {args.pacman} depth {depth} on {layout.name!r} with {num_ghosts} ghosts could take seconds a "
+          f"move (about {leaves:.1g} leaves): searching with time_limit={budget:g} (iterative deepening up to depth "
+          f"{depth}); give --agent-args depth=N or time_limit=S to choose", file=sys.stderr, flush=True)
+    return budget
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai play`; returns the exit status."""
     with contextlib.ExitStack() as stack:  # the live web view's server, when there is one
@@ -101,7 +156,7 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
 
     from pacman.agents import make_ghosts, parse_agent_args
     from pacman.compat import effective_agent_args, make_pacman_agent
-    from pacman.game import run_game
+    from pacman.game import default_max_moves, move_limit_reason, run_game, time_limit_problem
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
@@ -114,8 +169,14 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             raise UsageError(f"pacman-ai play: --record {args.record}: expected a .gif, a .mp4 or a folder for PNG "
                              f"frames (no suffix)")
         for game in range(args.games):
-            check_output("play", "--record", args.record if args.games == 1 else numbered(args.record, game),
-                         folder=not suffix)
+            target = args.record if args.games == 1 else numbered(args.record, game)
+            check_output("play", "--record", target, folder=not suffix)
+            if not suffix:
+                from pacman.view.record import frame_folder_problem
+
+                problem = frame_folder_problem(target, replace=args.force)
+                if problem is not None:
+                    raise UsageError(f"pacman-ai play: --record {target}: {problem}")
     if args.html is not None:
         for game in range(args.games):
             check_output("play", "--html", args.html if args.games == 1 else numbered(args.html, game))
@@ -131,6 +192,30 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
     agent_args = parse_agent_args(args.agent_args)
+    limit = layout_limit = default_max_moves(layout)
+    if args.max_moves == NO_MOVE_LIMIT:
+        limit = None
+    elif args.max_moves is not None:
+        limit = args.max_moves
+    if args.save is not None:
+        from pacman.replay import MAX_REPLAY_BYTES, max_replay_moves
+
+        most = max_replay_moves(layout, num_ghosts)
+        if args.max_moves is None:
+            limit = min(layout_limit, most)
+        elif limit is None or limit > most:
+            raise UsageError(f"pacman-ai play: --save with --max-moves {args.max_moves}: a replay file of "
+                             f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''} holds at most "
+                             f"{most:,} Pacman moves ({MAX_REPLAY_BYTES // 2**20} MB, what `pacman-ai replay` reads); "
+                             f"give --max-moves {most} or fewer")
+    if args.move_time_limit is not None:
+        problem = time_limit_problem(agent_args.get("time_limit"), args.move_time_limit)
+        if problem is not None:
+            raise UsageError(f"pacman-ai play: {problem}")
+    if args.pacman != "keyboard":
+        budget = _real_time_budget(args, agent_args, layout, num_ghosts)
+        if budget is not None:
+            agent_args = {**agent_args, "time_limit": budget}
     choice = display_choice(args)
     if choice == "pygame" or args.record:
         check_frame_size("play", layout, args.zoom, panel=True, tree=args.tree)
@@ -165,19 +250,26 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
                                      show_values=args.pacman != "keyboard", show_tree=args.tree)
 
-        search_log = None
-        if (args.save or args.html) and args.pacman != "keyboard":
+        search_log = writer = None
+        searching = args.pacman != "keyboard"
+        if args.html and searching:
             from pacman.replay import SearchLog
 
             search_log = SearchLog(pacman_agent)
+        if args.save:
+            from pacman.replay import ReplayWriter
 
-        def play(display: Any, game: int = game, recorder: Any = recorder, search_log: Any = search_log) -> Any:
+            writer = ReplayWriter(pacman_agent if searching else None)
+
+        def play(display: Any, game: int = game, recorder: Any = recorder, search_log: Any = search_log,
+                 writer: Any = writer) -> Any:
             from pacman.view.record import TeeDisplay
 
-            extra = [d for d in (recorder, search_log) if d is not None]
+            extra = [d for d in (recorder, search_log, writer) if d is not None]
             shown = TeeDisplay(display, *extra) if extra else display
-            return run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=args.max_moves,
-                            display=shown, move_time_limit=args.move_time_limit)
+            # Every action is kept only for the web page; a replay is streamed to disk by its writer.
+            return run_game(layout, pacman_agent, ghosts, seed=seed + game, max_moves=limit,
+                            display=shown, move_time_limit=args.move_time_limit, keep_moves=bool(args.html))
 
         if choice == "pygame":
             from pacman.view.window import WindowDisplay, real_display
@@ -199,18 +291,21 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 web.hold()
         else:
             result = play(terminal)
+        if result.cut_off and result.error is None and limit is not None:
+            result = dataclasses.replace(result, error=move_limit_reason(limit))
         played += 1
         wins += result.won
         scores.append(result.score)
         total_moves += result.moves
-        thinking += sum(result.move_times)
+        thinking += result.total_thinking
         agents = {"pacman": args.pacman, "agent_args": recorded_args, "ghosts": args.ghosts}
         search = search_log.moves if search_log is not None else None
         if args.save:
-            from pacman.replay import save_replay
-
             path = args.save if args.games == 1 else numbered(args.save, game)
-            save_replay(path, layout, result, agents, search=search)
+            try:
+                writer.save(path, layout, result, agents)
+            finally:
+                writer.close()
         if args.html:
             from pacman.view.web import replay_of, write_game_page
 

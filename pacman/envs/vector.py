@@ -16,7 +16,6 @@ import os
 from typing import Any, Sequence
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 

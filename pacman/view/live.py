@@ -41,7 +41,7 @@ from pacman.errors import PacmanError
 from pacman.game import GameResult
 from pacman.resources import palette
 from pacman.state import GameState
-from pacman.view.web import _asset, _json_for_script, _number, agent_description
+from pacman.view.web import _asset, _number, agent_description
 
 __all__ = ["LiveServer", "LiveDisplay", "LiveStopped", "LiveServerError", "live_page", "LIVE_CSP",
            "DEFAULT_HOST", "CLIENT_QUEUE", "warn_public"]

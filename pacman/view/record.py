@@ -9,6 +9,7 @@ window and its frames do not depend on timing: the same game, the same file.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,37 @@ from pacman.game import GameResult
 from pacman.state import GameState
 from pacman.view.renderer import cell_pixels
 
-__all__ = ["FrameRecorder", "TeeDisplay", "RecordingError", "open_frame_writer"]
+__all__ = ["FrameRecorder", "TeeDisplay", "RecordingError", "open_frame_writer", "frame_folder_problem"]
+
+_FRAME_NAME = re.compile(r"frame_\d{5,}\.png")
+"""The files of a folder of PNG frames (frame_00001.png, ...)."""
+
+
+def frame_folder_problem(folder: str | os.PathLike[str], *, replace: bool) -> str | None:
+    """Why a folder cannot take a new recording's PNG frames (None if it can): it holds files already.
+
+    Old frames left beside new ones would play as one longer film, so a folder
+    that is not empty is refused unless `replace` (``play --force``), and even then
+    only if it holds nothing but frames, which the recording removes first; other
+    files are never deleted.
+    """
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot list the folder ({exc.strerror or exc})"
+    if not names:
+        return None
+    frames = [name for name in names if _FRAME_NAME.fullmatch(name)]
+    others = sorted(set(names) - set(frames))
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        return (f"the folder holds files other than frames ({shown}); record into an empty or new folder")
+    if not replace:
+        return (f"the folder already holds {len(frames):,} frame{'s' if len(frames) != 1 else ''} of another "
+                f"recording; --force replaces them, or record into an empty or new folder")
+    return None
 
 
 class RecordingError(PacmanError):
@@ -37,6 +68,9 @@ class _PngFolder:
         self.frames = 0
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.iterdir():  # an earlier recording's frames would play on after ours
+                if _FRAME_NAME.fullmatch(old.name) and old.is_file():
+                    old.unlink()
         except OSError as exc:
             raise RecordingError(f"{folder}: cannot make a folder of PNG frames there ({exc.strerror or exc})") from None
 
