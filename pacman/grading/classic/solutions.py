@@ -14,6 +14,7 @@ from pathlib import Path
 from pacman.files import write_atomically
 from pacman.grading.classic.course import ClassicCourse
 from pacman.grading.classic.format import format_classic
+from pacman.grading.classic.grader import settle_generation, with_generation
 from pacman.grading.grader import SubmissionError, read_submission
 from pacman.grading.sandbox import check_sandbox_user, run_items
 
@@ -27,10 +28,11 @@ def write_solutions(course: ClassicCourse, reference: str | Path, questions: lis
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(reference).resolve())
+    generation = settle_generation(course, source, reference)
     chosen = [course.question(q) for q in dict.fromkeys(questions)] if questions else course.questions
     planned: list[tuple[Path, str]] = []
     for question in chosen:
-        items = [item for test in question.tests for item in test.items]
+        items = with_generation([item for test in question.tests for item in test.items], generation)
         limits = [limit for test in question.tests for limit in test.time_limits]
         run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic")
         if run.import_error is not None:
