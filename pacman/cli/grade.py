@@ -252,19 +252,22 @@ def _package(args: argparse.Namespace) -> int:
 
 
 def _package_classic(args: argparse.Namespace) -> int:
-    """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on multiAgents.py."""
+    """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on the
+    student file of its generation (multiAgents.py, or multi_agents.py for a current-generation folder)."""
     from pacman.grading.classic import load_course
+    from pacman.compat.cs188 import GENERATIONS
     from pacman.grading.gradescope import CLASSIC_SUBMISSION, classic_layouts, write_gradescope_package
 
     course = load_course(args.assignment)  # a mistake in the folder is reported now, not on Gradescope
     _check_mazes_travel(course, classic_layouts(args.assignment))
-    written = write_gradescope_package(args.gradescope_package, course.id, CLASSIC_SUBMISSION,
+    student_file = GENERATIONS[course.generation].student_file if course.generation else CLASSIC_SUBMISSION
+    written = write_gradescope_package(args.gradescope_package, course.id, student_file,
                                        requirement=args.requirement, assignment_files=Path(args.assignment),
                                        classic=True)
     for path in written:
         print(path)
     print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
-          f"students submit {CLASSIC_SUBMISSION}.", file=sys.stderr)
+          f"students submit {student_file}.", file=sys.stderr)
     return 0
 
 

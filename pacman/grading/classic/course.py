@@ -168,11 +168,15 @@ def folder_generation(files: list[ClassicFile]) -> tuple[str | None, str]:
                 first[generation] = (file, key)
     if len(first) == 2:
         (classic_file, classic_key), (current_file, current_key) = first["classic"], first["current"]
-        where = "" if classic_file is current_file else f" ({current_file.path}:{current_file.lines[current_key]})"
+        if classic_file is current_file:
+            where = f"the same file also has the current (snake_case) generation's {current_key!r} " \
+                    f"(line {current_file.lines[current_key]})"
+        else:
+            where = f"the folder also has the current (snake_case) generation's {current_key!r} " \
+                    f"({current_file.path}:{current_file.lines[current_key]})"
         raise ClassicFormatError(
             f"{classic_file.path}:{classic_file.lines[classic_key]}: {classic_key}: a classic (camelCase) "
-            f"generation key, but the folder also has the current (snake_case) generation's "
-            f"{current_key!r}{where}; a test folder is written for one generation")
+            f"generation key, but {where}; a test folder is written for one generation")
     for generation, (file, key) in first.items():
         return generation, f"{key!r} in {file.path}"
     return None, ""
