@@ -464,3 +464,74 @@ def test_the_four_student_agents_play_in_a_batch(tmp_path, generation):
     assert sorted(g["pacman"].split(":")[1] for g in games) == ["AlphaBetaAgent", "ExpectimaxAgent", "MinimaxAgent",
                                                                 "ReflexAgent"]
     assert all(not g["crashed"] and g["moves"] == 6 for g in games)
+
+
+# --- docs/cs188.md ----------------------------------------------------------------------------------------------
+
+DOC = HERE.parent / "docs" / "cs188.md"
+
+
+def _doc_block(marker: str) -> str:
+    after = DOC.read_text(encoding="utf-8").split(f"<!-- cs188-example: {marker} -->", 1)[1]
+    return after.split("```", 2)[1].split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("generation", ["classic", "current"])
+def test_the_worked_example_of_each_generation_runs_as_documented(tmp_path, generation):
+    """The documented command, run with bash in a fresh folder holding a copy of the course folder; the
+    documented lines appear in its output, in order (the passing tests the page leaves out are skipped)."""
+    shutil.copytree(FOLDERS[generation], tmp_path / "tests" / f"cs188_{generation}",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    command = _doc_block(f"{generation} command")
+    assert command.startswith(f"cd tests/cs188_{generation}\npacman-ai grade test_cases students/")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run(["bash", "-ec", command], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    actual = done.stdout.splitlines()
+    position = 0
+    for line in _doc_block(f"{generation} output").splitlines():
+        if not line.strip():
+            continue
+        while position < len(actual) and not actual[position].startswith(line):
+            position += 1
+        assert position < len(actual), f"documented line not in the output, in order: {line!r}\n{done.stdout}"
+        position += 1
+
+
+def test_the_docs_score_table_is_the_tests_table():
+    text = DOC.read_text(encoding="utf-8")
+    for student, shares in SHARES.items():
+        row = "the reference" if student == "complete" else f"`{student}`"
+        line = next(line for line in text.splitlines() if line.startswith(f"| {row}"))
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        for generation, cell in zip(("classic", "current"), cells[1:]):
+            assert cell == ", ".join(f"{score:g}" for _, score in _expected(generation, student)), (student, cell)
+
+
+def test_the_docs_messages_for_mixed_unmatched_and_mismatched_are_the_ones_given(tmp_path, monkeypatch):
+    from pacman.grading import SubmissionError
+
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("**How pacman-ai tells them apart.**", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    documented = [line.removeprefix("pacman-ai: ") for line in block.splitlines()]
+    folder = _copy("current", tmp_path)
+    monkeypatch.chdir(folder)
+    _edit(folder / "test_cases" / "q2" / "4-pacman-game.test", "layout_name:", "layoutName:")
+    with pytest.raises(ClassicFormatError) as mixed:
+        load_course(Path("test_cases"))
+    _edit(folder / "test_cases" / "q2" / "4-pacman-game.test", "layoutName:", "layout_name:")
+    shutil.copy(FOLDERS["classic"] / "multiAgents.py", folder)
+    with pytest.raises(SubmissionError) as mismatched:
+        classic_grader.grade_course(load_course(Path("test_cases")), "multiAgents.py")
+    neither = folder / "neither"
+    (neither / "q1").mkdir(parents=True)
+    (neither / "CONFIG").write_text('order: "q1"\n')
+    (neither / "q1" / "CONFIG").write_text('max_points: "1"\nclass: "PartialCreditQuestion"\n')
+    (neither / "q1" / "grade-agent.test").write_text('class: "EvalAgentTest"\n')
+    (neither / "q1" / "grade-agent.solution").write_text("")
+    with pytest.raises(ClassicFormatError) as unmatched:
+        load_course(Path("neither"))
+    assert documented == [str(mixed.value), str(unmatched.value).replace("neither/", "test_cases/"),
+                          str(mismatched.value)]
