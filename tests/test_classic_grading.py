@@ -386,7 +386,8 @@ def test_the_docs_error_example_is_what_a_broken_line_gives(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("b x d\n", "b x\n"), encoding="utf-8")
     with pytest.raises(ClassicFormatError) as error:
         load_course(root)
-    documented = DOC.read_text(encoding="utf-8").split("pacman-ai: test_cases/", 1)[1].split("\n", 1)[0]
+    section = DOC.read_text(encoding="utf-8").split("## Grading a classic test folder", 1)[1]
+    documented = section.split("pacman-ai: test_cases/", 1)[1].split("\n", 1)[0]
     assert str(error.value).endswith(documented)
 
 

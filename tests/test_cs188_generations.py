@@ -535,3 +535,31 @@ def test_the_docs_messages_for_mixed_unmatched_and_mismatched_are_the_ones_given
         load_course(Path("neither"))
     assert documented == [str(mixed.value), str(unmatched.value).replace("neither/", "test_cases/"),
                           str(mismatched.value)]
+
+
+def test_a_submodule_first_imported_while_a_student_file_loads_stays_the_real_packages(tmp_path):
+    code = textwrap.dedent(f"""
+        import sys
+        import pacman
+        sys.modules.pop("pacman.resources")  # as if never imported: the student's import loads it
+        delattr(pacman, "resources")
+        from pacman.compat.cs188 import load_classic_module
+        module = load_classic_module({str(tmp_path / 'multi_agents.py')!r})
+        import pacman.resources
+        print(module.GameState.__name__, pacman.resources.__name__, sys.modules["pacman"] is pacman)
+        """)
+    (tmp_path / "multi_agents.py").write_text("import pacman.resources\nfrom pacman import GameState\n"
+                                              "from game import Agent\n\nclass A(Agent):\n"
+                                              "    def get_action(self, game_state):\n        return 'Stop'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["CurrentState", "pacman.resources", "True"]
+
+
+def test_a_gradescope_package_of_a_current_folder_grades_multi_agents_py(tmp_path):
+    folder = _copy("current", tmp_path)
+    done = _cli(folder, "grade", "test_cases", "--gradescope-package", str(tmp_path / "package"),
+                "--requirement", "pacman-ai")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("students submit multi_agents.py.")
+    assert 'submission="$root/submission/multi_agents.py"' in (tmp_path / "package" / "run_autograder").read_text()

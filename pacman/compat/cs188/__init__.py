@@ -59,7 +59,6 @@ from pacman.compat.cs188.loading import (
     is_classic_agent,
     is_classic_file,
     load_classic_module,
-    module_generation,
 )
 from pacman.compat.cs188.state import ClassicState, CurrentState, classic_legal_order
 
@@ -68,7 +67,7 @@ GameState = ClassicState
 
 __all__ = [
     "CLASSIC", "CURRENT", "GENERATIONS", "Generation", "GenerationError", "source_generation", "generation_of_name",
-    "state_class", "get_action", "file_generation", "module_generation", "PacmanAlias",
+    "state_class", "get_action", "file_generation", "PacmanAlias",
     "CURRENT_DIR", "CURRENT_MODULES", "CurrentState", "CurrentAgent",
     "CLASSIC_DIR", "CLASSIC_MODULES", "load_classic_module", "is_classic_agent", "is_classic_file",
     "ClassicState", "GameState", "classic_legal_order", "CLASSIC_ORDER",

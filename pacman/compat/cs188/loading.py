@@ -32,7 +32,7 @@ from pacman.compat.cs188.generation import CLASSIC, CURRENT, GENERATIONS, Genera
 from pacman.errors import AgentSpecError, describe_failure
 
 __all__ = ["CLASSIC_DIR", "CURRENT_DIR", "CLASSIC_MODULES", "CURRENT_MODULES", "PacmanAlias", "load_classic_module",
-           "is_classic_agent", "is_classic_file", "file_generation", "module_generation"]
+           "is_classic_agent", "is_classic_file", "file_generation"]
 
 #: The folder of the classic generation's modules students import (``util``, ``game``, ``ghostAgents``).
 CLASSIC_DIR = str(Path(__file__).resolve().parent / "classic")
@@ -45,8 +45,6 @@ CURRENT_MODULES = GENERATIONS[CURRENT].modules
 _FOLDERS = {CLASSIC: CLASSIC_DIR, CURRENT: CURRENT_DIR}
 #: Every top-level module name either generation's files import from the course.
 _COURSE_MODULES = frozenset(CLASSIC_MODULES + CURRENT_MODULES)
-#: Loaded student modules and the generation each was loaded as.
-_GENERATION_OF: dict[str, str] = {}
 
 
 class PacmanAlias(ModuleType):
@@ -113,8 +111,9 @@ def load_classic_module(path: str | os.PathLike[str], name: str | None = None,
     shadowed = {key: sys.modules.pop(key) for key in touched if key in sys.modules}
     real_pacman = shadowed.get("pacman") or sys.modules.get("pacman")
     sys.path.insert(0, _FOLDERS[generation])
-    if real_pacman is not None:
-        sys.modules["pacman"] = PacmanAlias(real_pacman, generation)
+    alias = PacmanAlias(real_pacman, generation) if real_pacman is not None else None
+    if alias is not None:
+        sys.modules["pacman"] = alias
     sys.modules[module_name] = module
     try:
         loader_spec.loader.exec_module(module)
@@ -130,13 +129,11 @@ def load_classic_module(path: str | os.PathLike[str], name: str | None = None,
         if not private:
             sys.modules.pop(module_name, None)
         sys.modules.update(shadowed)
-    _GENERATION_OF[module.__name__] = generation
+        if alias is not None:  # a submodule first imported during the load belongs to the real package
+            for key, value in vars(alias).items():
+                if isinstance(value, ModuleType) and value.__name__ == f"pacman.{key}":
+                    setattr(real_pacman, key, value)
     return module
-
-
-def module_generation(module: ModuleType) -> str:
-    """The generation a module loaded by `load_classic_module` was loaded as (classic for any other)."""
-    return _GENERATION_OF.get(getattr(module, "__name__", ""), CLASSIC)
 
 
 def is_classic_agent(obj: Any, generation: str = CLASSIC) -> bool:

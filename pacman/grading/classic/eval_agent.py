@@ -7,7 +7,10 @@ game), ``numGames``, ``randomSeed``, ``ghosts`` such as
 ``"[RandomGhost(1), DirectionalGhost(2)]"`` (parsed, never evaluated), the
 thresholds ``scoreThresholds`` (on the average score), ``winsThresholds`` and
 ``nonTimeoutThresholds`` (on the number of games), and the optional minimums
-``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``.
+``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``. The current generation
+writes the same keys in snake_case (``agent_name``, ``agent_args`` with
+``eval_fn=better``, ``layout_name``, ``max_time`` ...; `format.CURRENT_KEYS`),
+and its agents answer ``get_action`` and ``register_initial_state``.
 
 The maze is ``layouts/NAME.lay`` beside the test folder (the folder holding the
 questions), else the working directory's ``layouts/NAME.lay``, else a maze
