@@ -352,12 +352,27 @@ def test_a_file_of_the_other_generation_is_refused_naming_both(tmp_path):
         "but test_cases is a test folder of the current (snake_case) generation (its keys, e.g. 'agent_name' in "
         "test_cases/q1/grade-agent.test); grade multi_agents.py files on it, or use the course folder of the "
         "file's generation\n")
-    (folder / "mixed.py").write_text("from util import manhattanDistance\n\nclass MinimaxAgent:\n"
-                                     "    def get_action(self, game_state):\n        return 'Stop'\n")
-    done = _cli(folder, "grade", "test_cases", "mixed.py")
+    # A file mixing the names is graded as the folder's generation, as the course's autograder would;
+    # where the folder says nothing (graph trees only), it is refused naming both names.
+    (folder / "mixed.py").write_text("import util\n\nclass MinimaxAgent:\n"
+                                     "    def __init__(self, depth='2'):\n        self.depth = int(depth)\n"
+                                     "    def get_action(self, game_state):\n        return util.manhattanDistance\n"
+                                     "    def getAction(self, game_state):\n        return 'l'\n")
+    done = _cli(folder, "grade", "test_cases", "mixed.py", "--question", "q2", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    tests = json.loads(done.stdout)["questions"][0]["tests"]
+    assert tests[0]["messages"] == ["MinimaxAgent, depth 1, 2 agents: AttributeError: module 'util' has no "
+                                    "attribute 'manhattanDistance' (at line 7 in get_action: return "
+                                    "util.manhattanDistance)"]
+    trees = tmp_path / "trees"
+    (trees / "q2").mkdir(parents=True)
+    (trees / "CONFIG").write_text('order: "q2"\n')
+    for name in ("CONFIG", "1-minimax-small.test", "1-minimax-small.solution"):
+        shutil.copy(folder / "test_cases" / "q2" / name, trees / "q2")
+    done = _cli(folder, "grade", str(trees), "mixed.py")
     assert done.returncode == 2 and done.stderr == (
-        "pacman-ai: mixed.py: mixes the two generations of the CS188 API: 'manhattanDistance' (line 1) is the "
-        "classic camelCase name, 'get_action' (line 4) the current snake_case one; a file is written for one "
+        "pacman-ai: mixed.py: mixes the two generations of the CS188 API: 'getAction' (line 8) is the "
+        "classic camelCase name, 'get_action' (line 6) the current snake_case one; a file is written for one "
         "of them\n")
 
 

@@ -36,17 +36,22 @@ def settle_generation(course: ClassicCourse, source: str, submission: str | Path
 
     A folder whose keys say nothing (tree tests only) takes the file's; a file that
     says nothing takes the folder's; when neither says, classic. The tests' files
-    learn the generation (so that ``--write-solutions`` writes its keys). A
-    disagreement, or a file mixing the two, is a SubmissionError naming both.
+    learn the generation (so that ``--write-solutions`` writes its keys). A file
+    of the other generation is a SubmissionError naming both. A file mixing the
+    two is graded as the folder's generation (as the course's own autograder
+    would: it calls its own names), and refused, naming both names, only when
+    the folder does not say.
     """
     from pacman.compat.cs188 import CLASSIC, GENERATIONS, GenerationError, source_generation
 
     name = Path(submission).name
+    by_folder = course.generation
     try:
         by_file, evidence = source_generation(source, name)
     except GenerationError as exc:
-        raise SubmissionError(str(exc)) from None
-    by_folder = course.generation
+        if by_folder is None:
+            raise SubmissionError(str(exc)) from None
+        by_file, evidence = None, ""
     if by_file is not None and by_folder is not None and by_file != by_folder:
         raise SubmissionError(
             f"{submission}: written for {GENERATIONS[by_file].title} ({evidence}), but {course.directory} is a "

@@ -93,7 +93,7 @@ def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
         for column in value:
             shown = json.dumps(column)[:80]
             if counted:
-                if not (isinstance(column, list) and len(column) == 2 and _is_actions(column[0])
+                if not (isinstance(column, list) and len(column) == 2 and _is_actions(column[0]) and column[0]
                         and _count_of(column[1])):
                     raise file.error(key, f"expected a column [[actions...], explored], got {shown}", offset)
                 columns.append((tuple(column[0]), column[1]))
