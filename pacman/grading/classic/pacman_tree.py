@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import random
 import warnings
-from typing import Any, Optional
+from typing import Any
 
 from pacman.errors import LayoutError
 from pacman.grading.classic.format import ClassicFile
@@ -58,7 +58,7 @@ GHOSTS = 2
 SOLUTION_KEYS = ("optimalActions", "altDepthActions", "partialPlyBugActions")
 _ACTIONS = frozenset({"North", "South", "East", "West", "Stop"})
 
-Column = tuple[tuple[str, ...], Optional[int]]
+Column = tuple[tuple[str, ...], int | None]
 """One column of one move: the actions, and the states explored (None in the blocks that give no count)."""
 
 

@@ -85,15 +85,6 @@ class MinimaxAgent(MultiAgentSearchAgent):
                   for action in state.getLegalActions(agent)]
         return max(values) if agent == 0 else min(values)
 
-    def value(self, state, agent, depth):
-        if agent == 0 and self.isLeaf(state, depth) or state.isWin() or state.isLose() \
-                or not state.getLegalActions(agent):
-            return self.evaluationFunction(state)
-        following, nextDepth = self.nextTurn(state, agent, depth)
-        values = [self.value(state.generateSuccessor(agent, action), following, nextDepth)
-                  for action in state.getLegalActions(agent)]
-        return max(values) if agent == 0 else min(values)
-
 
 class AlphaBetaAgent(MultiAgentSearchAgent):
     def getAction(self, gameState: GameState):

@@ -73,15 +73,6 @@ class MinimaxAgent(MultiAgentSearchAgent):
         values = self.root_values(game_state)
         return min(values, key=values.get)
 
-    def value(self, state, agent, depth):
-        if agent == 0 and self.is_leaf(state, depth) or state.is_win() or state.is_lose() \
-                or not state.get_legal_actions(agent):
-            return self.evaluation_function(state)
-        following, next_depth = self.next_turn(state, agent, depth)
-        values = [self.value(state.generate_successor(agent, action), following, next_depth)
-                  for action in state.get_legal_actions(agent)]
-        return max(values) if agent == 0 else min(values)
-
 
 class AlphaBetaAgent(MultiAgentSearchAgent):
     def get_action(self, game_state: GameState):
