@@ -310,7 +310,7 @@ def test_a_classic_file_on_our_assignment_gets_one_message_with_the_command_to_r
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1
-    assert "multiAgents.py: looks like a classic CS188 file (it imports util, game)" in done.stderr
+    assert "multiAgents.py: looks like a CS188 course file (it imports util, game)" in done.stderr
     assert "pacman-ai grade path/to/test_cases multiAgents.py" in done.stderr
 
 
@@ -319,7 +319,7 @@ def test_a_hidden_classic_import_failing_in_the_sandbox_gets_the_same_one_messag
 
     path = tmp_path / "multi_agents.py"
     path.write_text("import importlib\nimportlib.import_module('ut' + 'il')\n", encoding="utf-8")
-    with pytest.raises(SubmissionError, match="looks like a classic CS188 file \\(it imports util\\)"):
+    with pytest.raises(SubmissionError, match="looks like a CS188 course file \\(it imports util\\)"):
         grade(load_assignment("expectimax"), path, questions=["trees"])
 
 
@@ -386,7 +386,8 @@ def test_the_docs_error_example_is_what_a_broken_line_gives(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("b x d\n", "b x\n"), encoding="utf-8")
     with pytest.raises(ClassicFormatError) as error:
         load_course(root)
-    documented = DOC.read_text(encoding="utf-8").split("pacman-ai: test_cases/", 1)[1].split("\n", 1)[0]
+    section = DOC.read_text(encoding="utf-8").split("## Grading a classic test folder", 1)[1]
+    documented = section.split("pacman-ai: test_cases/", 1)[1].split("\n", 1)[0]
     assert str(error.value).endswith(documented)
 
 

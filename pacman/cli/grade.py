@@ -48,7 +48,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="print the assignment's starter file (e.g. > multi_agents.py) and exit")
     grade.add_argument("--write-solutions", action="store_true",
                        help="classic test folders only: run SUBMISSION.py (your reference solution) on every "
-                            "enabled test and write each NAME.solution beside NAME.test")
+                            "enabled test and write each NAME.solution beside NAME.test; prints what changes, "
+                            "leaves files with the same values as they are, and replaces none whose values "
+                            "differ unless --force")
+    grade.add_argument("--force", action="store_true",
+                       help="with --write-solutions: replace .solution files whose values differ")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
                        help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
                             f"(default: {DEFAULT_ASSIGNMENT}; a classic test folder is graded on the student's "
@@ -76,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         return _grade_classic(args)
     if args.write_solutions:
         raise _usage("--write-solutions is for classic test folders (a folder whose CONFIG gives 'order')")
+    if args.force:
+        raise _usage("--force goes with --write-solutions only")
     assignment = load_assignment(args.assignment)
     if args.starter:
         if assignment.starter is None:
@@ -106,6 +112,8 @@ def _grade_classic(args: argparse.Namespace) -> int:
         raise _usage(f"{args.assignment} is a classic test folder: it has no starter file")
     if args.write_solutions:
         return _write_solutions(args)
+    if args.force:
+        raise _usage("--force goes with --write-solutions only")
     course = load_course(args.assignment)
     if args.submission is None:
         raise _usage("give SUBMISSION.py, the file to grade (e.g. multiAgents.py)")
@@ -119,7 +127,7 @@ def _grade_classic(args: argparse.Namespace) -> int:
 def _write_solutions(args: argparse.Namespace) -> int:
     """`--write-solutions`: the reference file's observations become the folder's .solution files."""
     from pacman.grading.classic import load_course
-    from pacman.grading.classic.solutions import write_solutions
+    from pacman.grading.classic.solutions import plan_solutions, write_planned
     from pacman.grading.reaper import become_subreaper
 
     if args.json or args.gradescope:
@@ -133,8 +141,16 @@ def _write_solutions(args: argparse.Namespace) -> int:
         for question in args.question:
             course.question(question)
     become_subreaper()
-    for path in write_solutions(course, args.submission, questions=args.question, sandbox_user=args.sandbox_user):
-        print(path)
+    changes = plan_solutions(course, args.submission, questions=args.question, sandbox_user=args.sandbox_user)
+    for change in changes:
+        shown = "replaced" if change.status == "changed" and args.force else change.status
+        print(f"{shown:<10} {change.path}")
+        for line in change.differences:
+            print(f"  {line}")
+    written = write_planned(changes, force=args.force)
+    counts = {status: sum(1 for c in changes if c.status == status) for status in ("new", "changed", "unchanged")}
+    print(f"wrote {len(written)} .solution file{'s' if len(written) != 1 else ''} ({counts['new']} new, "
+          f"{counts['changed']} replaced); {counts['unchanged']} unchanged", file=sys.stderr)
     return 0
 
 
@@ -215,7 +231,7 @@ def _package(args: argparse.Namespace) -> int:
     from pacman.grading.gradescope import check_package_target, write_gradescope_package
 
     if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
-            or args.sandbox_user or args.write_solutions:
+            or args.sandbox_user or args.write_solutions or args.force:
         raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
     if args.requirement is not None and not args.requirement.strip():
         raise _usage("--requirement: expected what pip should install, got an empty string")
@@ -236,19 +252,22 @@ def _package(args: argparse.Namespace) -> int:
 
 
 def _package_classic(args: argparse.Namespace) -> int:
-    """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on multiAgents.py."""
+    """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on the
+    student file of its generation (multiAgents.py, or multi_agents.py for a current-generation folder)."""
     from pacman.grading.classic import load_course
+    from pacman.compat.cs188 import GENERATIONS
     from pacman.grading.gradescope import CLASSIC_SUBMISSION, classic_layouts, write_gradescope_package
 
     course = load_course(args.assignment)  # a mistake in the folder is reported now, not on Gradescope
     _check_mazes_travel(course, classic_layouts(args.assignment))
-    written = write_gradescope_package(args.gradescope_package, course.id, CLASSIC_SUBMISSION,
+    student_file = GENERATIONS[course.generation].student_file if course.generation else CLASSIC_SUBMISSION
+    written = write_gradescope_package(args.gradescope_package, course.id, student_file,
                                        requirement=args.requirement, assignment_files=Path(args.assignment),
                                        classic=True)
     for path in written:
         print(path)
     print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
-          f"students submit {CLASSIC_SUBMISSION}.", file=sys.stderr)
+          f"students submit {student_file}.", file=sys.stderr)
     return 0
 
 

@@ -270,7 +270,7 @@ def main() -> None:
     guard = seal(job.get("forbid_imports") or (), local_copy(path) if classic else path)
     try:
         if classic:
-            module, path = load_classic_submission(job["source"], path)
+            module, path = load_classic_submission(job["source"], path, [item for _, item in job["items"]])
         else:
             module = _load(job["source"], path)
     except BaseException as exc:  # anything at import, SystemExit included, fails every item

@@ -7,9 +7,11 @@ Columns, per Pacman move (each ``[[best actions, all ties], states explored]``):
 
 - optimalActions: the search ``alg`` names at ``depth``, with Stop among Pacman's
   actions, then without Stop (at every Pacman node of the tree);
-- altDepthActions: the same two at ``depth - 1`` (when ``depth > 1``), then at ``depth + 1``;
-- partialPlyBugActions: the same two for a search that stops in the middle of the
-  last ply: it evaluates right after Pacman's move there, before the ghosts move.
+- altDepthActions: the best actions only (no count, as the course writes this
+  block) of the same two at ``depth - 1`` (when ``depth > 1``), then at ``depth + 1``;
+- partialPlyBugActions: the best actions only of the same two for a search that
+  stops in the middle of the last ply: it evaluates right after Pacman's move
+  there, before the ghosts move.
 """
 
 from __future__ import annotations
@@ -56,8 +58,8 @@ def solution_text(test_path: str) -> str:
 
     def ask(view, step):
         optimal = [_column(view, alg, depth, True), _column(view, alg, depth, False)]
-        alt = [_column(view, alg, d, s) for d in (depth - 1, depth + 1) if d >= 1 for s in (True, False)]
-        partial = [_column(view, alg, depth, s, partial=True) for s in (True, False)]
+        alt = [_column(view, alg, d, s)[0] for d in (depth - 1, depth + 1) if d >= 1 for s in (True, False)]
+        partial = [_column(view, alg, depth, s, partial=True)[0] for s in (True, False)]
         return optimal[0][0][0], (optimal, alt, partial)
 
     records, over = play_pacman_tree(item, ask)

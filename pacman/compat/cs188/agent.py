@@ -1,10 +1,13 @@
-"""Classic agents in our games: `ClassicAgent` adapts one, `build_classic_agent` builds one from a spec.
+"""CS188 agents in our games: `ClassicAgent` adapts one, `build_classic_agent` builds one from a spec.
 
-A classic agent is built the classic way: agent arguments as strings, no
-``index`` passed (its constructor's default, 0), so ``evalFn=better`` is looked
-up by the student's own class (``util.lookup`` in the student's module). It gets
-``registerInitialState(state)`` before its first move if it has one, and classic
-state views (`ClassicState`) that track the direction Pacman faces. Python's
+Both generations: a classic agent (``getAction``) or a current-generation one
+(``get_action``), as its file says (`file_generation`). It is built the course's
+way: agent arguments as strings, no ``index`` passed (its constructor's default,
+0), so ``evalFn=better`` (current: ``eval_fn=better``) is looked up by the
+student's own class (``util.lookup`` in the student's module). It gets
+``registerInitialState(state)`` (``register_initial_state``) before its first
+move if it has one, and state views (`ClassicState`, `CurrentState`) that track
+the direction Pacman faces. Python's
 global `random`, which classic code uses, is seeded from the game's seed in
 ``reset``, so a seeded game replays.
 """
@@ -21,7 +24,8 @@ import numpy as np
 from pacman.actions import Action
 from pacman.compat.cs188.classic_game import Directions
 from pacman.compat.cs188.classic_util import MethodNotImplemented
-from pacman.compat.cs188.loading import is_classic_agent, is_classic_file, load_classic_module
+from pacman.compat.cs188.generation import CLASSIC, GENERATIONS, state_class
+from pacman.compat.cs188.loading import file_generation, is_classic_agent, load_classic_module
 from pacman.compat.cs188.state import ClassicState
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.state import GameState
@@ -41,11 +45,16 @@ class ClassicAgent:
     long game does not keep every state its searches generated.
     """
 
-    def __init__(self, agent: Any, name: str | None = None) -> None:
-        if not callable(getattr(agent, "getAction", None)):
-            raise AgentSpecError(f"classic agent {name or type(agent).__name__!r} has no getAction(state) method")
+    def __init__(self, agent: Any, name: str | None = None, generation: str = CLASSIC) -> None:
+        names = GENERATIONS[generation]
+        self._get_action = getattr(agent, names.get_action, None)
+        if not callable(self._get_action):
+            raise AgentSpecError(f"CS188 agent {name or type(agent).__name__!r} has no {names.get_action}(state) method")
         self.agent = agent
         self.name = name or type(agent).__name__
+        self.generation = generation
+        self._register = names.register_initial_state
+        self._view = state_class(generation)
         self._direction = Directions.STOP
         self._started = False
 
@@ -56,21 +65,22 @@ class ClassicAgent:
         random.seed(int(rng.integers(0, 2**63)))
 
     def get_action(self, state: GameState) -> Action:
-        view = ClassicState(state, self._direction)
+        view = self._view(state, self._direction)
         ClassicState.getAndResetExplored()
         try:
             if not self._started:
                 self._started = True
-                register = getattr(self.agent, "registerInitialState", None)
+                register = getattr(self.agent, self._register, None)
                 if callable(register):
                     register(view)
-            action = self.agent.getAction(view)
+            action = self._get_action(view)
         except MethodNotImplemented as exc:
             raise UnfinishedMethodError(str(exc)) from None
         try:
             move = Action(action)
         except ValueError:
-            raise ValueError(f"{self.name}.getAction returned {action!r}, not an action") from None
+            raise ValueError(f"{self.name}.{GENERATIONS[self.generation].get_action} returned {action!r}, "
+                             f"not an action") from None
         if move is not Action.STOP:
             self._direction = move.value
         return move
@@ -80,7 +90,8 @@ class ClassicAgent:
 
 
 def classic_spec_path(spec: Any) -> Path | None:
-    """The file of ``path/to/file.py:Class`` when that file is a classic one (`is_classic_file`), else None."""
+    """The file of ``path/to/file.py:Class`` when that file is a CS188 one of either generation
+    (`file_generation`), else None."""
     if not isinstance(spec, str):
         return None
     target, sep, class_name = spec.rpartition(":")
@@ -92,7 +103,7 @@ def classic_spec_path(spec: Any) -> Path | None:
             return None
     except (OSError, ValueError):
         return None
-    return path if is_classic_file(path, class_name) else None
+    return path if file_generation(path, class_name) is not None else None
 
 
 def classic_agent_args(args: Mapping[str, Any] | None) -> dict[str, str]:
@@ -105,19 +116,21 @@ def classic_agent_args(args: Mapping[str, Any] | None) -> dict[str, str]:
     return out
 
 
-def _classic_class(spec: str) -> tuple[type, Path]:
+def _classic_class(spec: str) -> tuple[type, str]:
     target, _, class_name = spec.rpartition(":")
-    module = load_classic_module(target)
+    generation = file_generation(target, class_name) or CLASSIC
+    module = load_classic_module(target, generation=generation)
     try:
         cls = getattr(module, class_name)
     except AttributeError:
         found = sorted(n for n in vars(module) if not n.startswith("_") and isinstance(vars(module)[n], type))
         raise AgentSpecError(f"Pacman agent {spec!r}: {target} has no {class_name!r} "
                              f"(its classes: {', '.join(found) or 'none'})") from None
-    if not is_classic_agent(cls):
-        raise AgentSpecError(f"Pacman agent {spec!r}: {class_name} is not a classic agent class "
-                             f"(a class with getAction(state))")
-    return cls, Path(target)
+    if not is_classic_agent(cls, generation):
+        raise AgentSpecError(f"Pacman agent {spec!r}: {class_name} is not an agent class of "
+                             f"{GENERATIONS[generation].title} (a class with "
+                             f"{GENERATIONS[generation].get_action}(state))")
+    return cls, generation
 
 
 def build_classic_agent(spec: str, args: Mapping[str, Any] | None = None) -> ClassicAgent:
@@ -126,7 +139,7 @@ def build_classic_agent(spec: str, args: Mapping[str, Any] | None = None) -> Cla
     Arguments become strings; one the constructor does not take, a constructor
     that raises or exits, is an AgentSpecError naming the agent.
     """
-    cls, _ = _classic_class(spec)
+    cls, generation = _classic_class(spec)
     kwargs = classic_agent_args(args)
     try:
         parameters = inspect.signature(cls).parameters
@@ -147,7 +160,7 @@ def build_classic_agent(spec: str, args: Mapping[str, Any] | None = None) -> Cla
         raise AgentSpecError(f"Pacman agent {spec!r} with {kwargs}: building it {describe_failure(exc)}") from None
     if not hasattr(agent, "index"):
         agent.index = 0
-    return ClassicAgent(agent, name=spec)
+    return ClassicAgent(agent, name=spec, generation=generation)
 
 
 def effective_classic_args(spec: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -4,6 +4,11 @@
 Directions are the plain strings ``"North"`` ... ``"Stop"``; `Actions` lists
 them in the classic order West, Stop, East, North, South, the order every
 classic list of legal actions follows.
+
+The current (snake_case) generation's ``game`` module is the same classes under
+their snake_case method names (``Actions.direction_to_vector``,
+``Grid.as_list``, ``AgentState.scared_timer`` ...), which every class here also
+answers, and its own `CurrentAgent` (``get_action``), exported as ``Agent``.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 
 from pacman.compat.cs188.classic_util import manhattanDistance, nearestPoint, raiseNotDefined
 
-__all__ = ["Agent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER"]
+__all__ = ["Agent", "CurrentAgent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER"]
 
 
 class Agent:
@@ -23,6 +28,17 @@ class Agent:
         self.index = index
 
     def getAction(self, state: Any) -> str:
+        raiseNotDefined()
+
+
+class CurrentAgent:
+    """A current-generation agent (``game.Agent`` there): `index` 0 is Pacman; subclasses define
+    ``get_action(state)``."""
+
+    def __init__(self, index: int = 0) -> None:
+        self.index = index
+
+    def get_action(self, state: Any) -> str:
         raiseNotDefined()
 
 
@@ -76,6 +92,11 @@ class Configuration:
         return Configuration(Actions.getSuccessor(self.pos, moved, vector),
                              self.direction if moved == Directions.STOP else moved)
 
+    get_position = getPosition
+    get_direction = getDirection
+    is_integer = isInteger
+    generate_successor = generateSuccessor
+
 
 @dataclasses.dataclass
 class AgentState:
@@ -101,6 +122,27 @@ class AgentState:
 
     def copy(self) -> AgentState:
         return dataclasses.replace(self)
+
+    get_position = getPosition
+    get_direction = getDirection
+
+    @property
+    def scared_timer(self) -> int:
+        """``scaredTimer`` under the current generation's name."""
+        return self.scaredTimer
+
+    @scared_timer.setter
+    def scared_timer(self, value: int) -> None:
+        self.scaredTimer = value
+
+    @property
+    def is_pacman(self) -> bool:
+        """``isPacman`` under the current generation's name."""
+        return self.isPacman
+
+    @is_pacman.setter
+    def is_pacman(self, value: bool) -> None:
+        self.isPacman = value
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AgentState) and (self.configuration, self.scaredTimer) == \
@@ -155,6 +197,10 @@ class Grid:
         """The (x, y) of every cell holding `key`, by x, then y."""
         return [(x, y) for x, column in enumerate(self.data) for y, value in enumerate(column) if value == key]
 
+    as_list = asList
+    deep_copy = copy
+    shallow_copy = shallowCopy
+
 
 #: How far from a cell's centre a position still counts as on the cell.
 _ON_CELL = 1e-3
@@ -205,3 +251,10 @@ class Actions:
         """`position` moved one step by `action` (or by `vector`, when given)."""
         dx, dy = Actions.directionToVector(action) if vector is None else vector
         return position[0] + dx, position[1] + dy
+
+    reverse_direction = reverseDirection
+    vector_to_direction = vectorToDirection
+    direction_to_vector = directionToVector
+    get_possible_actions = getPossibleActions
+    get_legal_neighbors = getLegalNeighbors
+    get_successor = getSuccessor

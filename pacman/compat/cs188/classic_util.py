@@ -2,7 +2,9 @@
 
 Only the API (names, arguments, what each returns) follows the course; the code
 is ours. Students reach this module as ``util``: ``classic/util.py`` re-exports
-it while their file is loaded. Every random draw uses Python's global `random`,
+its camelCase names while a classic-generation file is loaded, ``current/util.py``
+its snake_case names (`CURRENT_NAMES`: ``manhattan_distance``,
+``Counter.arg_max``, ``Stack.is_empty`` ...) for a current-generation file. Every random draw uses Python's global `random`,
 one ``random.random()`` per draw, so that a seeded `random` replays a game.
 """
 
@@ -20,6 +22,8 @@ __all__ = [
     "manhattanDistance", "lookup", "raiseNotDefined", "MethodNotImplemented", "Counter", "Stack", "Queue",
     "PriorityQueue", "PriorityQueueWithFunction", "nearestPoint", "flipCoin", "chooseFromDistribution",
     "sample", "sampleFromCounter", "normalize",
+    "manhattan_distance", "raise_not_defined", "nearest_point", "flip_coin", "choose_from_distribution",
+    "sample_from_counter", "CURRENT_NAMES",
 ]
 
 
@@ -57,9 +61,10 @@ class MethodNotImplemented(SystemExit):
 
 def raiseNotDefined() -> None:
     """Say which method is unfinished, then exit with status 1 (a `MethodNotImplemented`)."""
-    frame = inspect.stack()[1]
-    print(f"not implemented: {frame.function} ({frame.filename}, line {frame.lineno})")
-    raise MethodNotImplemented(frame.function, frame.lineno, frame.filename)
+    caller = inspect.currentframe().f_back  # type: ignore[union-attr]
+    name, filename, line = caller.f_code.co_name, caller.f_code.co_filename, caller.f_lineno
+    print(f"not implemented: {name} ({filename}, line {line})")
+    raise MethodNotImplemented(name, line, filename)
 
 
 class Counter(collections.defaultdict):
@@ -116,6 +121,13 @@ class Counter(collections.defaultdict):
         for key, value in other.items():
             self[key] += value
 
+    # The current generation's names of the same methods.
+    increment_all = incrementAll
+    arg_max = argMax
+    sorted_keys = sortedKeys
+    total_count = totalCount
+    divide_all = divideAll
+
 
 class Stack:
     """A last-in, first-out container."""
@@ -131,6 +143,8 @@ class Stack:
 
     def isEmpty(self) -> bool:
         return not self.list
+
+    is_empty = isEmpty
 
 
 class Queue(Stack):
@@ -155,6 +169,8 @@ class PriorityQueue:
 
     def isEmpty(self) -> bool:
         return not self.heap
+
+    is_empty = isEmpty
 
     def update(self, item: Any, priority: float) -> None:
         """Give `item` a lower `priority` if it is queued with a higher one; queue it if it is absent."""
@@ -224,3 +240,20 @@ def chooseFromDistribution(distribution: Any) -> Any:
 def flipCoin(p: float) -> bool:
     """True with probability `p` (one `random.random()`)."""
     return random.random() < p
+
+
+# -- the current (snake_case) generation's names -------------------------------------------------------------
+
+manhattan_distance = manhattanDistance
+raise_not_defined = raiseNotDefined
+nearest_point = nearestPoint
+flip_coin = flipCoin
+choose_from_distribution = chooseFromDistribution
+sample_from_counter = sampleFromCounter
+
+#: What ``util`` offers a current-generation file (``current/util.py`` exports these).
+CURRENT_NAMES = (
+    "manhattan_distance", "lookup", "raise_not_defined", "MethodNotImplemented", "Counter", "Stack", "Queue",
+    "PriorityQueue", "PriorityQueueWithFunction", "nearest_point", "flip_coin", "choose_from_distribution",
+    "sample", "sample_from_counter", "normalize",
+)

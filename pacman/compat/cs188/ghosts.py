@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from pacman.actions import Action
-from pacman.compat.cs188.classic_game import Actions, Agent, Directions
+from pacman.compat.cs188.classic_game import Actions, Agent, CurrentAgent, Directions
 from pacman.compat.cs188.classic_util import Counter, chooseFromDistribution, manhattanDistance
 from pacman.compat.cs188.state import ClassicState
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
 
-__all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "ClassicGhost", "CLASSIC_GHOSTS", "classic_ghosts"]
+__all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "CurrentGhostAgent", "CurrentRandomGhost",
+           "CurrentDirectionalGhost", "ClassicGhost", "CLASSIC_GHOSTS", "classic_ghosts"]
 
 
 def _spread(legal: list[str], best: list[str], best_prob: float) -> Counter:
@@ -67,21 +68,53 @@ class DirectionalGhost(GhostAgent):
         self.prob_scaredFlee = prob_scaredFlee
 
     def getDistribution(self, state: ClassicState) -> Counter:
-        legal = state.getLegalActions(self.index)
-        fleeing = state.getGhostState(self.index).scaredTimer > 0
-        step = 0.5 if fleeing else 1
-        here = state.getGhostPosition(self.index)
-        target = state.getPacmanPosition()
+        return _directional(state, self.index, self.prob_attack, self.prob_scaredFlee)
 
-        def distance_after(action: str) -> float:
-            dx, dy = Actions.directionToVector(action, step)
-            return manhattanDistance((here[0] + dx, here[1] + dy), target)
 
-        after = {action: distance_after(action) for action in legal}
-        pick = max if fleeing else min
-        goal = pick(after.values())
-        best = [action for action in legal if after[action] == goal]
-        return _spread(legal, best, self.prob_scaredFlee if fleeing else self.prob_attack)
+class CurrentGhostAgent(CurrentAgent):
+    """The current generation's ``ghost_agents.GhostAgent``: ``get_distribution(state)`` sampled by
+    ``get_action`` with Python's `random`, the same draws as the classic ghost's."""
+
+    def get_action(self, state: ClassicState) -> str:
+        weights = self.get_distribution(state)
+        return chooseFromDistribution(weights) if weights else Directions.STOP
+
+    def get_distribution(self, state: ClassicState) -> Counter:
+        return GhostAgent.getDistribution(self, state)  # type: ignore[arg-type]
+
+
+class CurrentRandomGhost(CurrentGhostAgent):
+    """Each legal action equally likely (``ghost_agents.RandomGhost``)."""
+
+
+class CurrentDirectionalGhost(CurrentGhostAgent):
+    """``ghost_agents.DirectionalGhost(index, prob_attack=0.8, prob_scared_flee=0.8)``."""
+
+    def __init__(self, index: int, prob_attack: float = 0.8, prob_scared_flee: float = 0.8) -> None:
+        super().__init__(index)
+        self.prob_attack = prob_attack
+        self.prob_scared_flee = prob_scared_flee
+
+    def get_distribution(self, state: ClassicState) -> Counter:
+        return _directional(state, self.index, self.prob_attack, self.prob_scared_flee)
+
+
+def _directional(state: ClassicState, index: int, prob_attack: float, prob_flee: float) -> Counter:
+    legal = state.getLegalActions(index)
+    fleeing = state.getGhostState(index).scaredTimer > 0
+    step = 0.5 if fleeing else 1
+    here = state.getGhostPosition(index)
+    target = state.getPacmanPosition()
+
+    def distance_after(action: str) -> float:
+        dx, dy = Actions.directionToVector(action, step)
+        return manhattanDistance((here[0] + dx, here[1] + dy), target)
+
+    after = {action: distance_after(action) for action in legal}
+    pick = max if fleeing else min
+    goal = pick(after.values())
+    best = [action for action in legal if after[action] == goal]
+    return _spread(legal, best, prob_flee if fleeing else prob_attack)
 
 
 #: The classic ghost classes by our ghost kind names.

@@ -14,6 +14,9 @@ depend on:
   it returns to `ClassicState.explored`, read and cleared by the static
   `ClassicState.getAndResetExplored()`.
 
+`CurrentState` is the same view under the current (snake_case) generation's
+names: ``get_legal_actions``, ``generate_successor``, ``get_and_reset_explored``.
+
 Limit: a ghost with no legal move at all (walled in) "stops": the view returns
 the same position for it, its scared timer not ticking.
 """
@@ -26,7 +29,7 @@ from pacman.errors import IllegalActionError, TerminalStateError
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["ClassicState", "classic_legal_order"]
+__all__ = ["ClassicState", "CurrentState", "classic_legal_order"]
 
 _ACTIONS = {action.value: action for action in Action}
 _RANK = {name: i for i, name in enumerate(CLASSIC_ORDER)}
@@ -108,11 +111,15 @@ class ClassicState:
             successor = state  # a ghost with no move stops
         else:
             successor = state.successor(agentIndex, move)
-        result = ClassicState(successor, direction)
+        result = self._view(successor, direction)
         explored = ClassicState.explored
         explored.add(self)
         explored.add(result)
         return result
+
+    def _view(self, game_state: GameState, pacman_direction: str) -> ClassicState:
+        """A view of `game_state` of this view's class (a successor of a current-generation state is one too)."""
+        return type(self)(game_state, pacman_direction)
 
     def generatePacmanSuccessor(self, action: str) -> ClassicState:
         return self.generateSuccessor(0, action)
@@ -189,7 +196,7 @@ class ClassicState:
         return sorted(self.game_state.capsules, key=lambda cell: (cell[1], cell[0]))
 
     def deepCopy(self) -> ClassicState:
-        return ClassicState(self.game_state, self.pacman_direction)
+        return self._view(self.game_state, self.pacman_direction)
 
     # -- identity ------------------------------------------------------------------
 
@@ -221,3 +228,85 @@ class ClassicState:
     def __repr__(self) -> str:
         return f"ClassicState({self.game_state!r}, pacman_direction={self.pacman_direction!r})"
 
+
+class CurrentState(ClassicState):
+    """The current (snake_case, 2023+) generation's ``GameState``: `ClassicState` under snake_case names.
+
+    It shares `ClassicState.explored` (one explored set for both generations) and
+    its successors are `CurrentState` views too.
+
+    >>> from pacman import load_layout
+    >>> start = CurrentState(GameState.initial(load_layout("test")))
+    >>> start.get_legal_actions(0)[-1], type(start.generate_successor(0, "Stop")).__name__
+    ('Stop', 'CurrentState')
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def get_and_reset_explored() -> set[ClassicState]:
+        """The explored states since the last call, and a fresh, empty set from now on."""
+        return ClassicState.getAndResetExplored()
+
+    def get_legal_actions(self, agent_index: int = 0) -> list[str]:
+        return self.getLegalActions(agent_index)
+
+    def get_legal_pacman_actions(self) -> list[str]:
+        return self.getLegalActions(0)
+
+    def generate_successor(self, agent_index: int, action: str) -> ClassicState:
+        return self.generateSuccessor(agent_index, action)
+
+    def generate_pacman_successor(self, action: str) -> ClassicState:
+        return self.generateSuccessor(0, action)
+
+    def get_num_agents(self) -> int:
+        return self.game_state.num_agents
+
+    def get_score(self) -> float:
+        return float(self.game_state.score)
+
+    def is_win(self) -> bool:
+        return self.game_state.is_win()
+
+    def is_lose(self) -> bool:
+        return self.game_state.is_lose()
+
+    def get_pacman_position(self) -> tuple[int, int]:
+        return self.game_state.pacman_position
+
+    def get_pacman_state(self) -> AgentState:
+        return self.getPacmanState()
+
+    def get_ghost_states(self) -> list[AgentState]:
+        return self.getGhostStates()
+
+    def get_ghost_state(self, agent_index: int) -> AgentState:
+        return self.getGhostState(agent_index)
+
+    def get_ghost_position(self, agent_index: int) -> tuple[float, float]:
+        return self.getGhostPosition(agent_index)
+
+    def get_ghost_positions(self) -> list[tuple[float, float]]:
+        return list(self.game_state.ghost_positions)
+
+    def get_food(self) -> Grid:
+        return self.getFood()
+
+    def get_walls(self) -> Grid:
+        return self.getWalls()
+
+    def get_num_food(self) -> int:
+        return self.game_state.food_count
+
+    def has_food(self, x: int, y: int) -> bool:
+        return self.game_state.has_food(x, y)
+
+    def has_wall(self, x: int, y: int) -> bool:
+        return self.game_state.layout.is_wall(x, y)
+
+    def get_capsules(self) -> list[tuple[int, int]]:
+        return self.getCapsules()
+
+    def deep_copy(self) -> ClassicState:
+        return self.deepCopy()

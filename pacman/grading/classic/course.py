@@ -10,6 +10,9 @@
 
 Everything is read and checked when the course is loaded, before a submission
 runs: a mistake is one line naming the file (and the line, inside a file).
+The folder's generation (classic camelCase keys such as ``agentName``, or the
+current generation's ``agent_name``) is read from its keys; a folder mixing
+the two is refused, naming a key of each.
 Tests run in file-name order; a test with ``disabled: "true"`` is skipped.
 Keys this project does not use are ignored, so that folders written for the
 classic autograder load unchanged. The top ``CONFIG`` may give ``forbid_imports``,
@@ -23,7 +26,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pacman.grading.classic.format import ClassicFormatError, read_classic_file
+from pacman.grading.classic.format import ClassicFile, ClassicFormatError, key_generation, read_classic_file
 from pacman.grading.forbidden import CLASSIC_FORBIDDEN_IMPORTS, RuleError, check_rules
 from pacman.grading.classic.eval_agent import EvalAgentTest
 from pacman.grading.classic.graph_tree import GraphGameTreeTest
@@ -31,7 +34,7 @@ from pacman.grading.classic.kinds import ClassicTest
 from pacman.grading.classic.pacman_tree import PacmanGameTreeTest
 from pacman.grading.classic.questions import QUESTION_CLASSES
 
-__all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course", "TEST_CLASSES"]
+__all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course", "folder_generation", "TEST_CLASSES"]
 
 #: Test classes by the name a ``.test`` file's ``class`` gives.
 TEST_CLASSES: dict[str, type[ClassicTest]] = {
@@ -62,6 +65,11 @@ class ClassicCourse:
     questions: list[ClassicQuestion]
     forbid_imports: tuple[str, ...] = CLASSIC_FORBIDDEN_IMPORTS
     """Modules (and their submodules) a submission may not import; every question is protected."""
+    generation: str | None = None
+    """``"classic"`` or ``"current"`` as the folder's keys say (`folder_generation`); None when no key says
+    (a folder of tree tests only), and the student file decides."""
+    generation_evidence: str = ""
+    """The key (and file) that says which generation the folder is."""
 
     def folder(self, question: ClassicQuestion) -> Path:
         """The folder of `question` (its CONFIG, tests and solutions)."""
@@ -108,14 +116,23 @@ def _inside(directory: Path, name: str, config) -> Path:
     return folder
 
 
-def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQuestion:
+@dataclass
+class _ReadQuestion:
+    """A question folder as read, before its tests are built (the folder's generation is known only then)."""
+
+    id: str
+    config: ClassicFile
+    tests: list[tuple[str, ClassicFile, ClassicFile | None]]
+    disabled: list[str]
+
+
+def _read_question(folder: Path, question_id: str, solutions: bool) -> _ReadQuestion:
     config = read_classic_file(folder / "CONFIG")
     question_class = config.require("class").strip()
     if question_class not in QUESTION_CLASSES:
         raise config.error("class", f"expected one of {', '.join(QUESTION_CLASSES)}, got {question_class!r}")
-    max_points = config.whole("max_points", 0)
-    depends = tuple((config.get("depends") or "").split())
-    tests: list[ClassicTest] = []
+    config.whole("max_points", 0)
+    tests = []
     disabled = []
     paths = sorted(p for p in folder.iterdir() if p.name.endswith(".test"))
     if len(paths) > MAX_TESTS:
@@ -127,8 +144,7 @@ def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQu
             disabled.append(name)
             continue
         kind = test.require("class").strip()
-        cls = TEST_CLASSES.get(kind)
-        if cls is None:
+        if kind not in TEST_CLASSES:
             raise test.error("class", f"expected one of {', '.join(TEST_CLASSES)}, got {kind!r}")
         solution = None
         if solutions:
@@ -136,10 +152,50 @@ def _load_question(folder: Path, question_id: str, solutions: bool) -> ClassicQu
             if not solution_path.is_file():
                 raise ClassicFormatError(f"{path}: its solution file {solution_path.name} is missing")
             solution = read_classic_file(solution_path)
-        tests.append(cls(name, test, solution))
+        tests.append((name, test, solution))
+    return _ReadQuestion(question_id, config, tests, disabled)
+
+
+def folder_generation(files: list[ClassicFile]) -> tuple[str | None, str]:
+    """(generation, evidence): the generation the keys of `files` are written for (``"classic"``,
+    ``"current"``, or None when no key says: tree tests only) and the first file and key that says so;
+    a ClassicFormatError naming both files and keys when they mix the two."""
+    first: dict[str, tuple[ClassicFile, str]] = {}
+    for file in files:
+        for key in file.values:
+            generation = key_generation(key)
+            if generation is not None and generation not in first:
+                first[generation] = (file, key)
+    if len(first) == 2:
+        (classic_file, classic_key), (current_file, current_key) = first["classic"], first["current"]
+        if classic_file is current_file:
+            where = f"the same file also has the current (snake_case) generation's {current_key!r} " \
+                    f"(line {current_file.lines[current_key]})"
+        else:
+            where = f"the folder also has the current (snake_case) generation's {current_key!r} " \
+                    f"({current_file.path}:{current_file.lines[current_key]})"
+        raise ClassicFormatError(
+            f"{classic_file.path}:{classic_file.lines[classic_key]}: {classic_key}: a classic (camelCase) "
+            f"generation key, but {where}; a test folder is written for one generation")
+    for generation, (file, key) in first.items():
+        return generation, f"{key!r} in {file.path}"
+    return None, ""
+
+
+def _build_question(read: _ReadQuestion, generation: str | None) -> ClassicQuestion:
+    config = read.config
+    question_class = config.require("class").strip()
+    max_points = config.whole("max_points", 0)
+    depends = tuple((config.get("depends") or "").split())
+    tests: list[ClassicTest] = []
+    for name, test, solution in read.tests:
+        for file in (test, solution):
+            if file is not None:
+                file.generation = generation
+        tests.append(TEST_CLASSES[test.require("class").strip()](name, test, solution))
     title = (config.get("title") or "").strip() or ", ".join(
-        dict.fromkeys(getattr(t, "alg", "") for t in tests if getattr(t, "alg", ""))) or question_id
-    return ClassicQuestion(question_id, title, max_points, question_class, depends, tests, disabled)
+        dict.fromkeys(getattr(t, "alg", "") for t in tests if getattr(t, "alg", ""))) or read.id
+    return ClassicQuestion(read.id, title, max_points, question_class, depends, tests, read.disabled)
 
 
 def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> ClassicCourse:
@@ -159,11 +215,14 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> Cl
             forbid_imports = check_rules(config.get("forbid_imports").split(), classic=True)
         except RuleError as exc:
             raise config.error("forbid_imports", str(exc)) from None
-    questions: list[ClassicQuestion] = []
+    read: list[_ReadQuestion] = []
     for question_id in order:
-        if any(q.id == question_id for q in questions):
+        if any(q.id == question_id for q in read):
             raise config.error("order", f"question {question_id!r} is listed twice")
-        questions.append(_load_question(_inside(root, question_id, config), question_id, solutions))
+        read.append(_read_question(_inside(root, question_id, config), question_id, solutions))
+    generation, evidence = folder_generation([file for question in read for _, test, solution in question.tests
+                                    for file in (test, solution) if file is not None])
+    questions = [_build_question(question, generation) for question in read]
     earlier: set[str] = set()
     for question in questions:
         for prerequisite in question.depends:
@@ -171,4 +230,4 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True) -> Cl
                 where = "is not a question of the course" if prerequisite not in order else "comes after it in order"
                 raise ClassicFormatError(f"{root / question.id / 'CONFIG'}: depends: {prerequisite!r} {where}")
         earlier.add(question.id)
-    return ClassicCourse(root, questions, forbid_imports)
+    return ClassicCourse(root, questions, forbid_imports, generation, evidence)

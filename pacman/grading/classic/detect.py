@@ -13,8 +13,9 @@ import re
 
 __all__ = ["CLASSIC_MODULES", "classic_imports", "classic_hint", "missing_classic_module"]
 
-#: Top-level modules of the classic API that student files import.
-CLASSIC_MODULES = ("util", "game", "ghostAgents")
+#: Top-level modules of the CS188 API that student files import (both generations: ``ghostAgents`` in the
+#: classic one, ``ghost_agents`` in the current one).
+CLASSIC_MODULES = ("util", "game", "ghostAgents", "ghost_agents")
 _MISSING = re.compile(r"No module named '(%s)'" % "|".join(CLASSIC_MODULES))
 
 
@@ -46,6 +47,6 @@ def missing_classic_module(error: str | None) -> str | None:
 def classic_hint(submission: str, assignment: str, modules: list[str]) -> str:
     """The one message for a classic file graded on one of our own assignments."""
     listed = ", ".join(modules)
-    return (f"{submission}: looks like a classic CS188 file (it imports {listed}), which assignment "
+    return (f"{submission}: looks like a CS188 course file (it imports {listed}), which assignment "
             f"{assignment!r} cannot grade; grade it on the course's classic test folder instead: "
             f"pacman-ai grade path/to/test_cases {submission}")

@@ -7,7 +7,10 @@ game), ``numGames``, ``randomSeed``, ``ghosts`` such as
 ``"[RandomGhost(1), DirectionalGhost(2)]"`` (parsed, never evaluated), the
 thresholds ``scoreThresholds`` (on the average score), ``winsThresholds`` and
 ``nonTimeoutThresholds`` (on the number of games), and the optional minimums
-``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``.
+``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``. The current generation
+writes the same keys in snake_case (``agent_name``, ``agent_args`` with
+``eval_fn=better``, ``layout_name``, ``max_time`` ...; `format.CURRENT_KEYS`),
+and its agents answer ``get_action`` and ``register_initial_state``.
 
 The maze is ``layouts/NAME.lay`` beside the test folder (the folder holding the
 questions), else the working directory's ``layouts/NAME.lay``, else a maze
@@ -216,9 +219,11 @@ def _ghost(spec: list[Any]) -> Any:
 
 def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     """The submission's side: the games, in sequence, with `random` seeded once."""
-    from pacman.compat.cs188 import ClassicState
+    from pacman.compat.cs188 import GENERATIONS, ClassicState, state_class
     from pacman.state import GameState
 
+    names = GENERATIONS[item.get("generation") or "classic"]
+    view_class = state_class(names.name)
     random.seed(int(item["seed"]))
     with warnings.catch_warnings():  # the grader warned when it read the maze: not the student's output
         warnings.simplefilter("ignore", LayoutWarning)
@@ -231,13 +236,13 @@ def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     max_time = float(item["max_time"])
     games = []
     for _ in range(int(item["games"])):
-        view = ClassicState(GameState.initial(layout, num_ghosts=count))
+        view = view_class(GameState.initial(layout, num_ghosts=count))
         thinking = 0.0
         timeout = False
         moves = 0
         crash = None
         try:
-            register = getattr(agent, "registerInitialState", None)
+            register = getattr(agent, names.register_initial_state, None)
             if callable(register):
                 started = time.perf_counter()
                 register(view)
@@ -245,12 +250,12 @@ def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
             while not (view.isWin() or view.isLose()) and thinking <= max_time:
                 ClassicState.getAndResetExplored()
                 started = time.perf_counter()
-                action = agent.getAction(view)
+                action = getattr(agent, names.get_action)(view)
                 thinking += time.perf_counter() - started
                 if thinking > max_time:
                     break
                 if action not in view.getLegalActions(0):
-                    raise ValueError(f"{item['agent']}.getAction returned {action!r} at move {moves + 1}, "
+                    raise ValueError(f"{item['agent']}.{names.get_action} returned {action!r} at move {moves + 1}, "
                                      f"not a legal action (legal: {', '.join(view.getLegalActions(0))})")
                 view = view.generateSuccessor(0, action)
                 moves += 1

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from pacman.grading.assignment import AssignmentError
 
-__all__ = ["ClassicFormatError", "ClassicFile", "parse_classic_text", "read_classic_file", "format_classic"]
+__all__ = ["ClassicFormatError", "ClassicFile", "parse_classic_text", "read_classic_file", "format_classic",
+           "CURRENT_KEYS", "CLASSIC_KEYS", "key_generation"]
 
 #: A classic test file larger than this is refused (their trees are a few kilobytes).
 MAX_CLASSIC_FILE_BYTES = 4 << 20
@@ -30,23 +31,58 @@ class ClassicFormatError(AssignmentError):
     """A classic course file that does not follow the format (the message names the file and line)."""
 
 
+#: Keys the classic generation writes in camelCase, with the current (snake_case) generation's name.
+#: Every other key (``alg``, ``depth``, ``ghosts``, ``num_agents``, ``max_points`` ...) is the same in both.
+CURRENT_KEYS = {
+    "agentName": "agent_name", "agentArgs": "agent_args", "layoutName": "layout_name", "maxTime": "max_time",
+    "numGames": "num_games", "randomSeed": "random_seed", "scoreThresholds": "score_thresholds",
+    "winsThresholds": "wins_thresholds", "nonTimeoutThresholds": "non_timeout_thresholds",
+    "scoreMinimum": "score_minimum", "winsMinimum": "wins_minimum", "nonTimeoutMinimum": "non_timeout_minimum",
+    "optimalActions": "optimal_actions", "altDepthActions": "alt_depth_actions",
+    "partialPlyBugActions": "partial_ply_bug_actions",
+}
+CLASSIC_KEYS = {current: classic for classic, current in CURRENT_KEYS.items()}
+
+
+def key_generation(key: str) -> str | None:
+    """``"classic"`` for a key only the classic generation writes (``agentName``), ``"current"`` for one only
+    the current generation writes (``agent_name``), None for a key both write."""
+    return "classic" if key in CURRENT_KEYS else "current" if key in CLASSIC_KEYS else None
+
+
 @dataclass
 class ClassicFile:
-    """One parsed file: its values by key, and the line each value starts on (for error messages)."""
+    """One parsed file: its values by key, and the line each value starts on (for error messages).
+
+    Test classes ask for keys by their classic names; once `generation` is
+    ``"current"``, those names are read as the current generation's
+    (``layoutName`` reads ``layout_name``), and messages name the key as written.
+    With `generation` None (a folder that shows neither generation), a missing
+    key is named in both spellings.
+    """
 
     path: str
     values: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     """For a single-line value, its line; for a block, the line of its first content line."""
+    generation: str | None = "classic"
+
+    def name(self, key: str) -> str:
+        """`key` (a classic name) as this file's generation writes it."""
+        return CURRENT_KEYS.get(key, key) if self.generation == "current" else key
 
     def get(self, key: str, default: str | None = None) -> str | None:
-        return self.values.get(key, default)
+        return self.values.get(self.name(key), default)
 
     def require(self, key: str) -> str:
-        """The value of `key`; ClassicFormatError naming the file if it is missing."""
-        if key not in self.values:
-            raise ClassicFormatError(f"{self.path}: missing key {key!r}")
-        return self.values[key]
+        """The value of `key`; ClassicFormatError naming the file (and the key as written) if it is missing."""
+        written = self.name(key)
+        if written not in self.values:
+            if self.generation is None and key in CURRENT_KEYS:
+                raise ClassicFormatError(f"{self.path}: missing key {key!r} (classic generation) or "
+                                         f"{CURRENT_KEYS[key]!r} (current generation): the folder matches neither")
+            raise ClassicFormatError(f"{self.path}: missing key {written!r}")
+        return self.values[written]
 
     def whole(self, key: str, minimum: int | None = None, default: str | None = None) -> int:
         """`key`'s value as a whole number of at least `minimum` (`default` if the key is missing, when given)."""
@@ -68,7 +104,8 @@ class ClassicFile:
         return name
 
     def error(self, key: str, message: str, offset: int = 0) -> ClassicFormatError:
-        """An error about `key`'s value (`offset` lines into a block), naming the file and line."""
+        """An error about `key`'s value (`offset` lines into a block), naming the file, line and key as written."""
+        key = self.name(key)
         line = self.lines.get(key)
         where = f"{self.path}:{line + offset}" if line is not None else self.path
         return ClassicFormatError(f"{where}: {key}: {message}")

@@ -28,7 +28,48 @@ from pacman.grading.grader import (
 )
 from pacman.grading.sandbox import check_sandbox_user, run_items
 
-__all__ = ["grade_course"]
+__all__ = ["grade_course", "settle_generation"]
+
+
+def settle_generation(course: ClassicCourse, source: str, submission: str | Path) -> str:
+    """The generation `submission` is graded as: the folder's (its keys) and the file's (its names) must agree.
+
+    A folder whose keys say nothing (tree tests only) takes the file's; a file that
+    says nothing takes the folder's; when neither says, classic. The tests' files
+    learn the generation (so that ``--write-solutions`` writes its keys). A file
+    of the other generation is a SubmissionError naming both. A file mixing the
+    two is graded as the folder's generation (as the course's own autograder
+    would: it calls its own names), and refused, naming both names, only when
+    the folder does not say.
+    """
+    from pacman.compat.cs188 import CLASSIC, GENERATIONS, GenerationError, source_generation
+
+    name = Path(submission).name
+    by_folder = course.generation
+    try:
+        by_file, evidence = source_generation(source, name)
+    except GenerationError as exc:
+        if by_folder is None:
+            raise SubmissionError(str(exc)) from None
+        by_file, evidence = None, ""
+    if by_file is not None and by_folder is not None and by_file != by_folder:
+        raise SubmissionError(
+            f"{submission}: written for {GENERATIONS[by_file].title} ({evidence}), but {course.directory} is a "
+            f"test folder of {GENERATIONS[by_folder].title} (its keys, e.g. {course.generation_evidence}); "
+            f"grade {GENERATIONS[by_folder].student_file} files on it, or use the course folder of the "
+            f"file's generation")
+    generation = by_folder or by_file or CLASSIC
+    for question in course.questions:
+        for test in question.tests:
+            for file in (test.test_file, test.solution_file):
+                if file is not None and file.generation is None:
+                    file.generation = generation
+    return generation
+
+
+def with_generation(items: list[dict], generation: str) -> list[dict]:
+    """The items, each naming the generation the child loads the submission as and calls its agents by."""
+    return [dict(item, generation=generation) for item in items]
 
 
 def grade_course(
@@ -50,6 +91,7 @@ def grade_course(
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
+    generation = settle_generation(course, source, submission)
     chosen = course.with_prerequisites(list(dict.fromkeys(questions))) if questions else list(course.questions)
     log = ViolationLog(Path(submission).name, course.forbid_imports)
     static = find_violations(source, log.file, course.forbid_imports)
@@ -64,7 +106,7 @@ def grade_course(
     output: list[str] = []
     for question in chosen:
         results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
-                                               memory_mb, output, progress, course.forbid_imports, log)
+                                               memory_mb, output, progress, course.forbid_imports, log, generation)
     return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
                        log.violations)
 
@@ -72,7 +114,7 @@ def grade_course(
 def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], source: str, path: str,
                     submission: str | Path, sandbox_user: str | None, memory_mb: int, output: list[str],
                     progress: Callable[[str, TestResult], None] | None, forbid_imports: tuple[str, ...],
-                    log: ViolationLog) -> QuestionResult:
+                    log: ViolationLog, generation: str) -> QuestionResult:
     notes = []
     if question.disabled:
         notes.append(f"disabled tests, not run: {', '.join(question.disabled)}")
@@ -84,7 +126,7 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
         notes.insert(0, f"skipped: it depends on {which}, which {'was' if len(unmet) == 1 else 'were'} "
                         f"not completed with full marks")
         return result
-    items = [item for test in question.tests for item in test.items]
+    items = with_generation([item for test in question.tests for item in test.items], generation)
     limits = [limit for test in question.tests for limit in test.time_limits]
     run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic",
                     forbid_imports=forbid_imports)

@@ -137,7 +137,7 @@ class GraphTree:
 
 
 class GraphTreeState:
-    """A named state of a graph test, offering the classic GameState methods a search agent uses.
+    """A named state of a graph test, offering the GameState methods a search agent uses (both generations' names).
 
     Every agent index has the same legal actions: those of the state's
     ``successors`` lines, in file order. ``getScore`` is the state's evaluation
@@ -188,11 +188,32 @@ class GraphTreeState:
 
     __str__ = __repr__
 
+    # The current (snake_case) generation's names of the same methods.
+    def get_legal_actions(self, agent_index: int = 0) -> list[str]:
+        return self.getLegalActions(agent_index)
+
+    def generate_successor(self, agent_index: int, action: str) -> GraphTreeState:
+        return self.generateSuccessor(agent_index, action)
+
+    def get_num_agents(self) -> int:
+        return self.getNumAgents()
+
+    def get_score(self) -> float:
+        return self.getScore()
+
+    def is_win(self) -> bool:
+        return self.isWin()
+
+    def is_lose(self) -> bool:
+        return self.isLose()
+
 
 def run_graph_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     """The submission's side: build ``alg(depth=depth)``, ask for its action on the start state."""
+    from pacman.compat.cs188 import get_action
+
     tree = GraphTree(item)
     agent = agent_class(module, item["alg"])(depth=item["depth"])
-    action = agent.getAction(GraphTreeState(item["start"], tree))
+    action = get_action(agent, GraphTreeState(item["start"], tree), item.get("generation") or "classic")
     text, kind = action_text(action)
     return {"action": text, "action_type": kind, "generated": sorted(tree.generated)}

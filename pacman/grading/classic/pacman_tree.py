@@ -3,12 +3,16 @@
 The ``.test`` file gives ``alg`` (the agent class), ``seed``, ``depth``,
 ``max_points``, ``layoutName`` (for people) and the maze inline as ``layout``.
 The ``.solution`` gives three blocks, ``optimalActions``, ``altDepthActions``
-and ``partialPlyBugActions``, with one JSON line per Pacman move; a line is a
-list of *columns* ``[[actions...], explored]``: the actions a search of that
-kind finds best (all ties) and the number of states it explores. The columns of
-``optimalActions`` are the right search with Stop among Pacman's actions and
-the right search without Stop (`pacman.grading.classic.solutions` documents how
-the other two blocks are written).
+and ``partialPlyBugActions`` (current generation: ``optimal_actions``,
+``alt_depth_actions``, ``partial_ply_bug_actions``), with one JSON line per
+Pacman move; a line is a list of *columns*. An ``optimalActions`` column is
+``[[actions...], explored]``: the actions a right search finds best (all ties)
+and the number of states it explores. The columns of the other two blocks are
+plain action lists with no count, e.g. ``[["West", "East"], ["West"]]``. The
+columns of ``optimalActions`` are the right search with Stop among Pacman's
+actions and the right search without Stop (`pacman.grading.classic.solutions`
+documents how the other two blocks are written). Some editions add ``action``
+and ``generated`` keys to this solution file; they are not used.
 
 The game is played on the inline maze against two directional ghosts (fewer if
 the maze has fewer). Pacman plays the solution's move -- the first action of
@@ -19,13 +23,14 @@ Before each Pacman move the explored set is cleared, the student's agent (built
 once as ``alg(depth=depth)``) is asked for its action, and the number of states
 explored is read.
 
-Verdict: every step's count must be one of that step's counts in
-``optimalActions`` (else "wrong number of states expanded"); the student's
-actions must, at every step, lie in the same column of ``optimalActions``. A
-failure is explained by trying the ``partialPlyBugActions`` columns, then the
-``altDepthActions`` columns. The test passes only if the counts are right and
-the actions fit one optimal column. Like the classic test, it only passes or
-fails: ``max_points`` is read (and checked) but adds no points, even in a
+Verdict, as the course decides (`VERDICTS`): every move's count must be one of
+that move's ``optimalActions`` counts (else "wrong number of states expanded",
+which takes precedence over everything); a column stays consistent while the
+student's action is in its action list at every move. An optimal column that
+stays consistent passes; else a consistent partial-ply-bug column is the partial
+ply bug; else a consistent alternative-depth column is a depth off by one; else
+the moves were suboptimal. Like the classic test, it only passes or fails:
+``max_points`` is read (and checked) but adds no points, even in a
 PartialCreditQuestion.
 """
 
@@ -42,7 +47,7 @@ from pacman.grading.classic.kinds import ClassicTest, action_text, agent_class
 from pacman.grading.sandbox import ItemOutcome
 from pacman.layout import LayoutWarning, parse_layout
 
-__all__ = ["PacmanGameTreeTest", "run_pacman_tree", "ITEM_KIND", "SOLUTION_KEYS", "parse_columns"]
+__all__ = ["PacmanGameTreeTest", "run_pacman_tree", "ITEM_KIND", "SOLUTION_KEYS", "VERDICTS", "parse_columns"]
 
 ITEM_KIND = "classic-pacman-tree"
 #: Seconds the submission may take on one game (every move's search together).
@@ -53,11 +58,27 @@ GHOSTS = 2
 SOLUTION_KEYS = ("optimalActions", "altDepthActions", "partialPlyBugActions")
 _ACTIONS = frozenset({"North", "South", "East", "West", "Stop"})
 
-Column = tuple[tuple[str, ...], int]
+Column = tuple[tuple[str, ...], int | None]
+"""One column of one move: the actions, and the states explored (None in the blocks that give no count)."""
+
+
+def _is_actions(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(a, str) and a in _ACTIONS for a in value)
+
+
+def _count_of(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
-    """The JSON lines of block `key`: per Pacman move, its columns ``(actions, explored)``; errors name the line."""
+    """The JSON lines of block `key`: per Pacman move, its columns; errors name the file, line and key.
+
+    ``optimalActions`` columns are ``[[actions...], explored]``; the columns of
+    ``altDepthActions`` and ``partialPlyBugActions`` are plain action lists with no
+    explored count, read here as ``(actions, None)``.
+    """
+    counted = key == "optimalActions"
+    shape = "[[actions...], explored]" if counted else "[actions...] (a plain list of actions, no explored count)"
     steps: list[list[Column]] = []
     for offset, line in enumerate(file.require(key).split("\n")):
         if not line.strip():
@@ -66,17 +87,25 @@ def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
             value = json.loads(line)
         except ValueError as exc:
             raise file.error(key, f"not a JSON line ({exc.msg})", offset) from None
-        columns = []
+        columns: list[Column] = []
         if not isinstance(value, list) or not value:
-            raise file.error(key, "expected a non-empty list of [[actions...], explored] columns", offset)
+            raise file.error(key, f"expected a non-empty list of columns, each {shape}", offset)
         for column in value:
-            ok = (isinstance(column, list) and len(column) == 2 and isinstance(column[0], list) and column[0]
-                  and all(a in _ACTIONS for a in column[0])
-                  and isinstance(column[1], int) and not isinstance(column[1], bool) and column[1] >= 0)
-            if not ok:
-                shown = json.dumps(column)
-                raise file.error(key, f"expected a column [[actions...], explored], got {shown[:80]}", offset)
-            columns.append((tuple(column[0]), column[1]))
+            shown = json.dumps(column)[:80]
+            if counted:
+                if not (isinstance(column, list) and len(column) == 2 and _is_actions(column[0]) and column[0]
+                        and _count_of(column[1])):
+                    raise file.error(key, f"expected a column [[actions...], explored], got {shown}", offset)
+                columns.append((tuple(column[0]), column[1]))
+                continue
+            if not _is_actions(column):
+                hint = ""
+                if isinstance(column, list) and len(column) == 2 and _is_actions(column[0]) and _count_of(column[1]):
+                    hint = (" (the optimal columns' shape, which the course's autograder reads as no action at "
+                            "all here; write the solution again with pacman-ai grade --write-solutions)")
+                raise file.error(key, f"expected a column of actions such as [\"West\", \"East\"], "
+                                      f"got {shown}{hint}", offset)
+            columns.append((tuple(column), None))
         if steps and len(columns) != len(steps[0]):
             raise file.error(key, f"{len(columns)} columns, but the first line has {len(steps[0])}", offset)
         steps.append(columns)
@@ -85,14 +114,55 @@ def parse_columns(file: ClassicFile, key: str) -> list[list[Column]]:
     return steps
 
 
-def _fitting(steps: list[list[Column]], actions: list[str]) -> int | None:
-    """The first column whose actions contain the student's at every step (None if none does)."""
-    if len(steps) < len(actions):
+def _consistent(steps: list[list[Column]], actions: list[str]) -> int | None:
+    """The first column whose actions contain the student's at every move (None if none does).
+
+    As in the course, a column is consistent while the student's action is in its
+    action list at every move; with fewer lines than moves, no column is.
+    """
+    if not steps or len(steps) < len(actions):
         return None
     for column in range(len(steps[0])):
         if all(action in steps[i][column][0] for i, action in enumerate(actions)):
             return column
     return None
+
+
+#: The verdicts of a Pacman game-tree test, in the order the course checks them.
+VERDICTS = ("wrong-count", "pass", "partial-ply-bug", "depth-off-by-one", "suboptimal")
+
+
+def _verdict(counts: list[int], actions: list[str], columns: dict[str, list[list[Column]]]) -> tuple[str, str]:
+    """(verdict, message) as the course decides, from the student's counts and actions at every move.
+
+    A count that is none of its move's optimal counts is "wrong-count", whatever the
+    actions; otherwise an optimal column that stays consistent passes, then a
+    partial-ply-bug column explains the failure, then an alternative-depth column,
+    and otherwise the moves were suboptimal. As in the course, which fails a test
+    for the number of moves outside every optimal column, a game whose every move
+    lies in some optimal column passes even when no single column fits them all.
+    """
+    optimal = columns["optimalActions"]
+    for step, (count, step_columns) in enumerate(zip(counts, optimal), start=1):
+        allowed = sorted({c for _, c in step_columns if c is not None})
+        if count not in allowed:
+            return "wrong-count", (f"wrong number of states expanded at move {step}: {count}, "
+                                   f"expected {' or '.join(map(str, allowed))}")
+    if _consistent(optimal, actions) is not None:
+        return "pass", ""
+    if _consistent(columns["partialPlyBugActions"], actions) is not None:
+        return "partial-ply-bug", ("the actions are those of a search with the partial ply bug (the depth "
+                                   "counted per agent move, or the search stopping in the middle of a ply)")
+    if _consistent(columns["altDepthActions"], actions) is not None:
+        return "depth-off-by-one", "the actions are those of a search one ply too deep or too shallow"
+    wrong = [i for i, (action, step_columns) in enumerate(zip(actions, optimal), start=1)
+             if not any(action in column[0] for column in step_columns)]
+    if not wrong:  # every move in some optimal column, though no one column fits them all: the course passes it
+        return "pass", ""
+    step = wrong[0]
+    best = " or ".join(sorted({a for column in optimal[step - 1] for a in column[0]}))
+    return "suboptimal", (f"{len(wrong)} suboptimal move{'s' if len(wrong) != 1 else ''}; move {step}: "
+                          f"returned {actions[step - 1]!r}, expected {best}")
 
 
 class PacmanGameTreeTest(ClassicTest):
@@ -139,28 +209,16 @@ class PacmanGameTreeTest(ClassicTest):
                       if data["over"] else f"was not over after the solution's {len(optimal)} moves")
             messages.append(f"{where}: the game {lasted} (is the solution written for this maze and seed?)")
             return False, 0.0, messages, observed
-        for step, (count, columns) in enumerate(zip(counts, optimal), start=1):
-            allowed = sorted({c for _, c in columns})
-            if count not in allowed:
-                messages.append(f"{where}: wrong number of states expanded at move {step}: {count}, "
-                                f"expected {' or '.join(map(str, allowed))}")
-                break
-        if _fitting(optimal, actions) is None:
-            if _fitting(self.columns["partialPlyBugActions"], actions) is not None:
-                messages.append(f"{where}: the actions are those of a search with the partial ply bug "
-                                f"(the depth counted per agent move, or the search stopping in the middle of a ply)")
-            elif _fitting(self.columns["altDepthActions"], actions) is not None:
-                messages.append(f"{where}: the actions are those of a search one ply too deep or too shallow")
-            else:
-                step = next(i for i in range(1, len(actions) + 1) if _fitting(optimal[:i], actions[:i]) is None)
-                best = " or ".join(sorted({a for column in optimal[step - 1] for a in column[0]}))
-                messages.append(f"{where}: move {step}: returned {actions[step - 1]!r}, expected {best}")
-        passed = not messages
-        return passed, 0.0, messages, observed
+        verdict, message = _verdict(counts, actions, self.columns)
+        observed["verdict"] = verdict
+        if message:
+            messages.append(f"{where}: {message}")
+        return not messages, 0.0, messages, observed
 
     def solution_values(self, outcomes: list[ItemOutcome]) -> dict[str, str]:
         columns = outcomes[0].data["columns"]
-        return {key: "\n".join(json.dumps(step) for step in columns[key]) for key in SOLUTION_KEYS}
+        return {self.test_file.name(key): "\n".join(json.dumps(step) for step in columns[key])
+                for key in SOLUTION_KEYS}
 
 
 def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
@@ -168,7 +226,7 @@ def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
 
     Returns (the records, whether the game ended). Seeds `random` as the docstring of this module says.
     """
-    from pacman.compat.cs188 import ClassicState, DirectionalGhost
+    from pacman.compat.cs188 import DirectionalGhost, state_class
     from pacman.state import GameState
 
     seed = int(item["seed"])
@@ -178,7 +236,7 @@ def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
         layout = parse_layout(item["layout"], name=item["layout_name"])
     count = min(GHOSTS, layout.num_ghosts)
     ghosts = [DirectionalGhost(i) for i in range(1, count + 1)]
-    view = ClassicState(GameState.initial(layout, num_ghosts=count))
+    view = state_class(item.get("generation") or "classic")(GameState.initial(layout, num_ghosts=count))
     random.seed(seed)
     records = []
     step = 0
@@ -197,7 +255,7 @@ def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
             if view.isWin() or view.isLose():
                 break
             view = view.generateSuccessor(ghost.index, ghost.getAction(view))
-    ClassicState.getAndResetExplored()
+    view.getAndResetExplored()
     return records, True
 
 
@@ -207,16 +265,17 @@ def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     With no solution moves in `item`, the file is the instructor's reference and the
     solution's columns are written instead (`reference_columns`).
     """
-    from pacman.compat.cs188 import ClassicState
+    from pacman.compat.cs188 import ClassicState, get_action
 
     if item["moves"] is None:
         return {"columns": reference_columns(module, item)}
+    generation = item.get("generation") or "classic"
     agent = agent_class(module, item["alg"])(depth=item["depth"])
     moves = item["moves"]
 
     def ask(view: Any, step: int) -> tuple[str | None, list[Any]]:
         ClassicState.getAndResetExplored()
-        action = agent.getAction(view)
+        action = get_action(agent, view, generation)
         explored = len(ClassicState.getAndResetExplored())
         text, kind = action_text(action)
         return (moves[step] if step < len(moves) else None), [text, kind, explored]
@@ -227,14 +286,14 @@ def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
 
 # -- writing solutions (the instructor's reference) ----------------------------------------------------------
 
-def _view_class() -> type:
-    """A classic state whose Pacman never has Stop (`no_stop`) and, at the root, only the `only` actions."""
-    from pacman.compat.cs188 import ClassicState
+def _view_class(generation: str) -> type:
+    """A state of `generation` whose Pacman never has Stop (`no_stop`) and, at the root, only the `only` actions."""
+    from pacman.compat.cs188 import state_class
 
-    class RestrictedState(ClassicState):
+    class RestrictedState(state_class(generation)):  # type: ignore[misc]
         __slots__ = ("no_stop", "only")
 
-        def __init__(self, game_state: Any, pacman_direction: str, no_stop: bool, only: Any = None) -> None:
+        def __init__(self, game_state: Any, pacman_direction: str, no_stop: bool = False, only: Any = None) -> None:
             super().__init__(game_state, pacman_direction)
             self.no_stop = no_stop
             self.only = only
@@ -247,20 +306,19 @@ def _view_class() -> type:
                 return [a for a in actions if a != "Stop"]
             return actions
 
-        def generateSuccessor(self, agentIndex: int, action: str) -> Any:  # noqa: N802
-            following = super().generateSuccessor(agentIndex, action)
-            return RestrictedState(following.game_state, following.pacman_direction, self.no_stop)
+        def _view(self, game_state: Any, pacman_direction: str) -> Any:
+            return RestrictedState(game_state, pacman_direction, self.no_stop)
 
     return RestrictedState
 
 
-def _reference_column(agent: Any, view: Any, no_stop: bool, state_class: type) -> list[Any]:
+def _reference_column(agent: Any, view: Any, no_stop: bool, state_class: type, generation: str) -> list[Any]:
     """[[the reference's best actions, all ties, classic order], the states it explores] on `view`."""
-    from pacman.compat.cs188 import ClassicState
+    from pacman.compat.cs188 import ClassicState, get_action
 
     root = state_class(view.game_state, view.pacman_direction, no_stop)
     ClassicState.getAndResetExplored()
-    best = str(agent.getAction(root))
+    best = str(get_action(agent, root, generation))
     explored = len(ClassicState.getAndResetExplored())
     ties = []
     for action in root.getLegalActions(0):
@@ -268,7 +326,8 @@ def _reference_column(agent: Any, view: Any, no_stop: bool, state_class: type) -
             ties.append(action)
             continue
         for order in ((action, best), (best, action)):  # a tie is taken in one order or the other
-            if str(agent.getAction(state_class(view.game_state, view.pacman_direction, no_stop, order))) == action:
+            restricted = state_class(view.game_state, view.pacman_direction, no_stop, order)
+            if str(get_action(agent, restricted, generation)) == action:
                 ties.append(action)
                 break
     ClassicState.getAndResetExplored()
@@ -308,31 +367,36 @@ def _partial_ply_column(view: Any, alg: str, depth: int, no_stop: bool) -> list[
 def reference_columns(module: Any, item: dict[str, Any]) -> dict[str, list[Any]]:
     """The solution's three blocks, one line per Pacman move, from the instructor's reference file.
 
-    - ``optimalActions``: the reference built as ``alg(depth=depth)``: its best
-      actions (all ties: an action ties with the one it returns when it takes
-      that action with the root's actions restricted to the two, in one order or
-      the other) and its explored count, with Stop among Pacman's actions, then
-      without Stop (Pacman has no Stop anywhere in the tree);
-    - ``altDepthActions``: the same for ``alg(depth=depth - 1)`` (when depth > 1)
-      and ``alg(depth=depth + 1)``;
-    - ``partialPlyBugActions``: a search of our own (expectimax when ``alg``
-      says so, else minimax, on ``getScore``) that stops in the middle of the last
-      ply, right after Pacman's move, with and without Stop.
+    - ``optimalActions``: columns ``[[actions...], explored]``: the reference
+      built as ``alg(depth=depth)``: its best actions (all ties: an action ties
+      with the one it returns when it takes that action with the root's actions
+      restricted to the two, in one order or the other) and its explored count,
+      with Stop among Pacman's actions, then without Stop (Pacman has no Stop
+      anywhere in the tree);
+    - ``altDepthActions``: columns of actions only, as the course writes them:
+      the best actions of ``alg(depth=depth - 1)`` (when depth > 1) and of
+      ``alg(depth=depth + 1)``, each with and without Stop;
+    - ``partialPlyBugActions``: columns of actions only: a search of our own
+      (expectimax when ``alg`` says so, else minimax, on the score) that stops
+      in the middle of the last ply, right after Pacman's move, with and
+      without Stop.
 
     Pacman plays the first action of the first column.
     """
     cls = agent_class(module, item["alg"])
     depth = int(item["depth"])
     agents = {d: cls(depth=d) for d in (depth, depth - 1, depth + 1) if d >= 1 or d == depth}
-    state_class = _view_class()
+    generation = item.get("generation") or "classic"
+    state_class = _view_class(generation)
     blocks: dict[str, list[Any]] = {key: [] for key in SOLUTION_KEYS}
 
     def ask(view: Any, step: int) -> tuple[str, None]:
-        optimal = [_reference_column(agents[depth], view, no_stop, state_class) for no_stop in (False, True)]
+        optimal = [_reference_column(agents[depth], view, no_stop, state_class, generation)
+                   for no_stop in (False, True)]
         blocks["optimalActions"].append(optimal)
-        blocks["altDepthActions"].append([_reference_column(agents[d], view, no_stop, state_class)
+        blocks["altDepthActions"].append([_reference_column(agents[d], view, no_stop, state_class, generation)[0]
                                           for d in (depth - 1, depth + 1) if d >= 1 for no_stop in (False, True)])
-        blocks["partialPlyBugActions"].append([_partial_ply_column(view, item["alg"], depth, no_stop)
+        blocks["partialPlyBugActions"].append([_partial_ply_column(view, item["alg"], depth, no_stop)[0]
                                                for no_stop in (False, True)])
         if not optimal[0][0]:
             raise ValueError(f"move {step + 1}: the reference returned no legal action")

@@ -1,9 +1,10 @@
 """The submission's side of classic grading, run inside the sandbox's child process only.
 
 The child writes the submission's source (as the grader read it) into its own
-working folder under the file's name, loads it with the classic API on the
-import path (`pacman.compat.cs188.load_classic_module`), and runs each item with
-the runner of its kind.
+working folder under the file's name, loads it with the course API of its
+generation on the import path (`pacman.compat.cs188.load_classic_module`; the
+items carry the generation the grader settled on), and runs each item with the
+runner of its kind.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def local_copy(path: str) -> str:
     return os.path.abspath(os.path.basename(path) or "submission.py")
 
 
-def load_classic_submission(source: str, path: str) -> tuple[Any, str]:
-    """(module, the path it was loaded from): `source` saved as `local_copy(path)` and imported the classic way."""
+def load_classic_submission(source: str, path: str, items: list[dict[str, Any]] | None = None) -> tuple[Any, str]:
+    """(module, the path it was loaded from): `source` saved as `local_copy(path)` and imported with the course
+    modules of the generation its `items` name (the grader decided it: `generation`), else of the file's own."""
     try:
         from pacman.compat.cs188 import load_classic_module
     except ImportError:
@@ -46,8 +48,9 @@ def load_classic_submission(source: str, path: str) -> tuple[Any, str]:
     local = local_copy(path)
     with open(local, "w", encoding="utf-8") as handle:
         handle.write(source)
+    generation = next((item.get("generation") for item in items or () if item.get("generation")), None)
     try:
-        return load_classic_module(local), local
+        return load_classic_module(local, generation=generation), local
     except ValueError as exc:  # AgentSpecError naming this folder's copy: report the student's own error
         if exc.__context__ is not None:
             raise exc.__context__ from None
