@@ -56,7 +56,7 @@ def _paired_figure(Figure: type, comparison: Comparison) -> object:
     a, b = comparison.names
     stats = comparison.paired
     panels = 3 if comparison.sprt is not None else 2
-    figure = Figure(figsize=(6.5 * panels / 2 + 1, 4.5), layout="constrained")
+    figure = Figure(figsize=(5.0 * panels + 1, 4.8), layout="constrained")
     axes = figure.subplots(1, panels)
     differences = [rb["score"] - ra["score"] for ra, rb in zip(comparison.records[a], comparison.records[b])
                    if ra["score"] is not None and rb["score"] is not None]
@@ -74,11 +74,11 @@ def _paired_figure(Figure: type, comparison: Comparison) -> object:
     win_axes = axes[1]
     counts = [stats.wins.only_a, stats.wins.both + stats.wins.neither, stats.wins.only_b]
     win_axes.bar([0, 1, 2], counts, color=["#d64b3b", "#9a9a9a", "#3bb273"])
-    win_axes.set_xticks([0, 1, 2], [f"{a} alone won", "same outcome", f"{b} alone won"])
+    win_axes.set_xticks([0, 1, 2], [f"{a}\nalone won", "same\noutcome", f"{b}\nalone won"])
     low, high = stats.win_interval or (float("nan"), float("nan"))
     win_axes.set_title(f"win rate {b} - {a}: {100 * (stats.win_difference or 0):+.1f} points\n"
                        f"95% paired interval [{100 * low:+.1f}, {100 * high:+.1f}], McNemar p = "
-                       f"{stats.mcnemar_p:.3g}", fontsize=9)
+                       f"{stats.mcnemar_p:.2g}", fontsize=9)
     win_axes.set_ylabel("seeds")
     if comparison.sprt is not None:
         sprt = comparison.sprt
