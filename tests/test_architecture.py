@@ -38,7 +38,8 @@ CORE = (
 )
 
 #: Applications that must never load pygame.
-HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance")
+HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance",
+            "pacman.compare", "pacman.compare.plot", "pacman.cli.compare")
 
 
 def _module_name(path: Path, package: str, folder: str) -> str:
