@@ -119,11 +119,12 @@ def _simulate(h, sample, runs, cap, rng):
     used = []
     for _ in range(runs):
         x = sample(rng, cap)
-        verdict, pairs = None, cap
-        for stop in (200, 1000, cap):  # most tests end early: grow the path only when needed
+        stop = 200
+        while True:  # most tests end early: grow the path only when needed
             verdict, pairs = first_crossing(h, x[:stop])
             if verdict is not None or stop >= cap:
                 break
+            stop = min(cap, 2 * stop)
         verdicts[verdict] += 1
         used.append(pairs)
     return verdicts["H0"] / runs, verdicts["H1"] / runs, float(np.mean(used))
@@ -169,7 +170,7 @@ def test_error_rates_stay_within_alpha_and_beta_in_a_large_simulation(spec, trut
     h = SprtHypotheses.parse(spec)
     rng = np.random.default_rng(7)
     runs = 1000
-    cap = 40 * fixed_sample_pairs(h, variance)
+    cap = 10 * fixed_sample_pairs(h, variance)
     _, false_positive, used_h0 = _simulate(h, truth_h0, runs, cap, rng)
     false_negative, _, used_h1 = _simulate(h, truth_h1, runs, cap, rng)
     assert false_positive <= _allowed(h.alpha, runs)

@@ -129,6 +129,15 @@ def test_wilcoxon_with_ties_and_zeros_is_scipys_normal_approximation(seed):
     assert mine.p_value == pytest.approx(theirs.pvalue, rel=1e-9)
 
 
+@pytest.mark.parametrize("differences", [[10, -10, 20, 0, 30, 30, -5], [1, 1, 1, 1, -1, 2, 2, 0, 0, 3, -3, 4, 5],
+                                         [0, 0, 7, 7], [500, -500]])
+def test_wilcoxon_small_samples_with_ties_or_zeros_are_exact_as_scipys_default(differences):
+    mine = wilcoxon_signed_rank(differences)
+    theirs = scipy_stats.wilcoxon(differences)  # its default: a complete permutation test up to 13 values
+    assert mine.exact and mine.statistic == pytest.approx(theirs.statistic)
+    assert mine.p_value == pytest.approx(theirs.pvalue, rel=1e-9)
+
+
 def test_wilcoxon_of_all_zero_differences_is_none():
     assert wilcoxon_signed_rank([0.0, 0.0, 0.0]) is None
 

@@ -38,6 +38,9 @@ __all__ = [
     "BOOTSTRAP_RESAMPLES",
 ]
 
+#: Up to this many differences (zeros included), a sample with ties or zeros gets the exact p-value of its own
+#: ranks by enumerating every sign pattern (2^13 = 8192 at most); beyond it, the normal approximation.
+EXACT_WITH_TIES = 13
 #: Resamples of the bootstrap interval (its percentiles are then good to about a tenth of the t interval's width).
 BOOTSTRAP_RESAMPLES = 10_000
 
@@ -197,7 +200,7 @@ class SignedRank:
     nonzero: int
     """Differences left after dropping the zeros."""
     exact: bool
-    """True when the p-value comes from the exact null distribution (no ties, at most 50 differences)."""
+    """True when the p-value comes from the exact null distribution (no ties up to 50 differences, or up to 13)."""
 
 
 def wilcoxon_signed_rank(differences: Sequence[float]) -> SignedRank | None:
@@ -206,8 +209,11 @@ def wilcoxon_signed_rank(differences: Sequence[float]) -> SignedRank | None:
     Zero differences are dropped (Wilcoxon's rule) and tied absolute values
     share their average rank. With no zero, no tie and at most 50 differences
     the p-value is exact (twice the smaller tail of the rank sum's null
-    distribution); otherwise it is the normal approximation with the tie
-    correction of the variance, without continuity correction.
+    distribution); with ties or zeros among at most 13 differences it is exact
+    too (every sign pattern of these ranks enumerated); otherwise it is the
+    normal approximation with the tie correction of the variance, without
+    continuity correction. These are the choices of ``scipy.stats.wilcoxon``'s
+    default method.
     """
     values = np.asarray(differences, dtype=float)
     nonzero = values[values != 0]
@@ -226,6 +232,15 @@ def wilcoxon_signed_rank(differences: Sequence[float]) -> SignedRank | None:
         lower = sum(counts[: w + 1])
         upper = sum(counts[w:])
         return SignedRank(statistic, min(1.0, 2 * min(lower, upper) / total), n, True)
+    if len(values) <= EXACT_WITH_TIES:
+        # Every sign pattern of the nonzero differences, each as likely under H0: the exact distribution
+        # of the rank sum with these (tied, averaged) ranks.
+        signs = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
+        null = signs @ ranks
+        tolerance = 1e-9 * max(1.0, abs(r_plus))
+        lower = float(np.mean(null <= r_plus + tolerance))
+        upper = float(np.mean(null >= r_plus - tolerance))
+        return SignedRank(statistic, min(1.0, 2 * min(lower, upper)), n, True)
     mean = n * (n + 1) / 4
     variance = (n * (n + 1) * (2 * n + 1) - float((ties**3 - ties).sum()) / 2) / 24
     if variance <= 0:
