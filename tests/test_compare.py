@@ -224,3 +224,23 @@ def test_ctrl_c_keeps_finished_games_exits_130_and_resume_completes_the_comparis
     assert data["pairs"] == 30 and data["played"] == 60 - len(partial)
     assert sorted((r["agent_args"]["seconds"], r["index"]) for r in read_results(out)) == \
         sorted((s, i) for s in (0.1, 0.11) for i in range(30))
+
+
+def test_sprt_on_mean_score_accepts_h1_for_a_known_difference(capsys):
+    status, stdout, _ = run(capsys, "compare", *SIDES, "--sprt", "score:0,200", "--jobs", "2", "--quiet", "--json")
+    data = json.loads(stdout)
+    assert status == 0 and data["sprt"]["verdict"] == "H1" and data["sprt"]["metric"] == "score"
+    assert data["sprt"]["pairs"] == data["pairs"] < data["sprt"]["fixed_pairs"]
+    assert data["sprt"]["llr"] >= data["sprt"]["upper_bound"]
+
+
+@pytest.mark.slow
+def test_dask_local_gives_the_same_comparison_as_the_process_pool(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    on_dask, on_pool = tmp_path / "dask.jsonl", tmp_path / "pool.jsonl"
+    assert run(capsys, "compare", *SIDES, "--games", "8", "--dask", "local", "--jobs", "2", "--quiet",
+               "--out", str(on_dask))[0] == 0
+    assert run(capsys, "compare", *SIDES, "--games", "8", "--jobs", "2", "--quiet", "--out", str(on_pool))[0] == 0
+    key = lambda r: (r["agent_args"]["evaluation"], r["index"])  # noqa: E731
+    assert sorted(map(deterministic_part, read_results(on_dask)), key=key) == \
+        sorted(map(deterministic_part, read_results(on_pool)), key=key)
