@@ -1,4 +1,4 @@
-"""The commands and the Python example of docs/experiments.md (and the README's compare section), run as a user would."""
+"""The commands and the Python example of docs/experiments.md and the README's compare section, run as a user would."""
 
 from __future__ import annotations
 

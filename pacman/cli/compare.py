@@ -228,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         result = compare(named, games, args.seed, sprt=sprt, jobs=jobs, executor=executor, out=args.out,
                          resume=args.resume, overwrite=args.force,
                          on_game=None if progress is None or sprt is not None else progress,
+                         on_resume=None if progress is None or sprt is not None else progress.resumed,
                          on_pair=sprt_progress)
         if description is not None:
             result.executor = description

@@ -328,6 +328,7 @@ def compare(
     resume: bool = False,
     overwrite: bool = False,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_resume: Callable[[Sequence[dict[str, Any]]], None] | None = None,
     on_pair: Callable[[int, SprtResult | None], None] | None = None,
 ) -> Comparison:
     """Play `games` games of each configuration on the same seeds and compare them pair by pair.
@@ -338,8 +339,10 @@ def compare(
     comparison is a batch's). With `sprt` (two configurations only; hypotheses or
     their text, e.g. ``"win-rate:0,0.05"``) the pairs are fed to the sequential
     test in seed order and the run stops at its verdict; `games` is then the most
-    it may play. `on_game` is called with every new line, `on_pair` with the
-    number of seeds complete (in order) and the test's state, whenever it grows.
+    it may play. `on_game` is called with every new line, `on_resume` once with
+    the lines read back from a resumed file (as `run_batch` calls them), and
+    `on_pair` with the number of seeds complete (in order) and the test's state,
+    whenever it grows.
 
     >>> result = compare({"d1": GameConfig.create("test", "expectimax", {"depth": 1}),   # doctest: +SKIP
     ...                   "d2": GameConfig.create("test", "expectimax", {"depth": 2})}, games=20)
@@ -398,6 +401,8 @@ def compare(
     def resumed(records: Sequence[dict[str, Any]]) -> None:
         for record in records:
             take(record)
+        if on_resume is not None:
+            on_resume(records)
         advance()
 
     def new_line(record: dict[str, Any]) -> None:

@@ -41,7 +41,8 @@ import numpy as np
 from pacman.batch.stats import _normal_quantile
 from pacman.errors import PacmanError
 
-__all__ = ["SprtError", "SprtHypotheses", "Sprt", "sprt_path", "first_crossing", "fixed_sample_pairs", "METRICS", "MIN_PAIRS"]
+__all__ = ["SprtError", "SprtHypotheses", "Sprt", "sprt_path", "first_crossing", "fixed_sample_pairs", "METRICS",
+           "MIN_PAIRS"]
 
 #: The metrics a hypothesis may be stated in, with their unit.
 METRICS = {"win-rate": "win rate (fraction of games; 0.02 is 2 points)", "score": "mean score (points)"}
