@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch, grade.
+"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch, compare, grade.
 
 Each subcommand is a module of this package with `add_parser(commands)`, which
 registers its flags, and `run(args)`, which does the work and returns the exit
