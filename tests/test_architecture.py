@@ -38,7 +38,8 @@ CORE = (
 )
 
 #: Applications that must never load pygame.
-HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance")
+HEADLESS = ("pacman.batch", "pacman.grading", "pacman.cli.batch", "pacman.cli.grade", "pacman.conformance",
+            "pacman.compare", "pacman.compare.plot", "pacman.cli.compare")
 
 #: Optional dependencies that only their own application packages load.
 OPTIONAL = ("gymnasium", "pettingzoo")

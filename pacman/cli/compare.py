@@ -1,0 +1,253 @@
+"""`pacman-ai compare`: configurations on the same seeds, paired statistics, a sequential test, a ranked table.
+
+Each configuration is a repeated ``--config NAME:FLAGS``, FLAGS being the
+batch's per-configuration flags (``--layout``, ``--pacman``, ``--agent-args``,
+``--ghosts``, ``--num-ghosts``) with single values; the same flags given
+outside any --config are shared by every configuration, and a configuration's
+own flags override them (its agent arguments key by key). The games are
+`pacman.batch`'s, so the results file has a batch's guarantees. Nothing here
+imports pygame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shlex
+import sys
+import time
+from typing import Any
+
+from pacman.cli.args import EXIT_INTERRUPTED, UsageError, non_negative_int, positive_float, positive_int
+
+__all__ = ["add_parser", "run", "parse_config", "DEFAULT_GAMES", "DEFAULT_SPRT_GAMES"]
+
+#: Games per configuration without --sprt.
+DEFAULT_GAMES = 100
+#: The most games per configuration a sequential test may use unless --games says otherwise.
+DEFAULT_SPRT_GAMES = 5000
+
+#: The flags a --config may set, and the GameConfig field each sets.
+SIDE_FLAGS = {"--layout": "layout", "--pacman": "pacman", "--agent-args": "agent_args", "--ghosts": "ghosts",
+              "--num-ghosts": "num_ghosts"}
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the `compare` subcommand to the subparsers of the `pacman-ai` parser."""
+    compare = commands.add_parser(
+        "compare", help="is B better than A? configurations on the same seeds: paired statistics, SPRT, ratings",
+        description="Play two or more configurations on the same seeds (game i of each has the same seed), in "
+                    "parallel, and compare them seed by seed: paired win-rate difference with McNemar's exact test, "
+                    "mean score difference with t and bootstrap intervals and the Wilcoxon signed-rank test; with "
+                    "--sprt, a sequential test that stops as soon as the answer is clear; with three or more, a "
+                    "ranked table with pairwise win probabilities and Bradley-Terry ratings. Each configuration is "
+                    "--config NAME:FLAGS, e.g. --config d2:'--agent-args depth=2'; flags outside --config are "
+                    "shared.",
+        epilog="example: pacman-ai compare --layout tricky --config d2:'--agent-args depth=2' "
+               "--config d3:'--agent-args depth=3' --sprt win-rate:0,0.1 --out d2-d3.jsonl")
+    compare.add_argument("--config", action="append", default=[], metavar="NAME:FLAGS", dest="configs",
+                         help="a configuration: a name, a colon, and its own --layout, --pacman, --agent-args, "
+                              "--ghosts, --num-ghosts (one value each); give it two or more times. The first is A, "
+                              "the second B; differences are B - A")
+    compare.add_argument("--layout", default="medium", metavar="NAME",
+                         help="layout of every configuration that does not set its own (default: medium)")
+    compare.add_argument("--pacman", default="expectimax", metavar="NAME",
+                         help="Pacman agent shared by the configurations (default: expectimax)")
+    compare.add_argument("--agent-args", default=None, metavar="K=V,...",
+                         help="agent arguments shared by the configurations; a configuration's own override "
+                              "them key by key")
+    compare.add_argument("--ghosts", default="random", metavar="KIND",
+                         help="ghost kind shared by the configurations: random or directional (default: random)")
+    compare.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
+                         help="keep the layout's first N ghosts (default: all)")
+    compare.add_argument("--games", type=positive_int, default=None, metavar="N",
+                         help=f"games per configuration, i.e. seeds (default: {DEFAULT_GAMES}; with --sprt the most "
+                              f"the test may use, default {DEFAULT_SPRT_GAMES})")
+    compare.add_argument("--seed", type=non_negative_int, default=0,
+                         help="batch seed, 0 to 2^64-1; game i of every configuration has the seed derived from it "
+                              "and i (default: 0)")
+    compare.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
+                         help="cut a game off after N Pacman moves (default: no limit)")
+    compare.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
+                         help="an agent that thinks longer than this on one move ends its game as timed out")
+    compare.add_argument("--sprt", default=None, metavar="METRIC:H0,H1",
+                         help="sequential test of B against A, stopping at its verdict: win-rate:0,0.02 (H0: B's "
+                              "win rate is A's, H1: 2 points above) or score:0,20 (mean score difference in points)")
+    compare.add_argument("--alpha", type=float, default=0.05,
+                         help="with --sprt: the largest probability of accepting H1 when H0 holds (default: 0.05)")
+    compare.add_argument("--beta", type=float, default=0.05,
+                         help="with --sprt: the largest probability of accepting H0 when H1 holds (default: 0.05)")
+    compare.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                         help="worker processes (default: the number of cores); with --dask local, Dask workers")
+    compare.add_argument("--dask", default=None, metavar="ADDRESS",
+                         help="run the games on the Dask scheduler at ADDRESS, or 'local' (needs the dask extra)")
+    compare.add_argument("--out", default=None, metavar="FILE.jsonl",
+                         help="append one JSON line per game to FILE as each game ends (a batch's results file)")
+    compare.add_argument("--resume", action="store_true",
+                         help="continue --out: play only the games it does not have (the configurations must match)")
+    compare.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    compare.add_argument("--plot", default=None, metavar="FILE.png",
+                         help="draw the paired differences (two configurations) or the ratings and pairwise "
+                              "probabilities (more) (.png, .svg or .pdf; needs the plot extra)")
+    compare.add_argument("--json", action="store_true", help="print the comparison as JSON instead of a table")
+    compare.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    return compare
+
+
+def _side_flags(name: str, text: str, spec: str) -> dict[str, str]:
+    """The flags of one --config, as {flag: value}; UsageError naming the --config otherwise."""
+    where = f"pacman-ai compare: --config {spec}"
+    try:
+        tokens = shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"{where}: cannot split its flags: {exc}") from None
+    flags: dict[str, str] = {}
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        flag, equals, value = token.partition("=")
+        if flag not in SIDE_FLAGS:
+            raise UsageError(f"{where}: {token!r} is not one of its flags ({', '.join(SIDE_FLAGS)})")
+        if not equals:
+            if position + 1 >= len(tokens):
+                raise UsageError(f"{where}: {flag} needs a value")
+            position += 1
+            value = tokens[position]
+        if flag in flags:
+            raise UsageError(f"{where}: {flag} given twice")
+        if flag != "--agent-args" and "," in value:
+            raise UsageError(f"{where}: {flag} {value!r}: one value per configuration (a comparison is not a "
+                             f"sweep; give each value its own --config)")
+        flags[flag] = value
+        position += 1
+    return flags
+
+
+def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
+    """``d3:--agent-args depth=3`` -> (``"d3"``, its GameConfig): the shared flags overridden by its own."""
+    from pacman.agents import parse_agent_args
+    from pacman.batch.config import GameConfig
+
+    name, colon, text = spec.partition(":")
+    name = name.strip()
+    if not colon or not name:
+        raise UsageError(f"pacman-ai compare: --config {spec!r}: expected NAME:FLAGS, e.g. "
+                         f"d3:'--agent-args depth=3'")
+    flags = _side_flags(name, text, spec)
+    args = parse_agent_args(shared.agent_args)
+    args.update(parse_agent_args(flags.get("--agent-args")))
+    num_ghosts = shared.num_ghosts
+    if "--num-ghosts" in flags:
+        try:
+            num_ghosts = non_negative_int(flags["--num-ghosts"])
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"pacman-ai compare: --config {spec}: --num-ghosts: {exc}") from None
+    config = GameConfig.create(flags.get("--layout", shared.layout), flags.get("--pacman", shared.pacman), args,
+                               ghosts=flags.get("--ghosts", shared.ghosts), num_ghosts=num_ghosts,
+                               max_moves=shared.max_moves, move_time_limit=shared.move_time_limit)
+    return name, config
+
+
+class _SprtProgress:
+    """The sequential test's LLR on stderr as pairs come in: in place on a terminal, else a line at most every
+    `every` seconds, and always the line of the verdict."""
+
+    def __init__(self, every: float = 1.0) -> None:
+        self.stream = sys.stderr
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = 0.1 if self.terminal else every
+        self._shown = 0.0
+
+    def __call__(self, pairs: int, sprt: Any) -> None:
+        from pacman.compare.report import format_sprt_progress
+
+        if sprt is None:
+            return
+        now = time.monotonic()
+        if now - self._shown < self.every and sprt.verdict is None:
+            return
+        self._shown = now
+        line = format_sprt_progress(pairs, sprt) + (f": {sprt.verdict} accepted" if sprt.verdict else "")
+        self.stream.write(f"\r{line} " if self.terminal else line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.terminal and self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
+    from pacman.batch.cluster import dask_executor
+    from pacman.batch.config import check_batch_numbers, validate_config
+    from pacman.batch.results import check_out, check_writable
+    from pacman.cli.batch import Progress
+    from pacman.compare.comparison import CompareError, compare
+    from pacman.compare.sprt import SprtHypotheses
+
+    prog = "pacman-ai compare"
+    if len(args.configs) < 2:
+        raise UsageError(f"{prog}: give at least two configurations, each as --config NAME:FLAGS "
+                         f"(e.g. --config d2:'--agent-args depth=2' --config d3:'--agent-args depth=3')")
+    if args.resume and args.out is None:
+        raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
+    if args.resume and args.force:
+        raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
+    if args.dask and args.dask != "local" and args.jobs is not None:
+        raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    if args.plot is not None and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
+        raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
+    if args.sprt is None and (args.alpha != 0.05 or args.beta != 0.05):
+        raise UsageError(f"{prog}: --alpha and --beta are the sequential test's: they need --sprt")
+    if args.out is not None and args.plot is not None and os.path.realpath(args.out) == os.path.realpath(args.plot):
+        raise UsageError(f"{prog}: --out and --plot name the same file {args.plot}: one would overwrite the other")
+    sprt = None if args.sprt is None else SprtHypotheses.parse(args.sprt, args.alpha, args.beta)
+    games = args.games if args.games is not None else DEFAULT_SPRT_GAMES if sprt is not None else DEFAULT_GAMES
+    named = [parse_config(spec, args) for spec in args.configs]
+    if sprt is not None and len(named) != 2:
+        raise CompareError(f"--sprt tests B against A: it needs exactly two configurations, got {len(named)}")
+    if args.out is not None:
+        check_out(args.out, resume=args.resume, overwrite=args.force)
+    if args.plot is not None:
+        check_writable(args.plot, "--plot")
+        from pacman.batch.plot import require_matplotlib
+
+        require_matplotlib()
+    check_batch_numbers(games, args.seed, args.jobs, len(named))
+    for _, config in named:  # before a cluster is started for nothing
+        validate_config(config)
+    progress = None if args.quiet else Progress(games * len(named))
+    sprt_progress = None if args.quiet or sprt is None else _SprtProgress()
+    with contextlib.ExitStack() as stack:
+        executor, jobs, description = None, args.jobs, None
+        if args.dask:
+            executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
+        result = compare(named, games, args.seed, sprt=sprt, jobs=jobs, executor=executor, out=args.out,
+                         resume=args.resume, overwrite=args.force,
+                         on_game=None if progress is None or sprt is not None else progress,
+                         on_resume=None if progress is None or sprt is not None else progress.resumed,
+                         on_pair=sprt_progress)
+        if description is not None:
+            result.executor = description
+    for display in (progress, sprt_progress):
+        if display is not None:
+            display.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        from pacman.compare.report import format_comparison
+
+        print(format_comparison(result))
+    if result.interrupted:
+        if args.out is not None:
+            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
+                  file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.plot is not None and result.pairs:
+        from pacman.compare.plot import plot_comparison
+
+        plot_comparison(result, args.plot)
+    return 0

@@ -1,0 +1,99 @@
+"""The commands and the Python example of docs/experiments.md and the README's compare section, run as a user would."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+
+
+def _blocks(text: str, language: str = "") -> list[str]:
+    """The code blocks of a Markdown text whose fence names `language` (or none), fence by fence."""
+    blocks, current, inside = [], [], None
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if inside is None:
+                inside, current = line[3:].strip(), []
+            else:
+                if inside == language:
+                    blocks.append("\n".join(current) + "\n")
+                inside = None
+        elif inside is not None:
+            current.append(line)
+    return blocks
+
+
+def _commands(text: str) -> list[str]:
+    """Every `pacman-ai compare` command of the text's code blocks, continuation lines joined."""
+    commands = []
+    for block in _blocks(text):
+        joined = block.replace("\\\n", " ")
+        commands.extend(line.strip() for line in joined.splitlines()
+                        if line.strip().startswith("pacman-ai compare") and "[" not in line)  # not usage lines
+    return commands
+
+
+def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
+    argv = shlex.split(command)
+    assert argv[0] == "pacman-ai"
+    return subprocess.run([sys.executable, "-m", "pacman", *argv[1:]], cwd=folder, env=ENV, capture_output=True,
+                          text=True, timeout=600)
+
+
+def _is_quick(command: str) -> bool:
+    return "tricky" not in command
+
+
+def test_the_documented_outputs_are_what_the_documented_commands_print(tmp_path):
+    blocks = _blocks(DOC)
+    quick = [c for c in _commands(DOC) if _is_quick(c)]
+    assert len(quick) == 2
+    for command in quick:
+        done = _run(command, tmp_path)
+        assert done.returncode == 0, done.stderr
+        printed = done.stdout.splitlines()
+        # The documented output is the block that follows the command's block; all but the timing line agree.
+        documented = next(b for b in blocks if b.startswith(printed[0] + "\n")).splitlines()
+        assert printed[:-1] == documented[:-1]
+        assert re.sub(r"in [\d.]+ s", "", printed[-1]) == re.sub(r"in [\d.]+ s", "", documented[-1])
+    assert (tmp_path / "ranking.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_readme_commands_are_the_documented_ones():
+    readme = _commands(README)
+    assert len(readme) == 2
+    documented = [shlex.split(command) for command in _commands(DOC)]
+    for command in readme:
+        assert shlex.split(command) in documented, command
+
+
+def test_the_python_example_runs_as_a_script(tmp_path):
+    example = next(b for b in _blocks(DOC, "python") if "from pacman.compare import compare" in b)
+    script = tmp_path / "example.py"
+    script.write_text(example, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=ENV, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    first, second, third = done.stdout.splitlines()
+    verdict, pairs, fixed = first.split()
+    assert verdict == "H1" and int(pairs) < int(fixed)
+    assert float(second.split()[0]) > 0.5
+    assert (tmp_path / "score-better.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_the_worked_example_on_tricky_reaches_a_verdict(tmp_path):
+    command = next(c for c in _commands(DOC) if not _is_quick(c))
+    done = _run(command, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"after \d+ pairs \(\d+ games\): H[01] accepted", done.stdout)
