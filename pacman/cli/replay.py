@@ -20,7 +20,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                              "outcome, checked.")
     replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
     replay.add_argument("--display", choices=("pygame", "text", "none"), default=None,
-                        help="how to show the game (default: text, or none with --json)")
+                        help="how to show the game (default: a pygame window when a display exists, else the "
+                             "terminal; none with --json or --html)")
     replay.add_argument("--fps", type=fps, default=8.0,
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")
