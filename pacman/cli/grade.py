@@ -244,7 +244,8 @@ class _Progress:
         self.started = time.perf_counter()
         self.clock = time.perf_counter
         self.pending = False
-        self.live = hasattr(stream, "isatty") and stream.isatty()
+        # A dumb terminal cannot go back over a line: it gets the finished lines only.
+        self.live = hasattr(stream, "isatty") and stream.isatty() and os.environ.get("TERM", "") != "dumb"
 
     def _prefix(self) -> str:
         width = len(str(self.total))
