@@ -42,8 +42,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     grade.add_argument("--verbose", action="store_true",
                        help="explain passing tests too, and show what the submission printed")
     grade.add_argument("--quiet", action="store_true",
-                       help="no progress lines on stderr (by default each test prints its name, verdict and "
-                            "time as it finishes)")
+                       help="no progress lines on stderr (by default a test prints its name, verdict and time as "
+                            "it finishes: every test on a terminal, those of 1 s or more into a file or pipe)")
     grade.add_argument("--sandbox-user", default=None, metavar="USER",
                        help="run the submission as USER (e.g. nobody; needs root, as on Gradescope), so that it "
                             "cannot touch the grader's files or processes")
@@ -229,11 +229,17 @@ def _test_count(assignment: Any, questions: list[str] | None) -> int:
 
 
 class _Progress:
-    """One line per test on stderr as it finishes: its number, question and name, verdict and time.
+    """Lines on stderr as tests finish: the test's number, question and name, verdict and time.
 
-    On a terminal the test being run is shown first (overwritten when it
-    finishes), so a submission that loops is seen to be working on a test, not hung.
+    On a terminal every test is shown, first while it runs (overwritten when it
+    finishes), so a submission that loops is seen to be stopped test by test, not
+    hung. Into a file or pipe (a log) a test gets its line when it took `SLOW`
+    seconds or more, or when `EVERY` seconds passed since the last line, so a
+    quick grading writes nothing there and a slow one says where it is.
     """
+
+    SLOW = 1.0
+    EVERY = 10.0
 
     def __init__(self, total: int, stream: Any) -> None:
         import time
@@ -244,8 +250,10 @@ class _Progress:
         self.started = time.perf_counter()
         self.clock = time.perf_counter
         self.pending = False
+        self.last_line = self.started
+        self.terminal = hasattr(stream, "isatty") and stream.isatty()
         # A dumb terminal cannot go back over a line: it gets the finished lines only.
-        self.live = hasattr(stream, "isatty") and stream.isatty() and os.environ.get("TERM", "") != "dumb"
+        self.live = self.terminal and os.environ.get("TERM", "") != "dumb"
 
     def _prefix(self) -> str:
         width = len(str(self.total))
@@ -258,13 +266,16 @@ class _Progress:
             self.pending = True
 
     def finished(self, question: str, test: Any) -> None:
-        verdict = "pass" if test.passed else "FAIL"
-        line = f"{self._prefix()} {question} / {test.name}: {verdict} ({test.seconds:.2f} s)"
-        if self.pending:
-            self.stream.write("\r\033[K")
-            self.pending = False
-        self.stream.write(line + "\n")
-        self.stream.flush()
+        now = self.clock()
+        if self.terminal or test.seconds >= self.SLOW or now - self.last_line >= self.EVERY:
+            verdict = "pass" if test.passed else "FAIL"
+            line = f"{self._prefix()} {question} / {test.name}: {verdict} ({test.seconds:.2f} s)"
+            if self.pending:
+                self.stream.write("\r\033[K")
+                self.pending = False
+            self.stream.write(line + "\n")
+            self.stream.flush()
+            self.last_line = now
         self.done += 1
 
 
