@@ -190,12 +190,18 @@ def test_unreadable_submissions_are_refused(work, make, message):
     assert results["score"] == 0.0 and message.split(": ", 1)[1] in results["output"]
 
 
-def test_a_submission_at_fault_is_graded_zero_with_the_reason(work):
-    (work / "sub.py").write_text("")
+@pytest.mark.parametrize("source, reason", [
+    ("", "the submission defines no ExpectimaxAgent"),
+    ("import sys\nsys.exit(3)\n", "the submission could not be imported: called exit() / raised SystemExit(3)"),
+    ("exit()\n", "the submission could not be imported: called exit()"),
+    ("import os\nos._exit(0)\n", "the submission's process ended while importing the submission"),
+])
+def test_a_submission_at_fault_is_graded_zero_with_the_reason(work, source, reason):
+    (work / "sub.py").write_text(source)
     assignment(work / "a", _tree_test(points="2"))
     done = grade_cli(work, "a", "sub.py", "--json", "out.json")
     assert done.returncode == 0, done.stderr
-    assert "Total: 0/2" in done.stdout and "the submission defines no ExpectimaxAgent" in done.stdout, done.stdout
+    assert "Total: 0/2" in done.stdout and reason in done.stdout, done.stdout
     assert json.loads((work / "out.json").read_text())["score"] == 0.0
 
 
@@ -204,14 +210,10 @@ def test_a_submission_at_fault_is_graded_zero_with_the_reason(work):
     ("def f(:\n", r"sub.py:1:\d+: SyntaxError: invalid syntax in 'def f\(:' \(not graded: fix it and grade again\)"),
     ("x = 1\n  y = 2\n", r"sub.py:2:\d+: IndentationError: unexpected indent in 'y = 2' \(not graded"),
     ("def f():\n    return 1\nreturn 2\n", r"sub.py:3:\d+: SyntaxError: 'return' outside function"),
-    ("import sys\nsys.exit(3)\n",
-     r"sub.py: the submission could not be imported: called exit\(\) / raised SystemExit\(3\) \(not graded\)"),
-    ("exit()\n", r"sub.py: the submission could not be imported: called exit\(\)"),
-    ("import os\nos._exit(0)\n", "sub.py: the submission's process ended while importing the submission"),
 ])
-def test_a_submission_that_cannot_be_loaded_is_one_message_and_exit_2(work, source, message):
-    # The same error would fail every test: it is said once, nothing is graded, and Gradescope
-    # still gets a whole results file that says why.
+def test_a_submission_that_does_not_compile_is_one_message_and_exit_2(work, source, message):
+    # Every test would fail with the same error: it is said once, before anything runs, and
+    # Gradescope still gets a whole results file that says why.
     (work / "sub.py").write_text(source)
     assignment(work / "a", _tree_test(points="2") + _tree_test(points="3").replace('id = "q"', 'id = "q2"'))
     done = grade_cli(work, "a", "sub.py", "--json", "out.json", "--gradescope", "results.json")
@@ -220,6 +222,16 @@ def test_a_submission_that_cannot_be_loaded_is_one_message_and_exit_2(work, sour
     assert not (work / "out.json").exists()
     results = json.loads((work / "results.json").read_text())
     assert results["score"] == 0.0 and results["tests"] == [] and re.search(message, results["output"])
+
+
+def test_a_syntax_error_on_a_shipped_assignment_is_said_once(work):
+    # The expectimax assignment has 14 tests: the error used to fill every one of them.
+    starter = grade_cli(work, "expectimax", "--starter").stdout
+    (work / "multi_agents.py").write_text(starter + "\ndef broken(:\n    pass\n")
+    line = starter.count("\n") + 2
+    done = grade_cli(work, "expectimax", "multi_agents.py")
+    refused(done, f"multi_agents.py:{line}:")
+    assert done.stderr.count("SyntaxError") == 1 and "def broken(:" in done.stderr
 
 
 # -- outputs and flags ---------------------------------------------------------------------------------

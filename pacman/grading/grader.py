@@ -174,9 +174,10 @@ def grade(
 
     Every test runs in its own sandboxed process (as `sandbox_user`, if given:
     needs root); the expected answers of all tests are computed before the
-    submission runs at all. A submission that does not compile, or cannot be
-    imported (its module-level code fails), is a SubmissionError saying why, once:
-    nothing is graded. A submission whose source imports a module of the
+    submission runs at all. A submission that does not compile is a
+    SubmissionError naming the file, line and column: nothing is graded (one whose
+    module-level code fails when run scores 0, each test saying why). A
+    submission whose source imports a module of the
     assignment's ``forbid_imports`` scores 0 on every question without running;
     one that tries while running fails the tests where it tried. Either way the
     report lists the violations. `starting(question_id, test_name)` is called
@@ -218,9 +219,6 @@ def grade(
             missing = missing_classic_module(run.import_error)
             if missing is not None:
                 raise SubmissionError(classic_hint(str(submission), assignment.id, [missing]))
-            if run.import_error is not None and not run.violations:
-                # Every test would fail with the same error: say it once, as for a classic folder.
-                raise SubmissionError(f"{submission}: {run.import_error} (not graded)")
             verdict = check.judge(run.outcomes)
             verdicts.append(verdict)
             if run.output.strip():
