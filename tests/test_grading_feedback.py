@@ -87,6 +87,13 @@ def test_a_quick_grading_writes_no_progress_into_a_log(course):
     assert "Total: 2/2" in done.stdout
 
 
+def test_verbose_lists_every_test_in_a_log_too(course):
+    done = _cli(course, "grade", "a", "ok.py", "--verbose")
+    assert done.returncode == 0
+    assert [re.sub(r"[\d.]+ s", "T s", line) for line in done.stderr.splitlines()] == [
+        "[1/2,   T s] q / first: pass (T s)", "[2/2,   T s] q / second: pass (T s)"]
+
+
 def _on_a_terminal(cwd: Path, *args: str, env: dict | None = None) -> str:
     """What `pacman-ai ARGS` writes to stderr when stderr is a terminal."""
     leader, follower = pty.openpty()

@@ -43,7 +43,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="explain passing tests too, and show what the submission printed")
     grade.add_argument("--quiet", action="store_true",
                        help="no progress lines on stderr (by default a test prints its name, verdict and time as "
-                            "it finishes: every test on a terminal, those of 1 s or more into a file or pipe)")
+                            "it finishes: every test on a terminal or with --verbose, those of 1 s or more into a file "
+                            "or pipe)")
     grade.add_argument("--sandbox-user", default=None, metavar="USER",
                        help="run the submission as USER (e.g. nobody; needs root, as on Gradescope), so that it "
                             "cannot touch the grader's files or processes")
@@ -195,7 +196,8 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
 
     if args.quiet and args.verbose:
         raise _usage("--quiet and --verbose contradict each other; give one")
-    shown = None if args.quiet else _Progress(_test_count(assignment, args.question), sys.stderr)
+    shown = None if args.quiet else _Progress(_test_count(assignment, args.question), sys.stderr,
+                                              every_test=args.verbose)
     extra = {}
     if grade is None:  # our assignments' grader also says when a test starts (a classic folder's: when it ends)
         from pacman.grading.grader import grade
@@ -235,13 +237,14 @@ class _Progress:
     finishes), so a submission that loops is seen to be stopped test by test, not
     hung. Into a file or pipe (a log) a test gets its line when it took `SLOW`
     seconds or more, or when `EVERY` seconds passed since the last line, so a
-    quick grading writes nothing there and a slow one says where it is.
+    quick grading writes nothing there and a slow one says where it is
+    (`every_test`, for --verbose: every test there too).
     """
 
     SLOW = 1.0
     EVERY = 10.0
 
-    def __init__(self, total: int, stream: Any) -> None:
+    def __init__(self, total: int, stream: Any, every_test: bool = False) -> None:
         import time
 
         self.total = total
@@ -252,6 +255,7 @@ class _Progress:
         self.pending = False
         self.last_line = self.started
         self.terminal = hasattr(stream, "isatty") and stream.isatty()
+        self.every_test = every_test or self.terminal
         # A dumb terminal cannot go back over a line: it gets the finished lines only.
         self.live = self.terminal and os.environ.get("TERM", "") != "dumb"
 
@@ -267,7 +271,7 @@ class _Progress:
 
     def finished(self, question: str, test: Any) -> None:
         now = self.clock()
-        if self.terminal or test.seconds >= self.SLOW or now - self.last_line >= self.EVERY:
+        if self.every_test or test.seconds >= self.SLOW or now - self.last_line >= self.EVERY:
             verdict = "pass" if test.passed else "FAIL"
             line = f"{self._prefix()} {question} / {test.name}: {verdict} ({test.seconds:.2f} s)"
             if self.pending:
