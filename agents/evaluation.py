@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -25,7 +26,7 @@ from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_
 from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "better_parameters",
-           "resolve_evaluation", "load_object"]
+           "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
 
 Evaluation = Callable[[GameState], float]
 
@@ -240,10 +241,35 @@ def load_object(spec: str, what: str) -> Any:
     try:
         return getattr(module, name)
     except AttributeError:
-        found = sorted(n for n in vars(module) if not n.startswith("_"))
-        raise AgentSpecError(
-            f"{what} {spec!r}: {target} has no {name!r} (it defines: {', '.join(found) or 'nothing public'})"
-        ) from None
+        raise AgentSpecError(f"{what} {spec!r}: {target} has no {name!r} ({describe_definitions(module)})") from None
+
+
+def defined_here(module: Any) -> tuple[list[str], list[str]]:
+    """The public classes and functions `module` itself defines, sorted: (classes, functions).
+
+    What it imports (``from pacman import Action``, ``import os``) is left out, so
+    that an error can list what the file's author wrote.
+    """
+    classes, functions = [], []
+    for key, value in vars(module).items():
+        if key.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isclass(value):
+            classes.append(key)
+        elif inspect.isfunction(value):
+            functions.append(key)
+    return sorted(classes), sorted(functions)
+
+
+def describe_definitions(module: Any) -> str:
+    """``it defines the classes A, B and the functions f`` (or that it defines none), for error messages."""
+    classes, functions = defined_here(module)
+    parts = []
+    if classes:
+        parts.append(f"the class{'es' if len(classes) > 1 else ''} {', '.join(classes)}")
+    if functions:
+        parts.append(f"the function{'s' if len(functions) > 1 else ''} {', '.join(functions)}")
+    return f"it defines {' and '.join(parts)}" if parts else "it defines no public class or function"
 
 
 def resolve_evaluation(spec: str | Evaluation) -> Evaluation:

@@ -252,7 +252,7 @@ def test_evaluation_specs_resolve_from_modules_and_files(tmp_path):
     file.write_text("def eval_east(state):\n    return float(state.pacman_position[0])\n")
     function = resolve_evaluation(f"{file}:eval_east")
     assert function(GameState.initial(load_layout("test"))) == 1.0
-    with pytest.raises(AgentSpecError, match="has no 'nope' \\(it defines: eval_east\\)"):
+    with pytest.raises(AgentSpecError, match="has no 'nope' \\(it defines the function eval_east\\)"):
         resolve_evaluation(f"{file}:nope")
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('bad import')\n")

@@ -7,6 +7,7 @@ written; a submission at fault is graded (0 points) with the reason, exit status
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -191,7 +192,6 @@ def test_unreadable_submissions_are_refused(work, make, message):
 
 @pytest.mark.parametrize("source, reason", [
     ("", "the submission defines no ExpectimaxAgent"),
-    ("def f(:\n", "the submission could not be imported: SyntaxError"),
     ("import sys\nsys.exit(3)\n", "the submission could not be imported: called exit() / raised SystemExit(3)"),
     ("exit()\n", "the submission could not be imported: called exit()"),
     ("import os\nos._exit(0)\n", "the submission's process ended while importing the submission"),
@@ -203,6 +203,35 @@ def test_a_submission_at_fault_is_graded_zero_with_the_reason(work, source, reas
     assert done.returncode == 0, done.stderr
     assert "Total: 0/2" in done.stdout and reason in done.stdout, done.stdout
     assert json.loads((work / "out.json").read_text())["score"] == 0.0
+
+
+@pytest.mark.parametrize("source, message", [
+    # file:line:column (the column as this Python's compiler gives it)
+    ("def f(:\n", r"sub.py:1:\d+: SyntaxError: invalid syntax in 'def f\(:' \(not graded: fix it and grade again\)"),
+    ("x = 1\n  y = 2\n", r"sub.py:2:\d+: IndentationError: unexpected indent in 'y = 2' \(not graded"),
+    ("def f():\n    return 1\nreturn 2\n", r"sub.py:3:\d+: SyntaxError: 'return' outside function"),
+])
+def test_a_submission_that_does_not_compile_is_one_message_and_exit_2(work, source, message):
+    # Every test would fail with the same error: it is said once, before anything runs, and
+    # Gradescope still gets a whole results file that says why.
+    (work / "sub.py").write_text(source)
+    assignment(work / "a", _tree_test(points="2") + _tree_test(points="3").replace('id = "q"', 'id = "q2"'))
+    done = grade_cli(work, "a", "sub.py", "--json", "out.json", "--gradescope", "results.json")
+    refused(done, "")
+    assert re.fullmatch(f"pacman-ai: {message}.*\n", done.stderr), done.stderr
+    assert not (work / "out.json").exists()
+    results = json.loads((work / "results.json").read_text())
+    assert results["score"] == 0.0 and results["tests"] == [] and re.search(message, results["output"])
+
+
+def test_a_syntax_error_on_a_shipped_assignment_is_said_once(work):
+    # The expectimax assignment has 14 tests: the error used to fill every one of them.
+    starter = grade_cli(work, "expectimax", "--starter").stdout
+    (work / "multi_agents.py").write_text(starter + "\ndef broken(:\n    pass\n")
+    line = starter.count("\n") + 2
+    done = grade_cli(work, "expectimax", "multi_agents.py")
+    refused(done, f"multi_agents.py:{line}:")
+    assert done.stderr.count("SyntaxError") == 1 and "def broken(:" in done.stderr
 
 
 # -- outputs and flags ---------------------------------------------------------------------------------

@@ -25,6 +25,16 @@ SUBCOMMANDS = {"play": play, "replay": replay, "layouts": layouts, "tree": tree,
                "compare": compare, "grade": grade}
 
 
+def _version() -> str:
+    """The installed distribution's version (pyproject's), or says that pacman-ai is not installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("pacman-ai")
+    except metadata.PackageNotFoundError:
+        return "(version unknown: run from a source tree that is not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = OneLineParser(
@@ -32,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Pacman with expectimax agents: watch games, replay them, run headless batches, "
                     "solve game trees, grade assignments, list layouts, measure speed.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                        help="print the version of pacman-ai and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     commands.required = True
     for module in SUBCOMMANDS.values():

@@ -80,17 +80,31 @@ class Progress:
     """Games done, win rate so far and ETA on `stream`.
 
     A bar redrawn in place when `stream` is a terminal, else a plain line every `every` seconds.
+
+    The rate leaves out the start-up (worker processes starting, importing, loading
+    the layouts), which would otherwise count as the first game's time and make the
+    first ETA many times too long: until games have been finishing for
+    `SETTLING` seconds it is the `workers` running in parallel over the mean time of
+    a game (each record's ``seconds``); after that, the games finished per second
+    since the first one finished.
     """
 
+    #: Seconds of finished games after which the observed rate replaces the estimate from game times.
+    SETTLING = 2.0
+
     def __init__(self, total: int, done: int = 0, wins: int = 0, stream: TextIO | None = None,
-                 every: float = 10.0) -> None:
+                 every: float = 10.0, workers: int = 1) -> None:
         self.total, self.done, self.wins = total, done, wins
         self.stream = sys.stderr if stream is None else stream
-        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.terminal = (bool(getattr(self.stream, "isatty", lambda: False)())
+                         and os.environ.get("TERM", "") != "dumb")  # a dumb terminal cannot redraw a line
         self.every = 0.1 if self.terminal else every
+        self.workers = max(1, workers)
         self._start_done = done
         self._started = time.monotonic()
         self._shown = 0.0
+        self._first_at: float | None = None  # when the first game of this run finished
+        self._game_seconds = 0.0  # summed over the games of this run
 
     def resumed(self, records: Sequence[dict[str, Any]]) -> None:
         """Count the games read back from a resumed file as done (they are not part of the rate)."""
@@ -100,15 +114,31 @@ class Progress:
     def __call__(self, record: dict[str, Any]) -> None:
         self.done += 1
         self.wins += bool(record.get("won"))
+        seconds = record.get("seconds")
+        if isinstance(seconds, (int, float)) and seconds >= 0:
+            self._game_seconds += float(seconds)
         now = time.monotonic()
+        if self._first_at is None:
+            self._first_at = now
         if now - self._shown >= self.every or self.done == self.total:
             self._shown = now
             self._show(now)
 
-    def _show(self, now: float) -> None:
+    def rate(self, now: float) -> float:
+        """Games per second, start-up left out (see the class docstring); 0.0 before any game finished."""
         played = self.done - self._start_done
+        if played <= 0 or self._first_at is None:
+            return 0.0
+        settled = now - self._first_at
+        if settled >= self.SETTLING and played > 1:
+            return (played - 1) / settled
+        if self._game_seconds > 0:
+            return min(self.workers, self.total - self._start_done) * played / self._game_seconds
         elapsed = now - self._started
-        rate = played / elapsed if elapsed > 0 else 0.0
+        return played / elapsed if elapsed > 0 else 0.0
+
+    def _show(self, now: float) -> None:
+        rate = self.rate(now)
         eta = (self.total - self.done) / rate if rate > 0 else None
         win = f"{100 * self.wins / self.done:.1f}%" if self.done else "-"
         eta_text = "-" if eta is None else _duration(eta)
@@ -153,7 +183,7 @@ def _same_file(first: str, second: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
-    from pacman.batch.config import check_batch_numbers, validate_config, with_default_max_moves
+    from pacman.batch.config import check_batch_numbers, default_jobs, validate_config, with_default_max_moves
     from pacman.batch.results import check_out, check_writable
     from pacman.batch.runner import run_batch
     from pacman.batch.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
@@ -195,11 +225,13 @@ def run(args: argparse.Namespace) -> int:
     for config in configs:  # before a cluster is started for nothing
         validate_config(config)
     total = args.games * len(configs)
-    progress = None if args.quiet else Progress(total)
+    progress = None if args.quiet else Progress(total, workers=args.jobs or default_jobs())
     with contextlib.ExitStack() as stack:
         executor, jobs = None, args.jobs
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
+            if progress is not None and jobs:
+                progress.workers = max(1, int(jobs))
         result = run_batch(configs, args.games, args.seed, jobs=jobs, executor=executor, out=args.out,
                            resume=args.resume, overwrite=args.force, on_game=progress,
                            on_resume=None if progress is None else progress.resumed,

@@ -61,7 +61,34 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=1024, metavar="N",
                        help="games in the vector environment of --part env, at most 65536 (default: 1024)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--quiet", action="store_true",
+                       help="no progress lines on stderr (by default each part says when it starts and how long "
+                            "it took)")
     return bench
+
+
+class _Parts:
+    """Progress on stderr: a line when each part of the benchmark starts, and its time when it ends."""
+
+    def __init__(self, names: list[str], quiet: bool) -> None:
+        import time
+
+        self.names = names
+        self.quiet = quiet
+        self.clock = time.perf_counter
+        self.started = self.clock()
+
+    def run(self, name: str, what: str, measure: Any) -> Any:
+        """Run `measure()` as part `name` (described by `what`); returns what it returns."""
+        number = f"[{self.names.index(name) + 1}/{len(self.names)}]"
+        if not self.quiet:
+            print(f"bench {number} {name}: {what} ...", file=sys.stderr, flush=True)
+        began = self.clock()
+        value = measure()
+        if not self.quiet:
+            print(f"bench {number} {name}: done in {self.clock() - began:.1f} s "
+                  f"({self.clock() - self.started:.1f} s so far)", file=sys.stderr, flush=True)
+        return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,23 +100,40 @@ def run(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     compared = [load_layout(name) for name in args.compare] if args.part in ("all", "search") else []
     report: dict[str, Any] = {}
+    names = [name for name, part in (("engine", "engine"), ("search", "search"), ("engines", "search"),
+                                     ("pruning", "search"), ("record", "record"), ("env", "env"))
+             if args.part in ("all", part)]
+    parts = _Parts(names, args.quiet)
     if not args.json:
-        print(f"benchmarking on {layout.name} ...", file=sys.stderr, flush=True)
         print(engine_line())
+    depths = ",".join(map(str, args.depths))
     if args.part in ("all", "engine"):
-        report["engine"] = engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed)
+        report["engine"] = parts.run(
+            "engine", f"successors per second on {layout.name}, {args.runs} runs",
+            lambda: engine_benchmark(layout, runs=args.runs, successors=args.successors, seed=args.seed))
     if args.part in ("all", "search"):
         textbook = tuple(d for d in args.depths if d <= 3)
-        report["search"] = search_benchmark(layout, depths=args.depths, positions=args.positions,
-                                            seed=args.seed, textbook_depths=textbook)
-        report["engines"] = engine_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed,
-                                              runs=min(args.runs, 3))
-        report["pruning"] = pruning_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed)
+        report["search"] = parts.run(
+            "search", f"expectimax ms per decision on {layout.name}, depths {depths}, {args.positions} positions",
+            lambda: search_benchmark(layout, depths=args.depths, positions=args.positions, seed=args.seed,
+                                     textbook_depths=textbook))
+        report["engines"] = parts.run(
+            "engines", f"Python engine and compiled core side by side on {', '.join(l.name for l in compared)}, "
+                       f"depths {depths}",
+            lambda: engine_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed,
+                                      runs=min(args.runs, 3)))
+        report["pruning"] = parts.run(
+            "pruning", f"nodes per move with plain, Star1, Star2 and Star2 with ordering on "
+                       f"{', '.join(l.name for l in compared)}, depths {depths}",
+            lambda: pruning_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed))
     if args.part in ("all", "record"):
-        report["record"] = record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
-                                            moves=args.moves, seed=args.seed)
+        report["record"] = parts.run(
+            "record", f"ms per frame of a {args.moves}-move game recorded to GIF",
+            lambda: record_benchmark(layout, runs=min(args.runs, 3) if args.part == "all" else args.runs,
+                                     moves=args.moves, seed=args.seed))
     if args.part in ("all", "env"):
-        report["env"] = _env_report(layout, args)
+        report["env"] = parts.run("env", f"steps per second of the learning environments on {layout.name}",
+                                  lambda: _env_report(layout, args))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

@@ -41,6 +41,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="write Gradescope's results.json to OUT")
     grade.add_argument("--verbose", action="store_true",
                        help="explain passing tests too, and show what the submission printed")
+    grade.add_argument("--quiet", action="store_true",
+                       help="no progress lines on stderr (by default a test prints its name, verdict and time as "
+                            "it finishes: every test on a terminal or with --verbose, those of 1 s or more into a file "
+                            "or pipe)")
     grade.add_argument("--sandbox-user", default=None, metavar="USER",
                        help="run the submission as USER (e.g. nobody; needs root, as on Gradescope), so that it "
                             "cannot touch the grader's files or processes")
@@ -61,6 +65,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="with --gradescope-package: what setup.sh pip-installs instead of the bundled "
                             "wheels (default: a wheel of this pacman-ai and of its dependencies, in the package, "
                             "installed without the network; e.g. pacman-ai==0.1.0 or a git URL)")
+    grade.add_argument("--python", default=None, metavar="VERSION",
+                       help="with --gradescope-package: bundle dependency wheels for this CPython version on "
+                            "Linux x86-64 (e.g. 3.10, the python3 of Gradescope's Ubuntu 22.04 image), "
+                            "downloaded by pip, instead of repacking the ones installed here")
     return grade
 
 
@@ -74,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.gradescope_package is not None:
         return _package(args)
+    if args.python is not None:
+        raise _usage("--python is for --gradescope-package (the Python its bundled wheels are for)")
     if args.assignment is None:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
     if _is_classic(args.assignment):
@@ -200,15 +210,19 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
     become_subreaper()
     from pacman.grading.report import format_report, gradescope_results
 
-    def progress(question: str, test: Any) -> None:
-        if args.verbose:
-            print(f"  {question} / {test.name}: {'pass' if test.passed else 'FAIL'}", file=sys.stderr, flush=True)
-
-    if grade is None:
+    if args.quiet and args.verbose:
+        raise _usage("--quiet and --verbose contradict each other; give one")
+    shown = None if args.quiet else _Progress(_test_count(assignment, args.question), sys.stderr,
+                                              every_test=args.verbose)
+    extra = {}
+    if grade is None:  # our assignments' grader also says when a test starts (a classic folder's: when it ends)
         from pacman.grading.grader import grade
+
+        extra = {"starting": shown.starting if shown is not None else None}
     try:
-        report = grade(assignment, args.submission, questions=args.question, progress=progress,
-                       sandbox_user=args.sandbox_user)
+        report = grade(assignment, args.submission, questions=args.question,
+                       progress=shown.finished if shown is not None else None, sandbox_user=args.sandbox_user,
+                       **extra)
     except SubmissionError as exc:
         if args.gradescope:  # Gradescope still needs a whole results file that says why
             _write_result("--gradescope", args.gradescope,
@@ -226,15 +240,78 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
     return 0
 
 
+def _test_count(assignment: Any, questions: list[str] | None) -> int:
+    """How many tests grading runs: those of the chosen questions (each question once)."""
+    chosen = [assignment.question(q) for q in dict.fromkeys(questions)] if questions else assignment.questions
+    return sum(len(question.tests) for question in chosen)
+
+
+class _Progress:
+    """Lines on stderr as tests finish: the test's number, question and name, verdict and time.
+
+    On a terminal every test is shown, first while it runs (overwritten when it
+    finishes), so a submission that loops is seen to be stopped test by test, not
+    hung. Into a file or pipe (a log) a test gets its line when it took `SLOW`
+    seconds or more, or when `EVERY` seconds passed since the last line, so a
+    quick grading writes nothing there and a slow one says where it is
+    (`every_test`, for --verbose: every test there too).
+    """
+
+    SLOW = 1.0
+    EVERY = 10.0
+
+    def __init__(self, total: int, stream: Any, every_test: bool = False) -> None:
+        import time
+
+        self.total = total
+        self.stream = stream
+        self.done = 0
+        self.started = time.perf_counter()
+        self.clock = time.perf_counter
+        self.pending = False
+        self.last_line = self.started
+        self.terminal = hasattr(stream, "isatty") and stream.isatty()
+        self.every_test = every_test or self.terminal
+        # A dumb terminal cannot go back over a line: it gets the finished lines only.
+        self.live = self.terminal and os.environ.get("TERM", "") != "dumb"
+
+    def _prefix(self) -> str:
+        width = len(str(self.total))
+        return f"[{self.done + 1:>{width}}/{self.total}, {self.clock() - self.started:5.1f} s]"
+
+    def starting(self, question: str, test: str) -> None:
+        if self.live:
+            self.stream.write(f"\r{self._prefix()} {question} / {test}: running...")
+            self.stream.flush()
+            self.pending = True
+
+    def finished(self, question: str, test: Any) -> None:
+        now = self.clock()
+        if self.every_test or test.seconds >= self.SLOW or now - self.last_line >= self.EVERY:
+            verdict = "pass" if test.passed else "FAIL"
+            line = f"{self._prefix()} {question} / {test.name}: {verdict} ({test.seconds:.2f} s)"
+            if self.pending:
+                self.stream.write("\r\033[K")
+                self.pending = False
+            self.stream.write(line + "\n")
+            self.stream.flush()
+            self.last_line = now
+        self.done += 1
+
+
 def _package(args: argparse.Namespace) -> int:
     from pacman.grading.assignment import load_assignment, shipped_directory
-    from pacman.grading.gradescope import check_package_target, write_gradescope_package
+    from pacman.grading.gradescope import check_package_target, parse_python_version, write_gradescope_package
 
     if args.submission is not None or args.starter or args.json or args.gradescope or args.question \
             or args.sandbox_user or args.write_solutions or args.force:
-        raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement)")
+        raise _usage("--gradescope-package takes only ASSIGNMENT (and --requirement or --python)")
     if args.requirement is not None and not args.requirement.strip():
         raise _usage("--requirement: expected what pip should install, got an empty string")
+    if args.python is not None:
+        if args.requirement is not None:
+            raise _usage("--python chooses the bundled wheels; --requirement replaces them: give one")
+        args.python = parse_python_version(args.python)
     check_package_target(args.gradescope_package)  # before the assignment is read: fail fast
     if args.assignment is not None and _is_classic(args.assignment):
         return _package_classic(args)
@@ -243,7 +320,8 @@ def _package(args: argparse.Namespace) -> int:
     shipped = assignment.directory.resolve() == (shipped_directory() / assignment.id).resolve()
     written = write_gradescope_package(args.gradescope_package, assignment.id, assignment.submission_file,
                                        requirement=args.requirement,
-                                       assignment_files=None if shipped else Path(assignment.directory))
+                                       assignment_files=None if shipped else Path(assignment.directory),
+                                       python=args.python)
     for path in written:
         print(path)
     print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "
@@ -263,7 +341,7 @@ def _package_classic(args: argparse.Namespace) -> int:
     student_file = GENERATIONS[course.generation].student_file if course.generation else CLASSIC_SUBMISSION
     written = write_gradescope_package(args.gradescope_package, course.id, student_file,
                                        requirement=args.requirement, assignment_files=Path(args.assignment),
-                                       classic=True)
+                                       classic=True, python=args.python)
     for path in written:
         print(path)
     print(f"Zip the contents of {args.gradescope_package} and upload them as the Gradescope autograder; "

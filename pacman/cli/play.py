@@ -72,7 +72,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     play.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
                       help="keep the layout's first N ghosts (default: all)")
     play.add_argument("--seed", type=non_negative_int, default=None,
-                      help="seed of the first game; game k uses seed + k (default: random, reported)")
+                      help="seed of the first game; the next games use seed + 1, seed + 2, ... (default: random, "
+                           "reported)")
     play.add_argument("--games", type=bounded_int(1, MAX_PLAY_GAMES, " (use `pacman-ai batch` for more)"), default=1,
                       metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
     play.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",

@@ -21,8 +21,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                              "outcome, checked.")
     replay.add_argument("file", metavar="GAME.json", help="a replay file written by `pacman-ai play --save`")
     replay.add_argument("--display", choices=DISPLAYS, default=None,
-                        help="how to show the game (default: text, or none with --json); web: live in a web "
-                             "browser, served from this machine (see --host, --port)")
+                        help="how to show the game (default: a pygame window when a display exists, else the "
+                             "terminal; none with --json or --html); web: live in a web browser, served from "
+                             "this machine (see --host, --port)")
     replay.add_argument("--fps", type=fps, default=8.0,
                         help="rounds shown per second, 0.1 to 1000 (default: 8)")
     replay.add_argument("--zoom", type=zoom, default=1.0, help="scale of the pygame view, 0.1 to 8")

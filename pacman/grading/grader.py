@@ -17,7 +17,7 @@ from pacman.grading.checks import TestResult, prepare
 from pacman.grading.forbidden import Violation, find_violations
 from pacman.grading.sandbox import SandboxRun, check_sandbox_user, run_items
 
-__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog"]
+__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog", "check_syntax"]
 
 #: Submissions larger than this are refused before anything runs.
 MAX_SUBMISSION_BYTES = 1 << 20
@@ -98,6 +98,26 @@ def read_submission(path: str | Path) -> str:
         raise SubmissionError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
 
 
+def check_syntax(source: str, submission: str | Path) -> None:
+    """SubmissionError naming the file, line and column if `source` does not compile.
+
+    Compiling runs none of the submission's code, so this happens in the grader
+    before any test: one message rather than the same error in every test. A
+    source too deeply nested for the compiler is left to the sandbox, which
+    reports what happens when the submission is loaded there.
+    """
+    try:
+        compile(source, str(submission), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f"{submission}:{exc.lineno}" + (f":{exc.offset}" if exc.offset else "") if exc.lineno else str(submission)
+        code = (exc.text or "").strip()
+        shown = f" in {code[:80]!r}" if code else ""
+        raise SubmissionError(f"{where}: {type(exc).__name__}: {exc.msg}{shown} (not graded: fix it and grade "
+                              f"again)") from None
+    except (RecursionError, MemoryError, ValueError):
+        pass
+
+
 def question_score(question: Question, tests: list[TestResult]) -> float:
     """`partial`: the question's points in proportion to test points earned; `all`: all or nothing."""
     total = sum(t.max_score for t in tests)
@@ -148,15 +168,20 @@ def grade(
     questions: list[str] | None = None,
     progress: Callable[[str, TestResult], None] | None = None,
     sandbox_user: str | None = None,
+    starting: Callable[[str, str], None] | None = None,
 ) -> GradeReport:
     """Grade `submission` on `assignment` (only the `questions` ids given, if any).
 
     Every test runs in its own sandboxed process (as `sandbox_user`, if given:
     needs root); the expected answers of all tests are computed before the
-    submission runs at all. A submission whose source imports a module of the
+    submission runs at all. A submission that does not compile is a
+    SubmissionError naming the file, line and column: nothing is graded (one whose
+    module-level code fails when run scores 0, each test saying why). A
+    submission whose source imports a module of the
     assignment's ``forbid_imports`` scores 0 on every question without running;
     one that tries while running fails the tests where it tried. Either way the
-    report lists the violations.
+    report lists the violations. `starting(question_id, test_name)` is called
+    before each test runs, `progress(question_id, verdict)` after.
     """
     from pacman.grading.classic.detect import classic_hint, classic_imports, missing_classic_module
 
@@ -165,6 +190,7 @@ def grade(
     modules = classic_imports(source)
     if modules:  # one message, rather than the same ModuleNotFoundError for every test
         raise SubmissionError(classic_hint(str(submission), assignment.id, modules))
+    check_syntax(source, submission)
     if sandbox_user is not None:
         check_sandbox_user(sandbox_user)
     path = str(Path(submission).resolve())
@@ -185,6 +211,8 @@ def grade(
     for question, question_checks in checks:
         verdicts = []
         for check in question_checks:
+            if starting is not None:
+                starting(question.id, check.test.name)
             run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
                             user=sandbox_user, forbid_imports=assignment.forbid_imports)
             log.add_run(run, question.id)

@@ -35,8 +35,8 @@ from pathlib import Path
 from pacman.errors import PacmanError
 from pacman.files import file_kind, output_problem
 
-__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "classic_layouts",
-           "MARKER", "CLASSIC_SUBMISSION"]
+__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "download_wheels",
+           "parse_python_version", "classic_layouts", "MARKER", "CLASSIC_SUBMISSION"]
 
 #: The line every script of the package carries; a folder holding it may be replaced.
 MARKER = "Written by `pacman-ai grade --gradescope-package`."
@@ -106,18 +106,29 @@ case "$assignment" in
   source/*) assignment="$root/$assignment" ;;
 esac
 cd /tmp
+errors=$(mktemp)
 "$root/venv/bin/pacman-ai" grade "$assignment" "$submission" ${user:+--sandbox-user "$user"} \\
-    --gradescope "$results"
+    --gradescope "$results" 2> "$errors"
 status=$?
+cat "$errors" >&2
 if [ ! -s "$results" ]; then
-  # The grader could not run at all: still give Gradescope a whole results file that says so.
-  "$root/venv/bin/python" - "$status" "$results" <<'END'
+  # The grader could not run at all: still give Gradescope a whole results file that says why
+  # (the grader's last line on stderr: its one-line error, or the last line of a traceback).
+  "$root/venv/bin/python" - "$status" "$results" "$errors" <<'END'
 import json, sys
-message = f"The autograder could not run (exit status {sys.argv[1]}); please tell your instructor."
-with open(sys.argv[2], "w") as handle:
+status, results, errors = sys.argv[1:]
+with open(errors, encoding="utf-8", errors="replace") as handle:
+    lines = [line.strip() for line in handle if line.strip()]
+reason = lines[-1] if lines else "it printed no error"
+prefix = "pacman-ai: "
+reason = reason[len(prefix):] if reason.startswith(prefix) else reason
+message = (f"The autograder could not run: {reason} (exit status {status}); "
+           f"please tell your instructor.")
+with open(results, "w") as handle:
     json.dump({"score": 0, "output": message, "tests": [], "stdout_visibility": "visible"}, handle)
 END
 fi
+rm -f "$errors"
 """
 
 _README = """Gradescope autograder for the pacman-ai {kind} {assignment!r}.
@@ -311,15 +322,97 @@ def _requirement_names(dist: metadata.Distribution) -> list[str]:
     return names
 
 
-def bundle_wheels(folder: str | os.PathLike[str]) -> tuple[Path, list[Path], list[str]]:
-    """Wheels of the running pacman-ai and of its installed runtime dependencies, written into `folder`.
+#: The platforms of the wheels downloaded for ``--python``: Linux x86-64 with glibc 2.17 to 2.35
+#: (Gradescope's images are Ubuntu on x86-64; Ubuntu 22.04 has glibc 2.35).
+LINUX_PLATFORMS = ("manylinux2014_x86_64",) + tuple(f"manylinux_2_{minor}_x86_64" for minor in range(17, 36))
+#: The oldest Python pacman-ai runs on (pyproject's requires-python).
+OLDEST_PYTHON = (3, 10)
 
+
+def parse_python_version(text: str) -> str:
+    """``3.10`` -> ``"3.10"``: a CPython minor version pacman-ai runs on; PackageError otherwise."""
+    match = re.fullmatch(r"3\.(\d{1,2})", text.strip())
+    if match is None:
+        raise PackageError(f"--python {text!r}: expected a Python version such as 3.10 or 3.12")
+    if (3, int(match.group(1))) < OLDEST_PYTHON:
+        raise PackageError(f"--python {text}: pacman-ai needs Python {'.'.join(map(str, OLDEST_PYTHON))} or later")
+    return f"3.{int(match.group(1))}"
+
+
+def download_wheels(folder: str | os.PathLike[str], python: str) -> list[Path]:
+    """Binary wheels of pacman-ai's dependencies for CPython `python` on Linux x86-64, into `folder`.
+
+    pip resolves them for that interpreter without running it (the markers of
+    pacman-ai's requirements are evaluated here for it: tomli for 3.10): ``pip download --only-binary=:all: --python-version ... --abi cpXY
+    --platform ...``, from the package index pip is configured with. Returns the
+    wheels written; PackageError with pip's reason if
+    one has no wheel for that Python.
+    """
+    import subprocess
+
+    folder = Path(folder)
+    before = set(folder.iterdir())
+    abi = "cp" + python.replace(".", "")
+    command = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--no-input", "--quiet",
+               "--only-binary=:all:", "--implementation", "cp", "--python-version", python, "--abi", abi,
+               "--dest", str(folder)]
+    for platform in LINUX_PLATFORMS:
+        command += ["--platform", platform]
+    command.extend(_requirements_for(python))
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise PackageError(f"--python {python}: cannot run pip to download the wheels: {exc}") from None
+    if done.returncode != 0:
+        lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+        errors = [line for line in lines if line.startswith("ERROR:")] or lines or ["pip printed nothing"]
+        if "No module named pip" in errors[-1]:
+            reason = f"pip is not installed in {sys.executable}"
+        else:
+            reason = errors[0].removeprefix("ERROR: ")
+        raise PackageError(f"--python {python}: pip could not download the dependency wheels for CPython {python} "
+                           f"on Linux x86-64 ({abi}, manylinux): {reason}")
+    return sorted(p for p in set(folder.iterdir()) - before if p.suffix == ".whl")
+
+
+def _requirements_for(python: str) -> list[str]:
+    """pacman-ai's runtime requirements that hold on CPython `python` on Linux x86-64, markers left out.
+
+    pip evaluates markers for the Python it runs on even when downloading for another
+    (``--python-version`` sets the tags only), so they are evaluated here: tomli is
+    needed before 3.11 whatever builds the package.
+    """
+    try:
+        from packaging.requirements import InvalidRequirement, Requirement
+    except ImportError:  # pip's own copy: pip is there, since it downloads the wheels
+        from pip._vendor.packaging.requirements import InvalidRequirement, Requirement
+    target = {"python_version": python, "python_full_version": f"{python}.0", "implementation_name": "cpython",
+              "platform_python_implementation": "CPython", "sys_platform": "linux", "platform_system": "Linux",
+              "platform_machine": "x86_64", "os_name": "posix", "extra": ""}
+    wanted = []
+    for text in _distribution(_DISTRIBUTION).requires or ():
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            raise PackageError(f"pacman-ai's requirement {text!r} cannot be read") from None
+        if requirement.marker is None or requirement.marker.evaluate(target):
+            wanted.append(f"{requirement.name}{requirement.specifier}")
+    return wanted
+
+
+def bundle_wheels(folder: str | os.PathLike[str], python: str | None = None) -> tuple[Path, list[Path], list[str]]:
+    """Wheels of the running pacman-ai and of its runtime dependencies, written into `folder`.
+
+    The dependencies are repacked from their installations here, or, with `python`
+    (``"3.10"``), downloaded for that CPython version (`download_wheels`).
     Returns (our wheel, the dependency wheels, the names of requirements not installed
     here and so not bundled: e.g. tomli, needed only before Python 3.11).
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ours = build_project_wheel(folder)
+    if python is not None:
+        return ours, download_wheels(folder, python), []
     wanted = _requirement_names(_distribution(_DISTRIBUTION))
     seen: set[str] = set()
     dependencies, missing = [], []
@@ -447,15 +540,16 @@ def classic_layouts(test_folder: str | os.PathLike[str]) -> Path | None:
 
 def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
                              requirement: str | None = None, assignment_files: Path | None = None,
-                             classic: bool = False) -> list[Path]:
+                             classic: bool = False, python: str | None = None) -> list[Path]:
     """Write Gradescope's autograder files into `directory`; returns the paths written (inside it).
 
     `assignment` is the shipped id, or (with `assignment_files`, a directory) the
     assignment is copied into the package and graded from /autograder/source.
     With `classic`, `assignment_files` is a classic test folder: it is copied to
     ``course/NAME`` with the ``layouts/`` folder beside it, if any, to ``course/layouts``.
-    `requirement` None bundles wheels (see the module docstring); a string is
-    what ``setup.sh`` pip-installs instead. `directory` must be absent, empty or a
+    `requirement` None bundles wheels (see the module docstring): repacked from this
+    installation, or with `python` (``"3.10"``) downloaded for that CPython version;
+    a string is what ``setup.sh`` pip-installs instead. `directory` must be absent, empty or a
     package written before (PackageError otherwise); it is replaced as a whole.
     """
     target = check_package_target(directory)
@@ -478,7 +572,8 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
             shutil.rmtree(leftover)
     try:
         staging.mkdir()
-        names = _write_contents(staging, assignment, submission_file, requirement, assignment_files, classic)
+        names = _write_contents(staging, assignment, submission_file, requirement, assignment_files, classic,
+                                python)
         if target.exists():
             target.rename(old)
         staging.rename(target)
@@ -493,7 +588,7 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
 
 
 def _write_contents(folder: Path, assignment: str, submission_file: str, requirement: str | None,
-                    assignment_files: Path | None, classic: bool = False) -> list[str]:
+                    assignment_files: Path | None, classic: bool = False, python: str | None = None) -> list[str]:
     written = []
     target = assignment
     if classic and assignment_files is not None:
@@ -511,7 +606,7 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
         target = "source/assignment"
     contents = []
     if requirement is None:
-        ours, dependencies, missing = bundle_wheels(folder / WHEELS)
+        ours, dependencies, missing = bundle_wheels(folder / WHEELS, python)
         tags = sorted({"-".join(p.name[:-4].split("-")[2:4]) for p in dependencies if not p.name.endswith("-any.whl")})
         tags = tags or ["any Python"]
         install = (_INSTALL_BUNDLED.replace("@WHEELS@", WHEELS).replace("@WHEEL@", ours.name)
@@ -522,9 +617,15 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
         if missing:
             contents.append(f"Not bundled (not installed where the package was built; fetched from the "
                             f"package index if the autograder's Python needs them): {', '.join(missing)}")
-        contents.append(f"The dependency wheels fit {', '.join(tags)} (Python version and ABI) on the platform in their "
-                        f"names only: to install offline, build the package with the Python version of the "
-                        f"autograder image's python3 (else setup.sh fetches them from the package index).")
+        if python is not None:
+            contents.append(f"The dependency wheels were downloaded for CPython {python} on Linux x86-64 "
+                            f"(pacman-ai grade --gradescope-package --python {python}): setup.sh installs them "
+                            f"offline when the autograder image's python3 is {python}.")
+        else:
+            contents.append(f"The dependency wheels fit {', '.join(tags)} (Python version and ABI) on the platform "
+                            f"in their names only: to install offline, build the package with the Python version of "
+                            f"the autograder image's python3, or give --python VERSION (else setup.sh fetches them "
+                            f"from the package index).")
     else:
         install = _INSTALL_REQUIREMENT.replace("@REQUIREMENT@", shlex.quote(requirement))
         contents.append(f"setup.sh pip-installs {requirement} (from the package index, unless it is a path or URL).")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
-from typing import TextIO
+from typing import Mapping, TextIO
 
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.resources import palette
 from pacman.state import GameState
 
-__all__ = ["TextDisplay", "render_board", "ghost_glyph"]
+__all__ = ["TextDisplay", "render_board", "ghost_glyph", "terminal_abilities"]
 
 _RESET = "\x1b[0m"
 
@@ -82,18 +83,34 @@ def render_board(state: GameState, color: bool = False) -> str:
     return "\n".join(lines)
 
 
+def terminal_abilities(stream: TextIO, environ: Mapping[str, str] | None = None) -> tuple[bool, bool]:
+    """(colour, redraw in place) for `stream`: both on a terminal, neither into a file or pipe.
+
+    ``NO_COLOR`` set to anything but the empty string turns colour off
+    (https://no-color.org); ``TERM=dumb`` (a terminal that understands no escape
+    codes, such as an editor's shell buffer) turns off both.
+    """
+    environ = os.environ if environ is None else environ
+    is_tty = bool(getattr(stream, "isatty", lambda: False)())
+    dumb = environ.get("TERM", "") == "dumb"
+    return is_tty and not dumb and not environ.get("NO_COLOR"), is_tty and not dumb
+
+
 class TextDisplay:
     """Draws the game in a terminal after every round (Pacman and each ghost moved).
 
-    On a terminal (or with ``color=True``) it redraws in place, in colour, at `fps`
-    rounds per second; into a file or pipe it writes every round's board in turn.
+    On a terminal it redraws in place, in colour, at `fps` rounds per second; into
+    a file or pipe it writes every round's board in turn, without colour.
+    ``NO_COLOR`` turns colour off, ``TERM=dumb`` colour and redrawing (each board
+    is then written after the last, still at `fps`); `color` True or False overrides both for colour.
     """
 
     def __init__(self, stream: TextIO | None = None, fps: float = 10.0, color: bool | None = None) -> None:
         self.stream = stream if stream is not None else sys.stdout
-        is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.color = is_tty if color is None else color
-        self.live = is_tty
+        colour, redraw = terminal_abilities(self.stream)
+        self.color = colour if color is None else color
+        self.live = redraw
+        self.paced = bool(getattr(self.stream, "isatty", lambda: False)())
         self.fps = fps
         self._last_draw = 0.0
         self._moves = 0
@@ -120,13 +137,13 @@ class TextDisplay:
         status = f"{state.layout.name}  {label}  score {state.score}  food {state.food_count}"
         if any(state.scared_timers):
             status += "  scared " + ",".join(str(t) for t in state.scared_timers)
-        if self.live:
-            if self.fps > 0:
-                wait = self._last_draw + 1.0 / self.fps - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-            self.stream.write(_HOME_CLEAR + board + "\n" + status + "\n")
+        if self.paced and self.fps > 0:
+            wait = self._last_draw + 1.0 / self.fps - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
             self._last_draw = time.monotonic()
+        if self.live:
+            self.stream.write(_HOME_CLEAR + board + "\n" + status + "\n")
         else:
             self.stream.write(board + "\n" + status + "\n\n")
         self.stream.flush()

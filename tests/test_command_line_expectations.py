@@ -1,0 +1,254 @@
+"""The command line a person expects: --version, NO_COLOR and TERM=dumb, help texts that are true,
+a first batch ETA that is not wildly pessimistic, bench progress, agent-spec errors that list what a
+file defines, and one story about game numbers and seeds.
+
+Each test runs `pacman-ai` as a user does: a subprocess in a fresh folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def _env(**changes: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    for key, value in changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def _cli(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pacman", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def _on_a_terminal(cwd: Path, args: list[str], env: dict) -> bytes:
+    """What `pacman-ai ARGS` writes to stdout when stdout is a terminal."""
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "pacman", *args], cwd=cwd, stdout=follower,
+                                   stderr=subprocess.PIPE, env=env)
+        os.close(follower)
+        follower = -1
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # the other side closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert process.wait(timeout=60) == 0, process.stderr.read()
+        process.stderr.close()
+    finally:
+        if follower != -1:
+            os.close(follower)
+        os.close(leader)
+    return shown
+
+
+# -- --version -----------------------------------------------------------------------------------------
+
+
+def test_version_prints_the_installed_version(tmp_path):
+    done = _cli(tmp_path, "--version")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"pacman-ai {metadata.version('pacman-ai')}\n", "")
+    assert re.fullmatch(r"pacman-ai \d+\.\d+\.\d+\S*\n", done.stdout)
+    assert "--version" in _cli(tmp_path, "--help").stdout
+
+
+# -- NO_COLOR and TERM=dumb ------------------------------------------------------------------------------
+
+PLAY_TEXT = ["play", "--display", "text", "--layout", "test", "--max-moves", "3", "--seed", "1", "--fps", "1000"]
+COLOUR = re.compile(rb"\x1b\[(1;)?38;2;\d+;\d+;\d+m")
+REDRAW = b"\x1b[H\x1b[J"
+
+
+@pytest.mark.parametrize("changes, colour, redraw", [
+    ({"NO_COLOR": None, "TERM": "xterm-256color"}, True, True),
+    ({"NO_COLOR": "1", "TERM": "xterm-256color"}, False, True),
+    ({"NO_COLOR": "", "TERM": "xterm-256color"}, True, True),  # no-color.org: an empty value does not count
+    ({"NO_COLOR": None, "TERM": "dumb"}, False, False),
+])
+def test_the_terminal_view_honours_no_color_and_dumb_terminals(tmp_path, changes, colour, redraw):
+    shown = _on_a_terminal(tmp_path, PLAY_TEXT, _env(**changes))
+    assert bool(COLOUR.search(shown)) is colour
+    assert (REDRAW in shown) is redraw
+    if not colour and not redraw:
+        assert b"\x1b" not in shown  # a dumb terminal gets no escape code at all
+    assert b"cut-off: score" in shown  # the game was still shown to its end
+
+
+# -- help texts that are true -------------------------------------------------------------------------------
+
+
+def _help_of(tmp_path: Path, command: str, flag: str) -> str:
+    """The help text of `flag` in `pacman-ai COMMAND --help`, on one line."""
+    lines = _cli(tmp_path, command, "--help").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith(flag))
+    block = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("     "):  # the next option (indented by 2) or section
+            break
+        block.append(line)
+    return " ".join(" ".join(block).split())
+
+
+def test_replay_help_states_the_default_display_it_uses(tmp_path):
+    expected = "(default: a pygame window when a display exists, else the terminal; none with --json or --html)"
+    assert expected in _help_of(tmp_path, "replay", "--display")
+    assert _cli(tmp_path, "play", "--layout", "test", "--max-moves", "4", "--seed", "2", "--display", "none",
+                "--save", "g.json").returncode == 0
+    # No display here: the terminal, as the help says (a window would print nothing on stdout).
+    headless = _env(DISPLAY=None, WAYLAND_DISPLAY=None, SDL_VIDEODRIVER=None)
+    shown = _cli(tmp_path, "replay", "g.json", "--fps", "1000", env=headless)
+    assert shown.returncode == 0 and "%" in shown.stdout and "test  start" in shown.stdout, shown.stderr
+    quiet = _cli(tmp_path, "replay", "g.json", "--json", env=headless)
+    assert quiet.returncode == 0 and "%" not in quiet.stdout and json.loads(quiet.stdout)["moves"] == 4
+    page = _cli(tmp_path, "replay", "g.json", "--html", "g.html", env=headless)
+    assert page.returncode == 0 and "%" not in page.stdout and (tmp_path / "g.html").stat().st_size > 0
+    assert page.stdout == "cut-off: score 26 after 4 moves (seed 2)\n"  # the result only, no board
+
+
+def test_tree_help_points_at_a_section_that_exists(tmp_path):
+    text = _help_of(tmp_path, "tree", "FILE.json")
+    match = re.search(r"format: README\.md, section '([^']+)'", text)
+    assert match, text
+    headings = [re.sub(r"[`*]", "", line.lstrip("#").strip()) for line in README.splitlines()
+                if line.startswith("#")]
+    assert match.group(1) in headings
+    section = README.split(f"### `{match.group(1)}`", 1)[1].split("\n### ", 1)[0]
+    assert "The format, in JSON" in section  # the section does describe the tree format
+
+
+# -- the first ETA of a batch --------------------------------------------------------------------------------
+
+
+def _seconds(text: str) -> float:
+    if text.endswith(" s"):
+        return float(text[:-2])
+    parts = [int(p) for p in text.split(":")]
+    return float(sum(value * 60 ** power for power, value in enumerate(reversed(parts))))
+
+
+def test_the_first_eta_of_a_batch_leaves_out_the_start_up(tmp_path):
+    started = time.monotonic()
+    done = _cli(tmp_path, "batch", "--layout", "small", "--games", "60", "--jobs", "2", timeout=600)
+    wall = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("batch: ")]
+    first = re.fullmatch(r"batch: 1/60 games, won [\d.]+%, [\d.]+ games/s, ETA (.+)", lines[0])
+    assert first, lines
+    # The start-up (workers starting, imports) once counted as the first game's time: a 3 s batch
+    # then announced 3:55. The whole batch, start-up included, bounds what is left after its first game.
+    assert _seconds(first.group(1)) <= max(3 * wall, wall + 5), (first.group(1), wall)
+
+
+# -- bench progress --------------------------------------------------------------------------------------------
+
+SMALL_BENCH = ["bench", "--layout", "tiny", "--runs", "1", "--successors", "20", "--depths", "1", "--positions", "1",
+               "--compare", "tiny", "--moves", "2"]
+
+
+def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
+    done = _cli(tmp_path, *SMALL_BENCH, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = [re.sub(r"\d+\.\d s", "T s", line) for line in done.stderr.splitlines()]
+    assert lines == [
+        "bench [1/4] engine: successors per second on tiny, 1 runs ...",
+        "bench [1/4] engine: done in T s (T s so far)",
+        "bench [2/4] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
+        "bench [2/4] search: done in T s (T s so far)",
+        "bench [3/4] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
+        "bench [3/4] engines: done in T s (T s so far)",
+        "bench [4/4] record: ms per frame of a 2-move game recorded to GIF ...",
+        "bench [4/4] record: done in T s (T s so far)",
+    ]
+    assert "successors per second on tiny" in done.stdout  # the figures themselves stay on stdout
+
+
+def test_bench_quiet_and_json_keep_stdout_clean(tmp_path):
+    done = _cli(tmp_path, *SMALL_BENCH[:7], "--part", "engine", "--json", "--quiet")
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["engine"]["runs"] == 1
+    shown = _cli(tmp_path, *SMALL_BENCH[:7], "--part", "engine", "--json")
+    assert json.loads(shown.stdout)["engine"]["runs"] == 1
+    assert shown.stderr.splitlines()[0] == "bench [1/1] engine: successors per second on tiny, 1 runs ..."
+
+
+# -- agent-spec errors -------------------------------------------------------------------------------------------
+
+AGENT_FILE = """\
+import os
+import random as rnd
+from collections import OrderedDict
+from pacman import Action, GameState
+from pacman.agents.simple import GreedyAgent
+
+LIMIT = 3
+
+
+class MyAgent:
+    def get_action(self, state):
+        return Action.STOP
+
+
+class Helper:
+    pass
+
+
+def my_evaluation(state):
+    return 0.0
+"""
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--pacman", "mine.py:Nope"],
+     "pacman-ai: Pacman agent 'mine.py:Nope': mine.py has no 'Nope' (it defines the classes Helper, MyAgent and "
+     "the function my_evaluation)"),
+    (["--agent-args", "evaluation=mine.py:nope"],
+     "pacman-ai: evaluation 'mine.py:nope': mine.py has no 'nope' (it defines the classes Helper, MyAgent and "
+     "the function my_evaluation)"),
+    (["--pacman", "empty.py:Agent"], "pacman-ai: Pacman agent 'empty.py:Agent': empty.py has no 'Agent' "
+                                     "(it defines no public class or function)"),
+])
+def test_an_agent_spec_error_lists_what_the_file_defines_not_what_it_imports(tmp_path, args, message):
+    (tmp_path / "mine.py").write_text(AGENT_FILE)
+    (tmp_path / "empty.py").write_text("import os\nfrom pacman import Action\n")
+    done = _cli(tmp_path, "play", "--display", "none", "--layout", "test", "--max-moves", "2", *args)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", message + "\n")
+
+
+# -- game numbers and seeds ------------------------------------------------------------------------------------
+
+
+def test_game_numbers_and_seeds_are_as_the_readme_says(tmp_path):
+    # README: lines count games from 1 (game 1 has seed N); --json and numbered files count from 0 (seed N + k).
+    assert "(`game 1: ... seed N`, `game 2: ... seed N + 1`)" in README
+    assert "(`\"game\": k`)" in README and "game *k* there has\n  seed N + *k*" in README
+    common = ["play", "--display", "none", "--layout", "test", "--max-moves", "3", "--games", "3", "--seed", "7"]
+    lines = _cli(tmp_path, *common, "--save", "g.json").stdout.splitlines()
+    assert [re.match(r"game (\d+): .*, seed (\d+)$", line).groups() for line in lines[:3]] == [
+        ("1", "7"), ("2", "8"), ("3", "9")]
+    objects = [json.loads(line) for line in _cli(tmp_path, *common, "--json").stdout.splitlines()]
+    assert [(o["game"], o["seed"]) for o in objects] == [(0, 7), (1, 8), (2, 9)]
+    assert [json.loads((tmp_path / f"g-{k}.json").read_text())["seed"] for k in range(3)] == [7, 8, 9]
+    help_text = _help_of(tmp_path, "play", "--seed")
+    assert "seed of the first game; the next games use seed + 1, seed + 2, ..." in help_text
