@@ -131,8 +131,11 @@ def test_bad_api_input_is_refused_before_any_game():
         compare([WEAK, STRONG, GameConfig.create("small", "greedy")], games=4, sprt="win-rate:0,0.1")
     with pytest.raises(SprtError, match="H1 must be greater than H0"):
         compare([WEAK, STRONG], games=4, sprt="score:5,0")
-    with pytest.raises(BatchError, match="the same configuration is listed twice"):
-        compare({"a": WEAK, "b": WEAK}, games=4)
+    with pytest.raises(CompareError, match="the name 'a' is given to two configurations"):
+        compare([("a", WEAK), ("a", STRONG)], games=4)
+    with pytest.raises(BatchError, match=r"a configuration's name must be a printable, non-blank string .* "
+                                         r"got 'a\\nb'"):
+        compare({"a\nb": WEAK, "b": STRONG}, games=4)
 
 
 def test_command_line_prints_the_paired_table_and_json(capsys, tmp_path):
