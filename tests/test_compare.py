@@ -33,10 +33,11 @@ def test_compare_pairs_the_batch_games_seed_by_seed_and_its_statistics_follow_fr
     result = compare({"score": WEAK, "better": STRONG}, games=16, seed=3, jobs=2)
     batch = run_batch([WEAK, STRONG], games=16, seed=3, jobs=1)
     assert result.pairs == 16 and result.names == ["score", "better"]
+    # A comparison's lines are the batch's, each with its side's name.
     assert [deterministic_part(r) for r in result.records["score"]] == \
-        [deterministic_part(r) for r in batch.records_of(0)]
+        [{**deterministic_part(r), "name": "score"} for r in batch.records_of(0)]
     assert [deterministic_part(r) for r in result.records["better"]] == \
-        [deterministic_part(r) for r in batch.records_of(1)]
+        [{**deterministic_part(r), "name": "better"} for r in batch.records_of(1)]
     a, b = batch.records_of(0), batch.records_of(1)
     only_b = sum(rb["won"] and not ra["won"] for ra, rb in zip(a, b))
     only_a = sum(ra["won"] and not rb["won"] for ra, rb in zip(a, b))
@@ -94,9 +95,13 @@ def test_a_file_of_other_configurations_or_another_seed_is_refused_and_left_alon
     compare({"score": WEAK, "better": STRONG}, games=4, seed=5, jobs=1, out=out)
     before = out.read_bytes()
     deeper = GameConfig.create("small", "expectimax", {"depth": 2, "evaluation": "better"})
-    with pytest.raises(BatchError, match=r"line 2 \(game 0\) was played with another configuration: "
-                                         r"--agent-args depth=1"):
+    with pytest.raises(BatchError, match=r"line \d \(game 0\) was played with another configuration: "
+                                         r"configuration name 'better' in the file, none of the command's "
+                                         r"\('score', 'deeper'\); give the same flags"):
         compare({"score": WEAK, "deeper": deeper}, games=4, seed=5, out=out, resume=True)
+    with pytest.raises(BatchError, match=r"line \d \(game 0\) was played with another configuration: "
+                                         r"--agent-args depth=1 in the file, depth=2 in the command; give"):
+        compare({"score": WEAK, "better": deeper}, games=4, seed=5, out=out, resume=True)
     with pytest.raises(BatchError, match="played with another configuration: --seed 5 in the file, 6"):
         compare({"score": WEAK, "better": STRONG}, games=4, seed=6, out=out, resume=True)
     assert out.read_bytes() == before

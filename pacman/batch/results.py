@@ -298,8 +298,9 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
                 expected, key=lambda e: sum(v != w for v, w in zip(values, config_values(e))))
             differences = describe_mismatch(values, config_values(nearest))
             names = [e["name"] for e in expected if e.get("name") is not None]
-            if names and not named:  # a renamed side: the nearest by the other fields is a guess
-                differences = [d for d in differences if not d.startswith("configuration name ")]
+            if names and not named:  # a side of another comparison: comparing its fields to a guess says little
+                differences = [d for d in differences if d.startswith(("--seed ", "--max-moves ",
+                                                                        "--move-time-limit "))]
                 differences.append(f"configuration name {_name(values[-1])} in the file, none of the command's "
                                    f"({', '.join(_name(n) for n in names)})")
             raise BatchError(f"{path}: line {number} (game {record['index']}) was played with another "
