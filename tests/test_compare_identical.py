@@ -167,3 +167,23 @@ def test_a_batch_line_carries_a_name_only_when_its_configuration_has_one(tmp_pat
     with pytest.raises(BatchError, match="line 1 \\(game 0\\) was played with another configuration: "
                                          "configuration name none in the file, none of the command's \\('a', 'b'\\)"):
         compare({"a": SMALL, "b": SMALL}, games=3, out=tmp_path / "plain.jsonl", resume=True)
+
+
+def _strict(text: str) -> dict:
+    """JSON as a strict parser reads it: NaN and Infinity are not JSON."""
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_identical_sides_on_the_score_sprt_accept_h0_at_its_first_pairs_with_a_finite_llr(tmp_path):
+    # Every difference is exactly 0 = H0: the normal model's spread about H0 is its floor, 1e-12 * 20^2,
+    # so the LLR after n pairs is n/2 * log(1e-12), and the test stops at its first allowed pair (10).
+    done = _compare(tmp_path, *SAME, "--sprt", "score:0,20", "--games", "100", "--jobs", "2", "--quiet", "--json",
+                    "--summary", "s.json")
+    assert done.returncode == 0, done.stderr
+    data = _strict(done.stdout)
+    assert _strict((tmp_path / "s.json").read_text()) == data
+    assert (data["sprt"]["verdict"], data["sprt"]["pairs"]) == ("H0", 10)
+    assert data["sprt"]["llr"] == pytest.approx(5 * math.log(1e-12), rel=1e-9)
+    assert data["paired"]["score_difference"] == 0.0 and data["paired"]["mcnemar_p"] == 1.0
