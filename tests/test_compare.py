@@ -172,6 +172,8 @@ def test_command_line_sprt_prints_the_llr_and_the_verdict(capsys):
     (["--config", "a:--layout small,medium", "--config", "b:"], "one value per configuration"),
     (["--config", "a:--agent-args", "--config", "b:"], "--agent-args needs a value"),
     (["--config", "a:--layout 'small", "--config", "b:"], "cannot split its flags"),
+    (["--config", "a\tb:", "--config", "b:"], "--config 'a\\tb:': a name is printable and at most 100"),
+    (["--config", "a" * 101 + ":", "--config", "b:"], "a name is printable and at most 100 characters"),
     (["--config", "a:", "--config", "b:", "--alpha", "0.1"], "they need --sprt"),
     (["--config", "a:", "--config", "b:", "--sprt", "wins:0,1"], "expected one of win-rate, score"),
     (["--config", "a:", "--config", "b:", "--config", "c:--agent-args depth=1", "--sprt", "score:0,1"],

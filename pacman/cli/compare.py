@@ -50,7 +50,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     compare.add_argument("--config", action="append", default=[], metavar="NAME:FLAGS", dest="configs",
                          help="a configuration: a name, a colon, and its own --layout, --pacman, --agent-args, "
                               "--ghosts, --num-ghosts (one value each); give it two or more times. The first is A, "
-                              "the second B; differences are B - A")
+                              "the second B; differences are B - A. Each is played under its name (in every line "
+                              "of --out), so two may have the same flags")
     compare.add_argument("--layout", default="medium", metavar="NAME",
                          help="layout of every configuration that does not set its own (default: medium)")
     compare.add_argument("--pacman", default="expectimax", metavar="NAME",
@@ -132,13 +133,16 @@ def _side_flags(name: str, text: str, spec: str) -> dict[str, str]:
 def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
     """``d3:--agent-args depth=3`` -> (``"d3"``, its GameConfig): the shared flags overridden by its own."""
     from pacman.agents import parse_agent_args
-    from pacman.batch.config import GameConfig
+    from pacman.batch.config import MAX_NAME_LENGTH, GameConfig
 
     name, colon, text = spec.partition(":")
     name = name.strip()
     if not colon or not name:
         raise UsageError(f"pacman-ai compare: --config {spec!r}: expected NAME:FLAGS, e.g. "
                          f"d3:'--agent-args depth=3'")
+    if not name.isprintable() or len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"pacman-ai compare: --config {spec!r}: a name is printable and at most "
+                         f"{MAX_NAME_LENGTH} characters (it is written in every line of --out)")
     flags = _side_flags(name, text, spec)
     args = parse_agent_args(shared.agent_args)
     args.update(parse_agent_args(flags.get("--agent-args")))
