@@ -181,6 +181,9 @@ def test_command_line_sprt_prints_the_llr_and_the_verdict(capsys):
     (["--config", "a:--layout nowhere", "--config", "b:"], "nowhere"),
     (["--config", "a:", "--config", "b:", "--resume"], "--resume needs --out"),
     (["--config", "a:", "--config", "b:", "--plot", "x.txt"], "expected a .png, .svg or .pdf"),
+    (["--config", "a:", "--config", "b:", "--out", "c.jsonl", "--summary", "./c.jsonl"],
+     "--out and --summary name the same file ./c.jsonl"),
+    (["--config", "a:", "--config", "b:", "--summary", "no/such/folder/s.json"], "--summary no/such/folder/s.json"),
 ])
 def test_command_line_errors_are_one_line_with_status_2(capsys, argv, message):
     status, stdout, err = run(capsys, "compare", "--layout", "small", *argv)

@@ -122,7 +122,7 @@ PACED = str(Path(__file__).with_name("batch_agents.py")) + ":SleepyAgent"
 def test_identical_sides_survive_ctrl_c_and_resume_to_all_tied_pairs(tmp_path):
     argv = [sys.executable, "-m", "pacman", "compare", "--layout", "small", "--pacman", PACED, "--max-moves", "40",
             "--agent-args", "sleep_below=1.0,seconds=0.1", "--config", "one:", "--config", "two:", "--games", "24",
-            "--jobs", "2", "--out", "c.jsonl"]
+            "--jobs", "2", "--out", "c.jsonl", "--summary", "c.json"]
     process = subprocess.Popen(argv, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out = tmp_path / "c.jsonl"
@@ -136,10 +136,12 @@ def test_identical_sides_survive_ctrl_c_and_resume_to_all_tied_pairs(tmp_path):
     assert process.returncode == 130, stderr
     partial = read_results(out)
     assert 4 <= len(partial) < 48
+    assert not (tmp_path / "c.json").exists()  # no summary of an interrupted run
     resumed = subprocess.run([*argv, "--resume", "--json", "--quiet"], cwd=tmp_path, env=ENV, capture_output=True,
                              text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
+    assert data == json.loads((tmp_path / "c.json").read_text())
     assert data["pairs"] == 24 and data["played"] == 48 - len(partial)
     assert data["paired"]["equal"] == 24 and data["paired"]["mcnemar_p"] == 1.0
     assert sorted((r["name"], r["index"]) for r in read_results(out)) == \
