@@ -33,10 +33,11 @@ def test_compare_pairs_the_batch_games_seed_by_seed_and_its_statistics_follow_fr
     result = compare({"score": WEAK, "better": STRONG}, games=16, seed=3, jobs=2)
     batch = run_batch([WEAK, STRONG], games=16, seed=3, jobs=1)
     assert result.pairs == 16 and result.names == ["score", "better"]
+    # A comparison's lines are the batch's, each with its side's name.
     assert [deterministic_part(r) for r in result.records["score"]] == \
-        [deterministic_part(r) for r in batch.records_of(0)]
+        [{**deterministic_part(r), "name": "score"} for r in batch.records_of(0)]
     assert [deterministic_part(r) for r in result.records["better"]] == \
-        [deterministic_part(r) for r in batch.records_of(1)]
+        [{**deterministic_part(r), "name": "better"} for r in batch.records_of(1)]
     a, b = batch.records_of(0), batch.records_of(1)
     only_b = sum(rb["won"] and not ra["won"] for ra, rb in zip(a, b))
     only_a = sum(ra["won"] and not rb["won"] for ra, rb in zip(a, b))
@@ -94,9 +95,13 @@ def test_a_file_of_other_configurations_or_another_seed_is_refused_and_left_alon
     compare({"score": WEAK, "better": STRONG}, games=4, seed=5, jobs=1, out=out)
     before = out.read_bytes()
     deeper = GameConfig.create("small", "expectimax", {"depth": 2, "evaluation": "better"})
-    with pytest.raises(BatchError, match=r"line 2 \(game 0\) was played with another configuration: "
-                                         r"--agent-args depth=1"):
+    with pytest.raises(BatchError, match=r"line \d \(game 0\) was played with another configuration: "
+                                         r"configuration name 'better' in the file, none of the command's "
+                                         r"\('score', 'deeper'\); give the same flags"):
         compare({"score": WEAK, "deeper": deeper}, games=4, seed=5, out=out, resume=True)
+    with pytest.raises(BatchError, match=r"line \d \(game 0\) was played with another configuration: "
+                                         r"--agent-args depth=1 in the file, depth=2 in the command; give"):
+        compare({"score": WEAK, "better": deeper}, games=4, seed=5, out=out, resume=True)
     with pytest.raises(BatchError, match="played with another configuration: --seed 5 in the file, 6"):
         compare({"score": WEAK, "better": STRONG}, games=4, seed=6, out=out, resume=True)
     assert out.read_bytes() == before
@@ -131,8 +136,11 @@ def test_bad_api_input_is_refused_before_any_game():
         compare([WEAK, STRONG, GameConfig.create("small", "greedy")], games=4, sprt="win-rate:0,0.1")
     with pytest.raises(SprtError, match="H1 must be greater than H0"):
         compare([WEAK, STRONG], games=4, sprt="score:5,0")
-    with pytest.raises(BatchError, match="the same configuration is listed twice"):
-        compare({"a": WEAK, "b": WEAK}, games=4)
+    with pytest.raises(CompareError, match="the name 'a' is given to two configurations"):
+        compare([("a", WEAK), ("a", STRONG)], games=4)
+    with pytest.raises(BatchError, match=r"a configuration's name must be a printable, non-blank string .* "
+                                         r"got 'a\\nb'"):
+        compare({"a\nb": WEAK, "b": STRONG}, games=4)
 
 
 def test_command_line_prints_the_paired_table_and_json(capsys, tmp_path):
@@ -164,6 +172,8 @@ def test_command_line_sprt_prints_the_llr_and_the_verdict(capsys):
     (["--config", "a:--layout small,medium", "--config", "b:"], "one value per configuration"),
     (["--config", "a:--agent-args", "--config", "b:"], "--agent-args needs a value"),
     (["--config", "a:--layout 'small", "--config", "b:"], "cannot split its flags"),
+    (["--config", "a\tb:", "--config", "b:"], "--config 'a\\tb:': a name is printable and at most 100"),
+    (["--config", "a" * 101 + ":", "--config", "b:"], "a name is printable and at most 100 characters"),
     (["--config", "a:", "--config", "b:", "--alpha", "0.1"], "they need --sprt"),
     (["--config", "a:", "--config", "b:", "--sprt", "wins:0,1"], "expected one of win-rate, score"),
     (["--config", "a:", "--config", "b:", "--config", "c:--agent-args depth=1", "--sprt", "score:0,1"],
@@ -171,6 +181,9 @@ def test_command_line_sprt_prints_the_llr_and_the_verdict(capsys):
     (["--config", "a:--layout nowhere", "--config", "b:"], "nowhere"),
     (["--config", "a:", "--config", "b:", "--resume"], "--resume needs --out"),
     (["--config", "a:", "--config", "b:", "--plot", "x.txt"], "expected a .png, .svg or .pdf"),
+    (["--config", "a:", "--config", "b:", "--out", "c.jsonl", "--summary", "./c.jsonl"],
+     "--out and --summary name the same file ./c.jsonl"),
+    (["--config", "a:", "--config", "b:", "--summary", "no/such/folder/s.json"], "--summary no/such/folder/s.json"),
 ])
 def test_command_line_errors_are_one_line_with_status_2(capsys, argv, message):
     status, stdout, err = run(capsys, "compare", "--layout", "small", *argv)

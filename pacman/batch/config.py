@@ -6,7 +6,10 @@ of a sweep plays the same seeds (paired comparisons), a batch can be extended
 with more games, and the result of a game never depends on which worker played
 it or when. A configuration is identified in game lines by its *effective*
 agent arguments (the given ones over the agent's defaults), so ``depth=2`` and
-the defaults are one configuration.
+the defaults are one configuration. A configuration may also carry a `name`
+(a comparison names its sides), which tells apart configurations that are
+otherwise the same game setup; it is part of the key only when set, so lines
+without one (every file of an unnamed batch) keep the keys they always had.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ __all__ = [
     "MAX_CONFIGURATIONS",
     "MAX_SEED",
     "MAX_MOVE_TIME_LIMIT",
+    "MAX_NAME_LENGTH",
     "game_seed",
     "default_jobs",
     "max_jobs",
@@ -58,6 +62,9 @@ MAX_CONFIGURATIONS = 1000
 MAX_SEED = 2**64 - 1
 #: The longest move time limit, in seconds (a day); a longer wait overflows the platform's timers.
 MAX_MOVE_TIME_LIMIT = 86400.0
+
+#: The longest configuration name (it is written in every game line of its configuration).
+MAX_NAME_LENGTH = 100
 
 #: The flag of the command line that sets each configuration field (error messages name it).
 FLAG_OF = {"layout": "--layout", "pacman": "--pacman", "agent_args": "--agent-args", "ghosts": "--ghosts",
@@ -90,6 +97,9 @@ class GameConfig:
     """Cut a game off after this many Pacman moves."""
     move_time_limit: float | None = None
     """Seconds an agent may think on one move before its game ends as timed out."""
+    name: str | None = None
+    """A name that sets this configuration apart from the same game setup under another name (the sides of a
+    comparison); recorded in its lines, and part of their key, only when set."""
 
     @classmethod
     def create(cls, layout: str = "medium", pacman: str = "expectimax", agent_args: Mapping[str, Any] | None = None,
@@ -108,10 +118,14 @@ class GameConfig:
         return json.loads(_effective_args_json(self.pacman, _args_json(self.agent_kwargs), self.ghosts))
 
     def to_dict(self) -> dict[str, Any]:
-        """The config as it appears in every game line and in the summary (with the effective agent arguments)."""
-        return {"layout": self.layout, "pacman": self.pacman, "agent_args": self.effective_agent_args,
+        """The config as it appears in every game line and in the summary (with the effective agent arguments);
+        ``name`` only when it has one."""
+        data = {"layout": self.layout, "pacman": self.pacman, "agent_args": self.effective_agent_args,
                 "ghosts": self.ghosts, "num_ghosts": self.num_ghosts, "max_moves": self.max_moves,
                 "move_time_limit": self.move_time_limit}
+        if self.name is not None:
+            data["name"] = self.name
+        return data
 
     def label(self, fields: Sequence[str] | None = None) -> str:
         """A short human name, e.g. ``small expectimax depth=2 random x2``; only `fields` if given."""
@@ -249,6 +263,11 @@ def _validate_config(config: GameConfig) -> GameConfig:
 
     if not isinstance(config, GameConfig):
         raise BatchError(f"expected a GameConfig, got {type(config).__name__}")
+    name = config.name
+    if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH
+                             or not name.isprintable()):
+        raise BatchError(f"a configuration's name must be a printable, non-blank string of at most "
+                         f"{MAX_NAME_LENGTH} characters, got {show_value(repr(name))}")
     for name in ("max_moves", "num_ghosts"):
         value = getattr(config, name)
         if value is not None and (not is_int(value) or value < (1 if name == "max_moves" else 0)):
@@ -288,7 +307,7 @@ def _validate_config(config: GameConfig) -> GameConfig:
     check_search_size(make_pacman_agent(config.pacman, config.agent_kwargs), layout, num_ghosts)
     return GameConfig(layout=config.layout, pacman=config.pacman, agent_args=tuple(agent_args.items()),
                       ghosts=config.ghosts, num_ghosts=num_ghosts, max_moves=config.max_moves,
-                      move_time_limit=config.move_time_limit)
+                      move_time_limit=config.move_time_limit, name=config.name)
 
 
 def with_default_max_moves(config: GameConfig) -> GameConfig:
@@ -330,12 +349,13 @@ def base_record(job: GameJob) -> dict[str, Any]:
 
 
 def config_values(record: Mapping[str, Any], agents: Container[str] | None = None) -> list[Any]:
-    """The configuration of a line, its agent arguments made effective (files from before they were recorded).
+    """The configuration of a line, its agent arguments made effective (files from before they were recorded):
+    the values of `CONFIG_FIELDS`, then the configuration's name (None for a line without one).
 
     With `agents`, only lines of those agents are made effective: a line read
     from a file may name any module, and finding an agent's defaults imports it.
     """
-    values = [record.get(name) for name in CONFIG_FIELDS]
+    values = [record.get(name) for name in (*CONFIG_FIELDS, "name")]
     args, pacman, ghosts = record.get("agent_args"), record.get("pacman"), record.get("ghosts")
     if isinstance(args, dict) and isinstance(pacman, str) and (agents is None or pacman in agents):
         values[2] = json.loads(_effective_args_json(pacman, _args_json(args), ghosts if isinstance(ghosts, str)

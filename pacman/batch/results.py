@@ -248,7 +248,7 @@ def describe_mismatch(file_values: Sequence[Any], command_values: Sequence[Any])
     ``--agent-args transposition=true in the file, transposition=false in the command``.
 
     Agent arguments are compared key by key, so that only the arguments that
-    differ are named, each with both values whole.
+    differ are named, each with both values whole; then the configurations' names.
     """
     differences = []
     for key, mine, theirs in zip(CONFIG_FIELDS, file_values, command_values):
@@ -264,7 +264,15 @@ def describe_mismatch(file_values: Sequence[Any], command_values: Sequence[Any])
             continue
         differences.append(f"{FLAG_OF[key]} {show_value(mine, 300)} in the file, "
                            f"{show_value(theirs, 300)} in the command")
+    mine, theirs = (values[len(CONFIG_FIELDS)] if len(values) > len(CONFIG_FIELDS) else None
+                    for values in (file_values, command_values))
+    if mine != theirs:  # the name a comparison gives each side (`GameConfig.name`)
+        differences.append(f"configuration name {_name(mine)} in the file, {_name(theirs)} in the command")
     return differences
+
+
+def _name(value: Any) -> str:
+    return "none" if value is None else show_value(repr(value), 300)
 
 
 _ABSENT = object()
@@ -285,8 +293,16 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
         config_number = jobs_by_key.get(config_key(record, agents))
         if config_number is None:
             values = config_values(record, agents)
-            nearest = min(expected, key=lambda e: sum(v != w for v, w in zip(values, config_values(e))))
+            named = [e for e in expected if e.get("name") is not None and e["name"] == values[-1]]
+            nearest = named[0] if named else min(  # a configuration's name says which one it was meant to be
+                expected, key=lambda e: sum(v != w for v, w in zip(values, config_values(e))))
             differences = describe_mismatch(values, config_values(nearest))
+            names = [e["name"] for e in expected if e.get("name") is not None]
+            if names and not named:  # a side of another comparison: comparing its fields to a guess says little
+                differences = [d for d in differences if d.startswith(("--seed ", "--max-moves ",
+                                                                        "--move-time-limit "))]
+                differences.append(f"configuration name {_name(values[-1])} in the file, none of the command's "
+                                   f"({', '.join(_name(n) for n in names)})")
             raise BatchError(f"{path}: line {number} (game {record['index']}) was played with another "
                              f"configuration: {'; '.join(differences)}; give the same flags, or another --out")
         index = record["index"]

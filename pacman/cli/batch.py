@@ -149,9 +149,12 @@ class Progress:
             self.stream.write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
                               f"ETA {eta_text} ")
         else:
-            self.stream.write(f"batch: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
+            self.stream.write(f"{self.command}: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
                               f"ETA {eta_text}\n")
         self.stream.flush()
+
+    #: The subcommand that a plain progress line starts with (``compare`` uses this display too).
+    command = "batch"
 
     def close(self) -> None:
         """End the bar's line on a terminal."""

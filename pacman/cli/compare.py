@@ -50,7 +50,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     compare.add_argument("--config", action="append", default=[], metavar="NAME:FLAGS", dest="configs",
                          help="a configuration: a name, a colon, and its own --layout, --pacman, --agent-args, "
                               "--ghosts, --num-ghosts (one value each); give it two or more times. The first is A, "
-                              "the second B; differences are B - A")
+                              "the second B; differences are B - A. Each is played under its name (in every line "
+                              "of --out), so two may have the same flags")
     compare.add_argument("--layout", default="medium", metavar="NAME",
                          help="layout of every configuration that does not set its own (default: medium)")
     compare.add_argument("--pacman", default="expectimax", metavar="NAME",
@@ -91,6 +92,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     compare.add_argument("--plot", default=None, metavar="FILE.png",
                          help="draw the paired differences (two configurations) or the ratings and pairwise "
                               "probabilities (more) (.png, .svg or .pdf; needs the plot extra)")
+    compare.add_argument("--summary", default=None, metavar="FILE.json",
+                         help="write the comparison as JSON (what --json prints: the configurations, the paired "
+                              "statistics, the ranking, the sequential test) to FILE, replaced whole when the run "
+                              "ends (not when it is interrupted)")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON instead of a table")
     compare.add_argument("--quiet", action="store_true", help="no progress display on stderr")
     return compare
@@ -128,13 +133,16 @@ def _side_flags(name: str, text: str, spec: str) -> dict[str, str]:
 def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
     """``d3:--agent-args depth=3`` -> (``"d3"``, its GameConfig): the shared flags overridden by its own."""
     from pacman.agents import parse_agent_args
-    from pacman.batch.config import GameConfig
+    from pacman.batch.config import MAX_NAME_LENGTH, GameConfig
 
     name, colon, text = spec.partition(":")
     name = name.strip()
     if not colon or not name:
         raise UsageError(f"pacman-ai compare: --config {spec!r}: expected NAME:FLAGS, e.g. "
                          f"d3:'--agent-args depth=3'")
+    if not name.isprintable() or len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"pacman-ai compare: --config {spec!r}: a name is printable and at most "
+                         f"{MAX_NAME_LENGTH} characters (it is written in every line of --out)")
     flags = _side_flags(name, text, spec)
     args = parse_agent_args(shared.agent_args)
     args.update(parse_agent_args(flags.get("--agent-args")))
@@ -185,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.batch.config import check_batch_numbers, validate_config
     from pacman.batch.results import check_out, check_writable
     from pacman.cli.batch import Progress
+    from pacman.cli.batch import _same_file as same_file
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
 
@@ -202,8 +211,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
     if args.sprt is None and (args.alpha != 0.05 or args.beta != 0.05):
         raise UsageError(f"{prog}: --alpha and --beta are the sequential test's: they need --sprt")
-    if args.out is not None and args.plot is not None and os.path.realpath(args.out) == os.path.realpath(args.plot):
-        raise UsageError(f"{prog}: --out and --plot name the same file {args.plot}: one would overwrite the other")
+    outputs = [(flag, path) for flag, path in (("--out", args.out), ("--summary", args.summary),
+                                                ("--plot", args.plot)) if path is not None]
+    for number, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[:number]:
+            if same_file(path, other):
+                raise UsageError(f"{prog}: {other_flag} and {flag} name the same file {path}: one would "
+                                 f"overwrite the other")
     sprt = None if args.sprt is None else SprtHypotheses.parse(args.sprt, args.alpha, args.beta)
     games = args.games if args.games is not None else DEFAULT_SPRT_GAMES if sprt is not None else DEFAULT_GAMES
     named = [parse_config(spec, args) for spec in args.configs]
@@ -211,8 +225,10 @@ def run(args: argparse.Namespace) -> int:
         raise CompareError(f"--sprt tests B against A: it needs exactly two configurations, got {len(named)}")
     if args.out is not None:
         check_out(args.out, resume=args.resume, overwrite=args.force)
+    for flag, path in (("--summary", args.summary), ("--plot", args.plot)):
+        if path is not None:
+            check_writable(path, flag)
     if args.plot is not None:
-        check_writable(args.plot, "--plot")
         from pacman.batch.plot import require_matplotlib
 
         require_matplotlib()
@@ -220,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
     for _, config in named:  # before a cluster is started for nothing
         validate_config(config)
     progress = None if args.quiet else Progress(games * len(named))
+    if progress is not None:
+        progress.command = "compare"
     sprt_progress = None if args.quiet or sprt is None else _SprtProgress()
     with contextlib.ExitStack() as stack:
         executor, jobs, description = None, args.jobs, None
@@ -235,8 +253,9 @@ def run(args: argparse.Namespace) -> int:
     for display in (progress, sprt_progress):
         if display is not None:
             display.close()
+    data = result.to_dict()
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(data, indent=2))
     else:
         from pacman.compare.report import format_comparison
 
@@ -246,6 +265,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
                   file=sys.stderr)
         return EXIT_INTERRUPTED
+    if args.summary is not None:
+        from pacman.batch.results import write_atomically
+
+        def dump(path: str) -> None:
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=2)
+                handle.write("\n")
+
+        write_atomically(args.summary, dump)
     if args.plot is not None and result.pairs:
         from pacman.compare.plot import plot_comparison
 

@@ -11,6 +11,7 @@ seed order (and stops the batch when it decides), and computes the statistics.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import functools
 import math
 import os
@@ -51,7 +52,7 @@ MAX_COMPARED = 50
 
 
 class CompareError(BatchError):
-    """A comparison that cannot run: fewer than two configurations, names repeated, SPRT on more than two."""
+    """A comparison that cannot run: fewer than two configurations, a name given twice, SPRT on more than two."""
 
 
 @dataclass(frozen=True)
@@ -334,9 +335,12 @@ def compare(
     """Play `games` games of each configuration on the same seeds and compare them pair by pair.
 
     `configs` is a mapping of names to `GameConfig`s, a list of (name, config),
-    or a list of configs (named A, B, ...). The games, `jobs`, `executor`, `out`,
-    `resume` and `overwrite` are `pacman.batch.run_batch`'s (a results file of a
-    comparison is a batch's). With `sprt` (two configurations only; hypotheses or
+    or a list of configs (named A, B, ...). Each is played under its name
+    (`GameConfig.name`, in every line), so two configurations may be the same
+    game setup: both are played, and on every seed they play the same game. The
+    games, `jobs`, `executor`, `out`, `resume` and `overwrite` are
+    `pacman.batch.run_batch`'s (a results file of a comparison is a batch's of
+    named configurations). With `sprt` (two configurations only; hypotheses or
     their text, e.g. ``"win-rate:0,0.05"``) the pairs are fed to the sequential
     test in seed order and the run stops at its verdict; `games` is then the most
     it may play. `on_game` is called with every new line, `on_resume` once with
@@ -354,7 +358,9 @@ def compare(
     if sprt is not None and len(named) != 2:
         raise CompareError(f"--sprt tests B against A: it needs exactly two configurations, got {len(named)}")
     names = [name for name, _ in named]
-    validated = [validate_config(config) for _, config in named]
+    # Each side is played under its name, which is in its lines and their key: two sides that are the same
+    # game setup are still two configurations, both played and stored, told apart on resume.
+    validated = [validate_config(dataclasses.replace(config, name=name)) for name, config in named]
     keys = [config_key(base_record(GameJob(number, config, 0, seed))) for number, config in enumerate(validated)]
     by_key = {key: number for number, key in enumerate(keys)}
     lines: list[dict[int, dict[str, Any]]] = [{} for _ in names]

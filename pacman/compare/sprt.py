@@ -18,7 +18,10 @@ best-fitting model whose mean is h1, over the same under mean h0.
   normal approximation.
 - score: the model is normal with unknown variance; profiling the variance
   out under each hypothesis gives ``LLR = n/2 * log(s0^2 / s1^2)`` with
-  ``sk^2 = mean((x_i - hk)^2)``.
+  ``sk^2 = mean((x_i - hk)^2)``. Each ``sk^2`` is floored at
+  ``SPREAD_FLOOR * (h1 - h0)^2``, so that differences all exactly equal to
+  h0 (two sides that play the same games: every difference 0) give a large
+  but finite LLR, about -13.8 per pair, rather than minus infinity.
 
 The test stops when LLR >= log((1 - beta) / alpha) (accept H1) or
 LLR <= log(beta / (1 - alpha)) (accept H0), never before `MIN_PAIRS` pairs
@@ -46,6 +49,8 @@ __all__ = ["SprtError", "SprtHypotheses", "Sprt", "sprt_path", "first_crossing",
 
 #: The metrics a hypothesis may be stated in, with their unit.
 METRICS = {"win-rate": "win rate (fraction of games; 0.02 is 2 points)", "score": "mean score (points)"}
+#: The smallest spread of score differences about a hypothesis, as a fraction of (h1 - h0)^2 (keeps the LLR finite).
+SPREAD_FLOOR = 1e-12
 #: No verdict before this many pairs (the variance of the differences needs a few).
 MIN_PAIRS = 10
 
@@ -163,8 +168,9 @@ def _llr(hypotheses: SprtHypotheses, n: np.ndarray, total: np.ndarray, squares: 
         return (_trinomial_log_likelihood(h1, wins, losses, ties)
                 - _trinomial_log_likelihood(h0, wins, losses, ties))
     with np.errstate(divide="ignore", invalid="ignore"):
-        spread0 = np.maximum(squares / n - 2 * h0 * total / n + h0 * h0, 0.0)
-        spread1 = np.maximum(squares / n - 2 * h1 * total / n + h1 * h1, 0.0)
+        floor = SPREAD_FLOOR * (h1 - h0) ** 2
+        spread0 = np.maximum(squares / n - 2 * h0 * total / n + h0 * h0, floor)
+        spread1 = np.maximum(squares / n - 2 * h1 * total / n + h1 * h1, floor)
         return np.where(spread0 == spread1, 0.0, n / 2 * (np.log(spread0) - np.log(spread1)))
 
 
