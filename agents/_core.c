@@ -830,14 +830,40 @@ table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, doubl
     return 0;
 }
 
-/* Store a value for a key that is not in the table; as the Python table, clear it first when full.
+/* Forget the older half of the entries (Searcher._make_room with Star2 or ordering): they are kept in insertion
+   order, so the newer half moves to the front and the slots are filled again. */
+static void
+table_halve(Searcher *se)
+{
+    size_t keep = se->entries / 2, drop = se->entries - keep, width = (size_t)se->size + 1;
+    memmove(se->entry_state, se->entry_state + drop * width, keep * width * sizeof(uint64_t));
+    memmove(se->entry_hash, se->entry_hash + drop, keep * sizeof(uint64_t));
+    memmove(se->entry_value, se->entry_value + drop, keep * sizeof(double));
+    se->entries = keep;
+    memset(se->slot, 0, se->slots * sizeof(Slot));
+    size_t mask = se->slots - 1;
+    for (size_t e = 0; e < keep; e++) {
+        size_t i = (size_t)se->entry_hash[e] & mask;
+        while (se->slot[i].entry)
+            i = (i + 1) & mask;
+        se->slot[i].check = (uint32_t)(se->entry_hash[e] >> 32);
+        se->slot[i].entry = (uint32_t)(e + 1);
+    }
+}
+
+/* Store a value for a key that is not in the table; as the Python table, make room first when full (clear it;
+   with Star2 or ordering, forget its older half).
    Returns -1 out of memory. */
 static int
 table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double value)
 {
     int size = se->size;
-    if (se->entries >= (size_t)se->table_size)
-        table_clear(se);
+    if (se->entries >= (size_t)se->table_size) {
+        if (se->star2 || se->ordering)
+            table_halve(se);
+        else
+            table_clear(se);
+    }
     if (se->entries == se->entry_capacity) {
         size_t capacity = se->entry_capacity ? 2 * se->entry_capacity : 64;
         if (capacity > (size_t)se->table_size)
@@ -1048,6 +1074,9 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
 
 /* The tag under which the table keeps the best move of a max node (any depth: the latest search's). */
 #define MOVE_DEPTH (-1)
+/* Null-window tests of a max node's later moves only with this many plies left or more (below, Star1's window:
+   a test and its re-search cost more than they save near the leaves); pacman.agents.search._NULL_DEPTH. */
+#define STAR2_NULL_DEPTH 3
 
 /* The order to visit a max node's `count` children in, into `order`: the table's best move first, then the rest
    in action order (pacman.agents.search.Searcher._order). */
@@ -1160,23 +1189,15 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         return evaluate(se, s);
     int use_table = se->table_size > 0;
     uint64_t tag = 0;
-    if (use_table) {
-        tag = entry_tag(agent, depth > 0 ? depth : 0);
+    if (use_table && depth > 0) {
+        tag = entry_tag(agent, depth);
         double hit;
-        if (table_get(se, s, tag, h, &hit)) {
-            if (depth <= 0)
-                c->cut = 1;
+        if (table_get(se, s, tag, h, &hit))
             return hit;
-        }
     }
-    if (depth <= 0) {
+    if (depth <= 0) { /* not stored: a leaf costs about a look-up, and the table keeps room for inner nodes */
         c->cut = 1;
-        double v = evaluate(se, s);
-        if (use_table && table_put(se, s, tag, h, v) < 0) {
-            c->stop = STOP_ERROR;
-            return 0.0;
-        }
-        return v;
+        return evaluate(se, s);
     }
     if (level + 1 >= c->levels) {
         c->stop = STOP_ERROR;
@@ -1188,7 +1209,8 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
     uint64_t *kids = c->scratch + (size_t)level * 5 * size;
     uint64_t *hashes = c->hashes + (size_t)level * 5;
     int count = successors(se, s, agent, kids, NULL);
-    child_hashes(se, kids, count, next_agent, next_depth, hashes);
+    if (next_depth > 0) /* leaves are not looked up */
+        child_hashes(se, kids, count, next_agent, next_depth, hashes);
     int star2 = se->star2;
     double value;
     if (agent == 0) {
@@ -1200,7 +1222,7 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
             int i = order[k];
             const uint64_t *kid = kids + (size_t)i * size;
             double floor = alpha > best ? alpha : best, v;
-            if (best_index >= 0 && star2) {
+            if (best_index >= 0 && star2 && depth >= STAR2_NULL_DEPTH) {
                 double ceiling = nextafter(floor, INF);
                 if (ceiling < beta) { /* a null window first: is this move better? */
                     v = ordered_value(c, kid, next_agent, next_depth, floor, ceiling, level + 1, hashes[i]);
@@ -1253,8 +1275,8 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
                     lows[j] = low;
                 for (int j = 0; j < count; j++) {
                     const uint64_t *kid = kids + (size_t)j * size;
-                    if (p[j] <= 0.0 || next_agent != 0 || ST_STATUS(kid) != PLAYING)
-                        continue;
+                    if (p[j] <= 0.0 || next_agent != 0 || next_depth < 1 || ST_STATUS(kid) != PLAYING)
+                        continue; /* only live max nodes with a ply left: a leaf's probe would be its search */
                     double others = 0.0;
                     for (int k = 0; k < count; k++)
                         if (k != j)

@@ -29,6 +29,7 @@ explicit trees both implement it.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -59,6 +60,9 @@ INF = math.inf
 _SLACK = 1e-9
 # The depth under which the table keeps a max node's best move (any depth: the move of the latest search).
 _MOVE = -1
+# Star2 tests a max node's later moves with null windows only with this many plies left or more; nearer the
+# leaves a test and its re-search cost more nodes than they save, and Star1's window is used.
+_NULL_DEPTH = 3
 
 
 def star1_window(prune: bool, bounds: tuple[float, float] | None) -> tuple[bool, float, float]:
@@ -260,7 +264,7 @@ class Searcher(Generic[Node]):
             value = game.evaluate(node)
             if key is not None:
                 if len(table) >= self.table_size:
-                    table.clear()
+                    self._make_room()
                 table[entry] = value
             return value
         next_depth = depth - game.cost(node)
@@ -324,7 +328,7 @@ class Searcher(Generic[Node]):
 
         if key is not None and (not prune or alpha < value < beta):
             if len(table) >= self.table_size:
-                table.clear()
+                self._make_room()
             table[entry] = value
         return value
 
@@ -339,6 +343,17 @@ class Searcher(Generic[Node]):
                 return [move, *range(move), *range(move + 1, count)]
         return range(count)
 
+    def _make_room(self) -> None:
+        """Make room in the full table: clear it; with Star2 or ordering, forget its older half (a dict keeps
+        insertion order, and an overwritten entry keeps its place), which keeps the entries of the nodes being
+        searched."""
+        table = self.table
+        if self.star2 or self.ordering:
+            for entry in list(itertools.islice(table, len(table) - len(table) // 2)):
+                del table[entry]
+        else:
+            table.clear()
+
     def _remember(self, key: Hashable | None, move: int) -> None:
         """Store `move` as the best move of the max node `key` (with `ordering`), in the table, whose size
         it counts against."""
@@ -346,7 +361,7 @@ class Searcher(Generic[Node]):
             table = self.table
             entry = (key, _MOVE)
             if entry not in table and len(table) >= self.table_size:
-                table.clear()
+                self._make_room()
             table[entry] = move
 
     def _ordered_root(self, node: Node, depth: float, labels: Sequence[Any], all_values: bool,
@@ -412,25 +427,18 @@ class Searcher(Generic[Node]):
         kind = game.kind(node)
         if kind == TERMINAL:
             return game.evaluate(node)
+        if depth <= 0:  # leaves are not stored: one costs about a look-up, and the table keeps room for the rest
+            self._cut = True
+            return game.evaluate(node)
         table = self.table
         key = None
         if table is not None:
             key = game.key(node)
             if key is not None:
-                entry = (key, depth if depth > 0 else 0)
+                entry = (key, depth)
                 hit = table.get(entry)
                 if hit is not None:
-                    if depth <= 0:
-                        self._cut = True
                     return hit
-        if depth <= 0:
-            self._cut = True
-            value = game.evaluate(node)
-            if key is not None:
-                if len(table) >= self.table_size:
-                    table.clear()
-                table[entry] = value
-            return value
         next_depth = depth - game.cost(node)
         star2 = self.star2
 
@@ -439,7 +447,7 @@ class Searcher(Generic[Node]):
             best, best_index = -INF, -1
             for i in self._order(key, len(children)):
                 floor = alpha if alpha > best else best
-                if best_index >= 0 and star2:
+                if best_index >= 0 and star2 and depth >= _NULL_DEPTH:
                     ceiling = math.nextafter(floor, INF)
                     if ceiling < beta:  # a null window first: is this move better?
                         v = self._ordered_value(children[i], next_depth, floor, ceiling)
@@ -483,8 +491,8 @@ class Searcher(Generic[Node]):
                 if star2 and beta < high:  # a fail high is possible: probe the max children for lower bounds
                     lows = [low] * count
                     for j, (p, child) in enumerate(outcomes):
-                        if p <= 0.0 or game.kind(child) != MAX:
-                            continue
+                        if p <= 0.0 or next_depth < 1 or game.kind(child) != MAX:
+                            continue  # only max nodes with a ply left: a leaf's probe would be its search
                         others = 0.0
                         for k, (q, _) in enumerate(outcomes):
                             if k != j:
@@ -537,7 +545,7 @@ class Searcher(Generic[Node]):
 
         if key is not None and alpha < value < beta:
             if len(table) >= self.table_size:
-                table.clear()
+                self._make_room()
             table[entry] = value
         return value
 

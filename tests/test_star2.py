@@ -12,6 +12,7 @@ from test_compiled_core import MODELS, USABLE, pacman_positions
 
 from pacman import AgentSpecError, load_layout
 from pacman.agents import ExpectimaxAgent, estimated_leaves
+from pacman.agents import expectimax as expectimax_module
 from pacman.bench.search import PRUNING_MODES, bench_positions
 from pacman.layout import layout_names
 
@@ -122,6 +123,40 @@ def test_star2_expands_fewer_nodes_than_star1_on_tricky_at_depth_3():
             agent.get_action(state)
             totals[mode] = totals.get(mode, 0) + agent.last_search.nodes
     assert totals["star2"] < totals["star1"]
+
+
+@pytest.mark.skipif(not USABLE, reason="the compiled core is not in use here")
+@pytest.mark.parametrize("depth", [2, 3])
+def test_star2_expands_no_more_nodes_than_star1_in_total_on_tricky(depth):
+    """No null-window tests on the last plies and no probes of leaves: over the bench positions of the
+    four-ghost maze, Star2 (and with ordering) visits at most Star1's nodes, also on small trees."""
+    layout = load_layout("tricky")
+    totals = {}
+    for state, _ in bench_positions(layout, 10, seed=0):
+        for mode in ("star1", "star2", "star2_ordering"):
+            agent = ExpectimaxAgent(depth=depth, ghost_model="random", engine="compiled", **MODES[mode])
+            agent.get_action(state)
+            totals[mode] = totals.get(mode, 0) + agent.last_search.nodes
+    assert totals["star2"] <= totals["star1"] and totals["star2_ordering"] <= totals["star1"], totals
+
+
+@pytest.mark.parametrize("size", [30, 100])
+def test_a_table_that_fills_keeps_its_newer_half_the_same_way_on_both_engines(monkeypatch, size):
+    """With Star2 or ordering a full table forgets its older half (else it is cleared): a small table fills
+    many times in one search, and the values, actions and node counts still agree (engines) and equal plain
+    expectimax's."""
+    monkeypatch.setattr(expectimax_module, "DEFAULT_TABLE_SIZE", size)
+    layout = load_layout("medium")
+    largest = 0
+    for state in pacman_positions(layout, 3, seed=4):
+        for model in MODELS.values():
+            found = decisions(state, 3, model)
+            plain = found["python", "plain"]
+            for (engine, mode), (values, action, value, nodes) in found.items():
+                assert values == plain[0] and (action, value) == (plain[1], plain[2]), (engine, mode)
+                assert nodes == found["python", mode][3], (engine, mode)
+            largest = max(largest, found["python", "star2"][3])
+    assert largest > 4 * size  # the table filled (and was halved) several times in a search
 
 
 @pytest.mark.parametrize("flag", ["star2", "ordering"])
