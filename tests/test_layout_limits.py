@@ -115,13 +115,24 @@ def test_every_shipped_layout_allows_depth_3():
         assert estimated_leaves(layout, layout.num_ghosts, 3) <= MAX_SEARCH_LEAVES, name
 
 
-def test_the_cli_refuses_a_crowded_search_in_one_line(tmp_path):
+def test_the_cli_refuses_a_crowded_search_the_user_asked_for_in_one_line(tmp_path):
     (tmp_path / "crowd.lay").write_text(_open_maze(20, 8, ghosts="G" * 10))
-    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "crowd.lay", "--display", "none"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "crowd.lay", "--display", "none",
+                           "--agent-args", "depth=2"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "too large a search" in lines[0] and "limit 1e+08" in lines[0]
+
+
+def test_the_default_agent_plays_a_crowded_maze_under_a_time_budget_and_says_so_once(tmp_path):
+    (tmp_path / "crowd.lay").write_text(_open_maze(20, 8, ghosts="G" * 10))
+    proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "crowd.lay", "--display", "none",
+                           "--max-moves", "3", "--seed", "1"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    notes = proc.stderr.strip().splitlines()
+    assert len(notes) == 1 and "time_limit=0.05" in notes[0] and "10 ghosts" in notes[0], notes
+    assert "cut off after 3 Pacman moves" in proc.stdout
 
 
 @pytest.mark.parametrize("name, message", [

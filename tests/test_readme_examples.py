@@ -29,7 +29,8 @@ def _example(marker: str) -> str:
 
 
 def test_every_python_example_of_the_readme_is_checked_here():
-    assert len(EXAMPLES) == 2
+    # The Gymnasium example is run as a script by tests/test_envs_examples.py; the other two below.
+    assert len(EXAMPLES) == 3 and len([code for code in EXAMPLES if "import pacman.envs" in code]) == 1
 
 
 def test_using_it_from_python_runs_as_a_script_and_imports_the_agents_as_pacman_agents(tmp_path):

@@ -52,6 +52,8 @@ DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.conformance",  # the simple reference engine and the textbook expectimax
     "pacman.bench",
     "pacman.batch",
+    "pacman.compare",     # paired comparisons, which play games through pacman.batch
+    "pacman.envs",        # the learning environments and their agent adapters
     "pacman.cli",
     "pacman.view",
     "pacman.draw",        # tree drawings, which solve trees with pacman.agents.trees
