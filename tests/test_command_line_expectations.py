@@ -172,14 +172,18 @@ def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = [re.sub(r"\d+\.\d s", "T s", line) for line in done.stderr.splitlines()]
     assert lines == [
-        "bench [1/4] engine: successors per second on tiny, 1 runs ...",
-        "bench [1/4] engine: done in T s (T s so far)",
-        "bench [2/4] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
-        "bench [2/4] search: done in T s (T s so far)",
-        "bench [3/4] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
-        "bench [3/4] engines: done in T s (T s so far)",
-        "bench [4/4] record: ms per frame of a 2-move game recorded to GIF ...",
-        "bench [4/4] record: done in T s (T s so far)",
+        "bench [1/6] engine: successors per second on tiny, 1 runs ...",
+        "bench [1/6] engine: done in T s (T s so far)",
+        "bench [2/6] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
+        "bench [2/6] search: done in T s (T s so far)",
+        "bench [3/6] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
+        "bench [3/6] engines: done in T s (T s so far)",
+        "bench [4/6] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
+        "bench [4/6] pruning: done in T s (T s so far)",
+        "bench [5/6] record: ms per frame of a 2-move game recorded to GIF ...",
+        "bench [5/6] record: done in T s (T s so far)",
+        "bench [6/6] env: steps per second of the learning environments on tiny ...",
+        "bench [6/6] env: done in T s (T s so far)",
     ]
     assert "successors per second on tiny" in done.stdout  # the figures themselves stay on stdout
 
@@ -245,7 +249,7 @@ def test_game_numbers_and_seeds_are_as_the_readme_says(tmp_path):
     assert "(`\"game\": k`)" in README and "game *k* there has\n  seed N + *k*" in README
     common = ["play", "--display", "none", "--layout", "test", "--max-moves", "3", "--games", "3", "--seed", "7"]
     lines = _cli(tmp_path, *common, "--save", "g.json").stdout.splitlines()
-    assert [re.match(r"game (\d+): .*, seed (\d+)$", line).groups() for line in lines[:3]] == [
+    assert [re.match(r"game (\d+): .*, seed (\d+)(?: - .*)?$", line).groups() for line in lines[:3]] == [
         ("1", "7"), ("2", "8"), ("3", "9")]
     objects = [json.loads(line) for line in _cli(tmp_path, *common, "--json").stdout.splitlines()]
     assert [(o["game"], o["seed"]) for o in objects] == [(0, 7), (1, 8), (2, 9)]

@@ -40,6 +40,7 @@ __all__ = [
     "check_writable",
     "check_out",
     "write_atomically",
+    "write_summary",
     "lock_results",
     "describe_mismatch",
 ]
@@ -225,6 +226,14 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None])
     """`pacman.files.write_atomically`, with a failure to write reported as a BatchError."""
     try:
         files.write_atomically(path, write)
+    except OSError as exc:
+        raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
+
+
+def write_summary(path: str | os.PathLike[str], data: Any) -> None:
+    """`data` as JSON in `path`, written atomically (`pacman.files.write_json`); a failure is a BatchError."""
+    try:
+        files.write_json(path, data)
     except OSError as exc:
         raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
 

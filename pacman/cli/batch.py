@@ -259,14 +259,9 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
-        from pacman.batch.results import write_atomically
+        from pacman.batch.results import write_summary
 
-        def dump(path: str) -> None:
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(summary, handle, indent=2)
-                handle.write("\n")
-
-        write_atomically(args.summary, dump)
+        write_summary(args.summary, summary)
     if args.plot is not None:
         from pacman.batch.plot import plot_summary
 

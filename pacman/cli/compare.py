@@ -266,14 +266,9 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
-        from pacman.batch.results import write_atomically
+        from pacman.batch.results import write_summary
 
-        def dump(path: str) -> None:
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2)
-                handle.write("\n")
-
-        write_atomically(args.summary, dump)
+        write_summary(args.summary, data)
     if args.plot is not None and result.pairs:
         from pacman.compare.plot import plot_comparison
 
