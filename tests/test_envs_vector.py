@@ -125,7 +125,9 @@ def test_the_vector_env_returns_copies_unless_told_and_refuses_bad_actions():
     shared = gym.make_vec(ENV_ID, num_envs=2, layout="small", copy=False)
     a, _ = shared.reset(seed=0)
     b = shared.step(np.array([2, 2]))[0]
-    assert a is b
+    assert a is b and not a.flags.writeable  # the core rewrites only changed cells: nobody else may write
+    with pytest.raises(ValueError, match="read-only"):
+        a[0, 0, 0, 0] = 1
     with pytest.raises(ValueError, match="action 7 of game 1"):
         env.step(np.array([0, 7]))
     with pytest.raises(ValueError, match="2 integer actions"):

@@ -70,8 +70,8 @@ class PacmanVectorEnv(VectorEnv):
     """`num_envs` games of `PacmanEnv` stepped together in the compiled core, grid observations only.
 
     Observations are written into one preallocated ``(num_envs, C, H, W)`` array;
-    with ``copy=False`` `reset` and `step` return that array itself (overwritten by
-    the next step: copy what you keep). ``info["action_mask"]`` holds each game's
+    with ``copy=False`` `reset` and `step` return one read-only view of that array
+    (overwritten by the next step: copy what you keep). ``info["action_mask"]`` holds each game's
     legal actions. `state(i)` gives game i's `GameState`, `seed_of_game(i)` its seed.
     """
 
@@ -111,8 +111,13 @@ class PacmanVectorEnv(VectorEnv):
         self._games = _core.Games(searcher=searcher, games=num_envs, start=self._core_state(start),
                                   max_moves=max_moves or 0, width=self.layout.width, height=self.layout.height,
                                   observations=self._observations, rewards=self._rewards,
-                                  terminated=self._terminated, truncated=self._truncated, masks=self._masks)
+                                  terminated=self._terminated, truncated=self._truncated, masks=self._masks,
+                                  state_like=start)
         self._seeded = [False] * num_envs
+        # copy=False hands out read-only views: the core writes only the cells that change from one step to the
+        # next, so an observation written by anyone else would stay wrong.
+        self._observations_view, self._masks_view = self._observations.view(), self._masks.view()
+        self._observations_view.flags.writeable = self._masks_view.flags.writeable = False
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -131,7 +136,7 @@ class PacmanVectorEnv(VectorEnv):
                     self._games.reset(i, _seed_words(int(np.random.SeedSequence().entropy)))
                 self._games.reset(i)
             self._seeded[i] = True
-        return self._out(self._observations), {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()}
+        return self._observation(), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One round of every game; a game that ended at the last step starts the next one instead."""
@@ -140,22 +145,22 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"step(actions): expected {self.num_envs} integer actions, got an array of shape "
                               f"{actions.shape} and dtype {actions.dtype}")
         self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
-        return (self._out(self._observations), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
-                {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()})
+        return (self._observation(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
+                self._info())
 
     def state(self, i: int) -> GameState:
         """Game i's current `GameState`."""
-        pac, food, capsules, ghosts, timers, score, status = self._games.state(i)
-        return GameState.from_position_key(self.layout, (pac, int.from_bytes(food, "little"),
-                                                         int.from_bytes(capsules, "little"), ghosts, timers,
-                                                         score, status))
+        return self._games.game_state(i)
 
     def seed_of_game(self, i: int) -> int:
         """The seed of game i's current game (``pacman-ai play --seed``)."""
         return self._games.progress(i)[2]
 
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
+    def _observation(self) -> np.ndarray:
+        return self._observations.copy() if self.copy else self._observations_view
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
     def _core_state(self, state: GameState) -> tuple:
         pac, food, capsules, ghosts, timers, score, status = state.position_key
