@@ -38,8 +38,9 @@ def _trace(env, seed, steps, num_envs, action_seed=1):
 def test_the_compiled_vector_env_plays_the_episodes_of_the_python_one(layout, ghosts):
     options = dict(num_envs=6, layout=layout, ghosts=ghosts, max_episode_steps=40)
     fast = gym.make_vec(ENV_ID, **options)
-    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", **options)
+    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", engine="python", **options)
     assert type(fast).__name__ == "PacmanVectorEnv" and isinstance(slow, SyncVectorEnv)
+    assert {env.unwrapped.engine for env in slow.envs} == {"python"}
     a, b = _trace(fast, 9, 250, 6), _trace(slow, 9, 250, 6)
     ends = sum(int(step[2].sum() + step[3].sum()) for step in a[1:])
     assert ends >= 20  # many autoresets were compared, not only first episodes
@@ -53,7 +54,8 @@ def test_the_compiled_vector_env_plays_the_episodes_of_the_python_one(layout, gh
 @compiled
 def test_unseeded_resets_and_per_game_seeds_follow_gymnasium():
     options = dict(num_envs=3, layout="small", max_episode_steps=30)
-    fast, slow = gym.make_vec(ENV_ID, **options), gym.make_vec(ENV_ID, vectorization_mode="sync", **options)
+    fast = gym.make_vec(ENV_ID, **options)
+    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", engine="python", **options)
     for env in (fast, slow):
         env.reset(seed=[4, None, 17])
     fast.reset(seed=[None, 2, None])  # game 0 continues its seeder; game 1 from seed 2
@@ -69,15 +71,15 @@ def test_unseeded_resets_and_per_game_seeds_follow_gymnasium():
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**32, 2**63 + 5, 2**200 + 3])
 def test_the_core_seeds_numpy_streams_bit_for_bit(seed):
     from pacman.agents import _core
-    from pacman.envs.vector import _seed_words
+    from pacman.envs.core_games import seed_words
 
     for child, stream in enumerate(agent_streams(seed, 4)):
         state = stream.bit_generator.state["state"]
-        high, low, inc_high, inc_low, raw = _core.seeded_stream(_seed_words(seed), child)
+        high, low, inc_high, inc_low, raw = _core.seeded_stream(seed_words(seed), child)
         assert (high << 64 | low, inc_high << 64 | inc_low) == (state["state"], state["inc"])
         assert raw == int(stream.bit_generator.random_raw())
     root = np.random.PCG64(np.random.SeedSequence(seed))  # Gymnasium's np_random
-    high, low, inc_high, inc_low, raw = _core.seeded_stream(_seed_words(seed), -1)
+    high, low, inc_high, inc_low, raw = _core.seeded_stream(seed_words(seed), -1)
     assert (high << 64 | low) == root.state["state"]["state"] and raw == int(root.random_raw())
 
 
@@ -132,3 +134,12 @@ def test_the_vector_env_returns_copies_unless_told_and_refuses_bad_actions():
         env.step(np.array([0, 7]))
     with pytest.raises(ValueError, match="2 integer actions"):
         env.step(np.array([0.5, 1.0]))
+
+
+@compiled
+def test_engine_python_gives_a_sync_vector_env_of_python_games_and_compiled_single_envs_can_be_vectorised():
+    python = gym.make_vec(ENV_ID, num_envs=2, layout="small", engine="python")
+    assert isinstance(python, SyncVectorEnv) and {env.engine for env in python.envs} == {"python"}
+    pixels = gym.make_vec(ENV_ID, num_envs=2, layout="small", observation="state", engine="compiled")
+    assert isinstance(pixels, SyncVectorEnv) and {env.engine for env in pixels.envs} == {"compiled"}
+    assert type(gym.make_vec(ENV_ID, num_envs=2, layout="small", engine="compiled")).__name__ == "PacmanVectorEnv"

@@ -20,26 +20,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from pacman.actions import ACTIONS
-from pacman.agents.compiled import _board, _core, core_status
-from pacman.agents.ghosts import DirectionalGhost
 from pacman.errors import PacmanError
 from pacman.layout import Layout
 from pacman.state import GameState
+from pacman.envs.core_games import CoreGames, choose_engine, core_obstacle
 from pacman.envs.gymnasium_env import PacmanEnv
-from pacman.envs.observations import grid_shape
 
 __all__ = ["PacmanVectorEnv", "make_vector_env", "compiled_vector_obstacle"]
-
-
-def _seed_words(seed: int) -> list[int]:
-    """An int's 32-bit words, least significant first, as numpy's SeedSequence reads an int."""
-    words = []
-    while True:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-        if not seed:
-            return words
 
 
 def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -56,8 +43,8 @@ def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> lis
 
 def compiled_vector_obstacle(observation: str = "grid", render_mode: str | None = None) -> str | None:
     """Why `make_vector_env` cannot use the compiled core with these options; None if it can."""
-    usable, why = core_status()
-    if not usable:
+    why = core_obstacle()
+    if why is not None:
         return why
     if observation != "grid":
         return f"the compiled core writes grid observations only, not {observation!r}"
@@ -84,7 +71,7 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 1 << 24:
             raise PacmanError(f"num_envs must be an int from 1 to {1 << 24}, got {num_envs!r}")
-        self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves)
+        self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves, engine="python")
         """One single environment with the same options: the spaces, checks and the first state."""
         self.layout = self.template.layout
         self.num_envs = num_envs
@@ -94,25 +81,11 @@ class PacmanVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = self.template.observation_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        start = self.template.start
-        models = self.template.ghost_agents
-        directional = [isinstance(model, DirectionalGhost) for model in models]
-        tables = [model.probability_table() if flag else None for model, flag in zip(models, directional)]
-        searcher = _core.Searcher(board=_board(self.layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
-                                  prune=False, table_size=0, slack=0.0, directional=directional,
-                                  probabilities=tables, distances=None, weights=None)
-        self._bytes = ((self.layout.width * self.layout.height + 63) // 64) * 8
-        self._observations = np.zeros((num_envs, *grid_shape(self.layout)), dtype=np.uint8)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self._masks = np.zeros((num_envs, len(ACTIONS)), dtype=np.int8)
+        self._core = CoreGames(self.template.start, self.template.ghost_agents, num_envs, max_moves)
+        self._games = self._core.games
+        self._observations, self._masks = self._core.observations, self._core.masks
+        self._rewards, self._terminated, self._truncated = self._core.rewards, self._core.terminated, self._core.truncated
         self._every = np.ones(num_envs, dtype=np.bool_)
-        self._games = _core.Games(searcher=searcher, games=num_envs, start=self._core_state(start),
-                                  max_moves=max_moves or 0, width=self.layout.width, height=self.layout.height,
-                                  observations=self._observations, rewards=self._rewards,
-                                  terminated=self._terminated, truncated=self._truncated, masks=self._masks,
-                                  state_like=start)
         self._seeded = [False] * num_envs
         # copy=False hands out read-only views: the core writes only the cells that change from one step to the
         # next, so an observation written by anyone else would stay wrong.
@@ -130,11 +103,11 @@ class PacmanVectorEnv(VectorEnv):
                 if not 0 <= game_seed < 2**64:
                     raise PacmanError(f"reset(seed=...): the compiled vector environment takes seeds from 0 to "
                                       f"2**64 - 1, got {game_seed}")
-                self._games.reset(i, _seed_words(game_seed))
+                self._core.reset(i, game_seed)
             else:
                 if not self._seeded[i]:  # as Gymnasium seeds np_random from the operating system
-                    self._games.reset(i, _seed_words(int(np.random.SeedSequence().entropy)))
-                self._games.reset(i)
+                    self._core.reset(i, int(np.random.SeedSequence().entropy))
+                self._core.reset(i)
             self._seeded[i] = True
         return self._observation(), self._info()
 
@@ -162,21 +135,17 @@ class PacmanVectorEnv(VectorEnv):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
-    def _core_state(self, state: GameState) -> tuple:
-        pac, food, capsules, ghosts, timers, score, status = state.position_key
-        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"),
-                ghosts, timers, score, status)
-
 
 def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max_moves: int | None = None,
                     observation: str = "grid", render_mode: str | None = None, copy: bool = True,
-                    **kwargs: Any) -> VectorEnv:
-    """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options, else a
-    `SyncVectorEnv` of `PacmanEnv`s; both truncate at the smaller of `max_moves` and `max_episode_steps`."""
+                    engine: str = "auto", **kwargs: Any) -> VectorEnv:
+    """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options (and `engine`
+    allows it), else a `SyncVectorEnv` of `PacmanEnv`s with that `engine`; both truncate at the smaller of
+    `max_moves` and `max_episode_steps`."""
     limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
     limit = min(limits) if limits else None
-    if compiled_vector_obstacle(observation, render_mode) is None:
+    if choose_engine(engine) == "compiled" and compiled_vector_obstacle(observation, render_mode) is None:
         return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
-                                            **kwargs) for _ in range(num_envs)],
+                                            engine=engine, **kwargs) for _ in range(num_envs)],
                          copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
