@@ -2411,6 +2411,79 @@ games_progress(Games *v, PyObject *args)
     return Py_BuildValue("(LLK)", v->moves[i], v->illegal[i], (unsigned long long)v->seed[i]);
 }
 
+/* streams(i) -> each agent's stream in game i as (state high, state low, inc high, inc low): numpy's PCG64
+   state, for copies and pickles of an environment. */
+static PyObject *
+games_streams(Games *v, PyObject *args)
+{
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
+        return NULL;
+    PyObject *out = PyTuple_New(v->agents);
+    if (out == NULL)
+        return NULL;
+    for (int a = 0; a < v->agents; a++) {
+        const Pcg64 *g = &v->stream[(size_t)i * v->agents + a];
+        PyObject *item = Py_BuildValue("(KKKK)", (unsigned long long)g->state_high, (unsigned long long)g->state_low,
+                                       (unsigned long long)g->inc_high, (unsigned long long)g->inc_low);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, a, item);
+    }
+    return out;
+}
+
+/* restore(i, state, streams, moves, illegal): game i carries on from `state` (the form Searcher takes) with
+   these streams (as `streams` gives them), as if seeded and played so far; its seed is unknown (0). */
+static PyObject *
+games_restore(Games *v, PyObject *args)
+{
+    int i;
+    PyObject *state, *streams;
+    long long moves, illegal;
+    if (!PyArg_ParseTuple(args, "iOOLL", &i, &state, &streams, &moves, &illegal) || games_index(v, i) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(streams, "restore: streams must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != v->agents || moves < 0 || illegal < 0) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "restore: expected %d streams and counts >= 0", v->agents);
+        return NULL;
+    }
+    Pcg64 *g = PyMem_Calloc(v->agents, sizeof(Pcg64));
+    uint64_t *s = PyMem_Calloc(v->size, sizeof(uint64_t));
+    PyObject *result = NULL;
+    if (g == NULL || s == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int a = 0; a < v->agents; a++) {
+        unsigned long long h, l, ih, il;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, a), "KKKK", &h, &l, &ih, &il))
+            goto done;
+        g[a] = (Pcg64){h, l, ih, il};
+    }
+    if (read_state(v->searcher, state, s) < 0)
+        goto done;
+    memcpy(v->state + (size_t)i * v->size, s, sizeof(uint64_t) * v->size);
+    memcpy(v->stream + (size_t)i * v->agents, g, sizeof(Pcg64) * v->agents);
+    v->seeded[i] = 1;
+    v->seed[i] = 0;
+    v->moves[i] = moves;
+    v->illegal[i] = illegal;
+    v->ended[i] = ST_STATUS(s) != PLAYING || (v->max_moves > 0 && moves >= v->max_moves);
+    games_observe(v, i);
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(g);
+    PyMem_Free(s);
+    Py_DECREF(seq);
+    return result;
+}
+
 /* stream(seed_words, child) -> (state, inc) of numpy's PCG64(SeedSequence(seed, spawn_key=(child,))) (child
    -1: no spawn key), and its next raw word: for tests that hold this section to numpy. */
 static PyObject *
@@ -2452,6 +2525,10 @@ static PyMethodDef games_methods[] = {
      PyDoc_STR("game_state(i) -> GameState: game i's state (a Games made with state_like).")},
     {"play", (PyCFunction)games_play, METH_VARARGS,
      PyDoc_STR("play(i, action) -> (GameState, reward, terminated, truncated, illegal): one round of game i alone.")},
+    {"streams", (PyCFunction)games_streams, METH_VARARGS,
+     PyDoc_STR("streams(i) -> each agent's PCG64 in game i as (state high, state low, inc high, inc low).")},
+    {"restore", (PyCFunction)games_restore, METH_VARARGS,
+     PyDoc_STR("restore(i, state, streams, moves, illegal): game i carries on from this state and these streams.")},
     {"progress", (PyCFunction)games_progress, METH_VARARGS,
      PyDoc_STR("progress(i) -> (moves, illegal actions, seed): game i so far.")},
     {NULL, NULL, 0, NULL},

@@ -335,3 +335,31 @@ def test_the_engine_is_chosen_as_the_agents_choose_it(monkeypatch):
         PacmanEnv("small", engine="compiled")
     monkeypatch.delenv("PACMAN_AI_ENGINE")
     assert PacmanEnv("small").engine == ENGINES[-1]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_copies_and_pickles_carry_on_with_the_same_game(engine, monkeypatch):
+    import copy
+    import pickle
+
+    env = PacmanEnv("capsules", ghosts="directional", engine=engine)
+    unused = pickle.loads(pickle.dumps(PacmanEnv("small", engine=engine)))  # never reset: still refuses to step
+    with pytest.raises(PacmanError, match="before reset"):
+        unused.step(0)
+    env.reset(seed=5)
+    for k in range(7):
+        env.step(k % 5)
+    copied, saved = copy.deepcopy(env), pickle.dumps(env)
+    monkeypatch.setenv("PACMAN_AI_ENGINE", "python")  # where there is no core, a pickle plays on in Python
+    in_python = pickle.loads(saved)
+    monkeypatch.delenv("PACMAN_AI_ENGINE")
+    copies = [copied, pickle.loads(saved), in_python]
+    assert [c.engine for c in copies] == [engine, engine, "python"]
+    for k in range(60):
+        expected = env.step((3 * k) % 5)
+        for other in copies:
+            assert _same(other.step((3 * k) % 5), expected), k
+        if expected[2]:
+            break
+    drawn = env.pacman_rng.integers(1 << 30)
+    assert [other.pacman_rng.integers(1 << 30) for other in copies] == [drawn] * 3

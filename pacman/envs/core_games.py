@@ -84,16 +84,18 @@ class CoreGames:
         self.terminated = np.zeros(games, dtype=np.bool_)
         self.truncated = np.zeros(games, dtype=np.bool_)
         self.masks = np.zeros((games, len(ACTIONS)), dtype=np.int8)
-        words = ((layout.width * layout.height + 63) // 64) * 8
-        pac, food, capsules, ghosts, timers, score, status = start.position_key
-        core_start = (pac, food.to_bytes(words, "little"), capsules.to_bytes(words, "little"), ghosts, timers,
-                      score, status)
-        self.games = _core.Games(searcher=searcher, games=games, start=core_start, max_moves=max_moves or 0,
+        self._bytes = ((layout.width * layout.height + 63) // 64) * 8
+        self.games = _core.Games(searcher=searcher, games=games, start=self._core_state(start), max_moves=max_moves or 0,
                                  width=layout.width, height=layout.height, observations=self.observations,
                                  rewards=self.rewards, terminated=self.terminated, truncated=self.truncated,
                                  masks=self.masks, state_like=start)
         """The core's ``Games``: ``reset(i, words)``, ``step(actions)``, ``play(i, action)``,
         ``game_state(i)``, ``progress(i)``."""
+
+    def _core_state(self, state: GameState) -> tuple:
+        pac, food, capsules, ghosts, timers, score, status = state.position_key
+        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"), ghosts, timers,
+                score, status)
 
     def reset(self, i: int, seed: int | None = None) -> None:
         """Start game i: with `seed` (an int from 0 to 2**1024 - 1), that game, which also seeds game i's own
@@ -105,3 +107,27 @@ class CoreGames:
         if seed < 0 or len(words) > MAX_SEED_WORDS:
             raise PacmanError(f"reset(seed=...): the compiled core takes seeds from 0 to 2**1024 - 1, got {seed}")
         self.games.reset(i, words)
+
+    def numpy_streams(self, i: int) -> list[np.random.Generator]:
+        """Game i's streams, one per agent, as numpy generators in the same state (what the Python engine
+        draws from; for copies and pickles)."""
+        streams = []
+        for high, low, inc_high, inc_low in self.games.streams(i):
+            bits = np.random.PCG64()
+            bits.state = {"bit_generator": "PCG64", "state": {"state": high << 64 | low, "inc": inc_high << 64 | inc_low},
+                          "has_uint32": 0, "uinteger": 0}
+            streams.append(np.random.Generator(bits))
+        return streams
+
+    def restore(self, i: int, state: GameState, streams: Sequence[np.random.Generator], moves: int,
+                illegal: int) -> None:
+        """Game i carries on from `state` with `streams` (numpy PCG64 generators, one per agent) after
+        `moves` moves, `illegal` of them illegal."""
+        words = []
+        for stream in streams:
+            saved = stream.bit_generator.state
+            if saved["bit_generator"] != "PCG64" or saved["has_uint32"]:
+                raise PacmanError("restore: the compiled core takes PCG64 streams with no half-used 64-bit word")
+            value, inc = saved["state"]["state"], saved["state"]["inc"]
+            words.append((value >> 64, value & (2**64 - 1), inc >> 64, inc & (2**64 - 1)))
+        self.games.restore(i, self._core_state(state), words, moves, illegal)

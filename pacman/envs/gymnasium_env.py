@@ -130,8 +130,9 @@ class PacmanEnv(gym.Env):
             self.observation_space = spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
         self.engine = choose_engine(engine)
         """The engine that plays the rounds: "compiled" or "python"."""
-        self._core = (CoreGames(self.start, self.ghost_agents, 1, None, grid=observation == "grid")
-                      if self.engine == "compiled" else None)
+        self._core: CoreGames | None = None
+        if self.engine == "compiled":
+            self._attach_core()
         self.state = self.start
         self.seed_of_game: int | None = None
         """The seed of the episode's game (``pacman-ai play --seed``), once reset."""
@@ -183,7 +184,7 @@ class PacmanEnv(gym.Env):
         if not 0 <= index < len(ACTIONS) or index != action:
             raise PacmanError(f"action {action!r} is not one of 0..4 (North, South, East, West, Stop)")
         if self._core is not None:
-            state, reward, terminated, _, illegal = self._core.games.play(0, index)
+            state, reward, terminated, _, illegal = self._play(0, index)
             self.illegal_actions += illegal
         else:
             move = ACTIONS[index]
@@ -240,16 +241,48 @@ class PacmanEnv(gym.Env):
             self._pacman_rng = agent_streams(self.seed_of_game, self.start.num_agents)[0]
         return self._pacman_rng
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles carry the game, not the core: the streams go as numpy generators (the Python
+        engine's form) and come back into a new core (or, where there is none, play on in Python)."""
+        saved = self.__dict__.copy()
+        if self._core is not None:
+            for name in ("_core", "_play", "_grid", "_mask"):
+                del saved[name]
+            if self.seed_of_game is not None:
+                streams = self._core.numpy_streams(0)
+                streams[0] = self.pacman_rng
+                saved["_streams"], saved["_pacman_rng"] = streams, streams[0]
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
+        self._core = None
+        if self.engine == "compiled":
+            if choose_engine("auto") != "compiled":
+                self.engine = "python"  # no core here: the streams carry on in Python
+                return
+            self._attach_core()
+            if self.seed_of_game is not None:
+                self._core.restore(0, self.state, self._streams, self.moves, self.illegal_actions)
+                self._streams = []
+
     # -- internals ---------------------------------------------------------------------
 
+    def _attach_core(self) -> None:
+        """Play in a one-game `CoreGames`, whose grid and mask this environment hands out (copied)."""
+        self._core = CoreGames(self.start, self.ghost_agents, 1, None, grid=self.observation == "grid")
+        self._play = self._core.games.play
+        self._grid = self._core.observations[0] if self.observation == "grid" else None
+        self._mask = self._core.masks[0]
+
     def _info(self) -> dict[str, Any]:
-        mask = self._core.masks[0] if self._core is not None else action_mask(self.state)
+        mask = self._mask if self._core is not None else action_mask(self.state)
         return {"action_mask": mask.copy(), "state": self.state, "moves": self.moves,
                 "illegal_actions": self.illegal_actions}
 
     def _observe(self) -> Any:
         if self.observation == "grid":
-            return self._core.observations[0].copy() if self._core is not None else grid_observation(self.state)
+            return self._grid.copy() if self._core is not None else grid_observation(self.state)
         if self.observation == "state":
             return state_vector(self.state)
         return self._frame(self.cell)
