@@ -1881,6 +1881,8 @@ typedef struct {
     long long *moves, *illegal;  /* games: Pacman moves made; illegal actions taken as Stop */
     unsigned char *template;     /* one observation with the walls only */
     int *cell_offset;            /* cells: where cell c (bit x * height + y) lies in a plane, row 0 at the top */
+    int *pacman_offset;          /* positions: where a plane marks Pacman at a doubled-grid position */
+    int *ghost_offset;           /* 5 x positions: where a plane marks a ghost of key k (position * 5 + direction) */
     uint64_t *before;            /* size words: the state a game's observation shows while it steps */
     unsigned char *bytes;        /* 8 x words: a food or capsule set as little-endian bytes */
     PyObject *state_type;        /* GameState (or NULL): `play` and `game_state` hand states back as its instances */
@@ -1904,6 +1906,8 @@ games_dealloc(Games *v)
     PyMem_Free(v->illegal);
     PyMem_Free(v->template);
     PyMem_Free(v->cell_offset);
+    PyMem_Free(v->pacman_offset);
+    PyMem_Free(v->ghost_offset);
     PyMem_Free(v->before);
     PyMem_Free(v->bytes);
     Py_XDECREF(v->state_type);
@@ -1936,26 +1940,41 @@ games_buffer(Games *v, PyObject *object, Py_buffer *view, Py_ssize_t bytes, int 
     return 0;
 }
 
-/* Where a plane marks Pacman at doubled-grid position `pac`. */
-static inline int
-pacman_mark(const Games *v, int pac)
+/* Where a plane marks Pacman at doubled-grid position `pac` (the table pacman_offset is made of). */
+static int
+pacman_mark_of(const Games *v, int pac)
 {
     int S = v->searcher->board->stride;
     return (v->height - 1 - (pac % S) / 2) * v->width + (pac / S) / 2;
 }
 
-/* Where a plane marks ghost g of state s: its cell, or when half-way (scared) the cell it is heading to. */
-static inline int
-ghost_mark(const Games *v, const uint64_t *s, int g)
+/* Where a plane marks a ghost of key `key`: its cell, or when half-way (scared) the cell it is heading to (the
+   table ghost_offset is made of). */
+static int
+ghost_mark_of(const Games *v, int key)
 {
     int S = v->searcher->board->stride;
-    int key = ST_GHOST(s, g), p = key / 5, d = key % 5;
+    int p = key / 5, d = key % 5;
     int x2 = p / S, y2 = p % S;
     if (((x2 | y2) & 1) && d < 4) {
         x2 += DX[d];
         y2 += DY[d];
     }
+    if (x2 < 0 || y2 < 0 || x2 / 2 >= v->width || y2 / 2 >= v->height)
+        return 0; /* a key no ghost can have (outside the maze): never looked up */
     return (v->height - 1 - y2 / 2) * v->width + x2 / 2;
+}
+
+static inline int
+pacman_mark(const Games *v, int pac)
+{
+    return v->pacman_offset[pac];
+}
+
+static inline int
+ghost_mark(const Games *v, const uint64_t *s, int g)
+{
+    return v->ghost_offset[ST_GHOST(s, g)];
 }
 
 /* Game i's action mask: Pacman's legal actions, none once the game is over. */
@@ -2112,13 +2131,22 @@ games_init(Games *v, PyObject *args, PyObject *kwds)
     v->cell_offset = PyMem_Calloc((size_t)se->words * 64, sizeof(int));
     v->before = PyMem_Calloc(v->size, sizeof(uint64_t));
     v->bytes = PyMem_Calloc((size_t)se->words * 8, 1);
+    int positions = se->board->positions;
+    v->pacman_offset = PyMem_Calloc(positions, sizeof(int));
+    v->ghost_offset = PyMem_Calloc((size_t)positions * 5, sizeof(int));
     if (!v->start || !v->state || !v->scratch || !v->stream || !v->seeder || !v->seeded || !v->ended || !v->seed
-        || !v->moves || !v->illegal || !v->template || !v->cell_offset || !v->before || !v->bytes) {
+        || !v->moves || !v->illegal || !v->template || !v->cell_offset || !v->before || !v->bytes
+        || !v->pacman_offset || !v->ghost_offset) {
         PyErr_NoMemory();
         return -1;
     }
     for (int c = 0; c < width * height; c++)
         v->cell_offset[c] = (height - 1 - c % height) * width + c / height;
+    for (int p = 0; p < positions; p++) {
+        v->pacman_offset[p] = pacman_mark_of(v, p);
+        for (int d = 0; d < 5; d++)
+            v->ghost_offset[p * 5 + d] = ghost_mark_of(v, p * 5 + d);
+    }
     if (state_like != Py_None) {
         /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one */
         if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 8) {
