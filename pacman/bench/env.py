@@ -5,7 +5,8 @@ JAX and Jumanji are installed, Jumanji's PacMan on the CPU measured in the same 
 Random actions, grid observations. Needs the extra ``pacman-ai[gym]``; the vector
 figure needs the compiled core (and says so when it is missing). Jumanji is not a
 dependency of pacman-ai: the comparison runs only when ``jax`` and ``jumanji``
-import, after our own figures (so JAX's threads do not run beside them).
+import, its runs taking turns with the vector environment's so that both meet
+the same load.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import importlib
 import os
 import statistics
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
-__all__ = ["env_benchmark", "jumanji_benchmark", "jumanji_obstacle", "JUMANJI_ENV", "SCAN_LENGTH"]
+__all__ = ["env_benchmark", "jumanji_obstacle", "JUMANJI_ENV", "SCAN_LENGTH"]
 
 #: The Jumanji environment compared: its PacMan (its own rules and its one fixed 31 x 28 maze, four ghosts).
 JUMANJI_ENV = "PacMan-v1"
@@ -27,27 +28,15 @@ JUMANJI_ENV = "PacMan-v1"
 SCAN_LENGTH = 64
 
 
-def _median_rate(step_batch: Any, steps_per_batch: int, runs: int, seconds: float) -> int:
-    """The median over `runs` runs of about `seconds` each of steps per second, calling `step_batch()` (which
-    makes `steps_per_batch` environment steps) until the time is up."""
-    rates = []
-    for _ in range(runs):
-        steps, started = 0, time.perf_counter()
-        while time.perf_counter() - started < seconds:
-            step_batch()
-            steps += steps_per_batch
-        rates.append(steps / (time.perf_counter() - started))
-    return round(statistics.median(rates))
-
-
 def env_benchmark(layout: Any, runs: int = 5, seconds: float = 1.0, num_envs: int = 1024, seed: int = 0,
                   ghosts: str = "random", jumanji: bool = True) -> dict[str, Any]:
     """Median steps per second over `runs` runs of about `seconds` each: the single environment as
     ``gymnasium.make`` gives it (wrappers included) and unwrapped, on the engine it picks and on the Python
     one; `num_envs` games in one vector environment (copied observations, as returned by default, and the
-    read-only shared array); and with `jumanji`, where it is installed, Jumanji's PacMan (`jumanji_benchmark`)
-    with the ratios of our vector figures to its best one. Everything runs on one CPU where the system lets
-    a process choose (``one_core`` in the report): the targets are one core's."""
+    read-only shared array); and with `jumanji`, where it is installed, Jumanji's PacMan (`_jumanji`), its runs
+    taking turns with the vector environment's, and each run's ratio of our vector figures to its best one
+    (the median of those ratios). Everything runs on one CPU where the system lets a process choose
+    (``one_core`` in the report): the targets are one core's."""
     report: dict[str, Any] = {"layout": layout.name, "ghosts": ghosts, "runs": runs, "observation": "grid"}
     with _one_core() as pinned:
         report["one_core"] = pinned
@@ -93,8 +82,11 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
         bare.action_space.seed(seed)
         report[f"single_unwrapped{suffix}"] = round(statistics.median(
             benchmark_step(bare, target_duration=seconds, seed=seed) for _ in range(runs)))
-    obstacle = compiled_vector_obstacle()
     report["num_envs"] = num_envs
+    # The vector figures and Jumanji's are measured in turns, run by run, so that a load that changes in the
+    # meantime (a shared machine) weighs on both alike.
+    batches: dict[str, tuple[Callable[[], None], int]] = {}
+    obstacle = compiled_vector_obstacle()
     if obstacle is not None:
         report["vector_unavailable"] = obstacle
     else:
@@ -107,16 +99,39 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
                 for row in actions:
                     env.step(row)
 
-            report["vector" if copy else "vector_shared"] = _median_rate(batch, actions.size, runs, seconds)
+            batches["vector" if copy else "vector_shared"] = (batch, actions.size)
     why = "skipped (--no-jumanji)" if not jumanji else jumanji_obstacle()
     if why is not None:
         report["jumanji_unavailable"] = why
-        return
-    report["jumanji"] = figures = jumanji_benchmark(runs=runs, seconds=seconds, num_envs=num_envs, seed=seed)
-    best = max(figures["step"], figures["scan"])
-    if "vector" in report:
-        report["ratio_vector_to_jumanji"] = round(report["vector"] / best, 2)
-        report["ratio_vector_shared_to_jumanji"] = round(report["vector_shared"] / best, 2)
+    else:
+        report["jumanji"], jumanji_batches = _jumanji(num_envs, seed)
+        batches.update({f"jumanji_{name}": batch for name, batch in jumanji_batches.items()})
+    rates = _interleaved(batches, runs, seconds)
+    for name in ("vector", "vector_shared"):
+        if name in rates:
+            report[name] = round(statistics.median(rates[name]))
+    if "jumanji" in report:
+        report["jumanji"]["step"] = round(statistics.median(rates["jumanji_step"]))
+        report["jumanji"]["scan"] = round(statistics.median(rates["jumanji_scan"]))
+        for name in ("vector", "vector_shared"):
+            if name in rates:  # each run's ratio to Jumanji's best figure of that run; the median of those
+                report[f"ratio_{name}_to_jumanji"] = round(statistics.median(
+                    ours / max(step, scan)
+                    for ours, step, scan in zip(rates[name], rates["jumanji_step"], rates["jumanji_scan"])), 2)
+
+
+def _interleaved(batches: dict[str, tuple[Callable[[], None], int]], runs: int,
+                 seconds: float) -> dict[str, list[float]]:
+    """Steps per second of each batch function, `runs` runs of about `seconds` each, taking turns."""
+    rates: dict[str, list[float]] = {name: [] for name in batches}
+    for _ in range(runs):
+        for name, (step_batch, steps_per_batch) in batches.items():
+            steps, started = 0, time.perf_counter()
+            while time.perf_counter() - started < seconds:
+                step_batch()
+                steps += steps_per_batch
+            rates[name].append(steps / (time.perf_counter() - started))
+    return rates
 
 
 def jumanji_obstacle() -> str | None:
@@ -132,29 +147,25 @@ def jumanji_obstacle() -> str | None:
     return None
 
 
-def jumanji_benchmark(runs: int = 5, seconds: float = 1.0, num_envs: int = 1024, seed: int = 0) -> dict[str, Any]:
-    """Steps per second of Jumanji's PacMan on JAX's CPU backend, `num_envs` environments with Jumanji's
-    `AutoResetWrapper`, random actions (`SCAN_LENGTH` rows drawn as ours are): ``step``, one jitted ``vmap``
-    of ``env.step`` per row (JAX's asynchronous dispatch, blocking once per batch); ``scan``, the batch as
-    one jitted ``lax.scan`` carrying each step's state and timestep (so every observation is computed).
-    Compilation is done before timing and reported in seconds."""
+def _jumanji(num_envs: int, seed: int) -> tuple[dict[str, Any], dict[str, tuple[Callable[[], None], int]]]:
+    """Jumanji's PacMan on JAX's CPU device, `num_envs` environments under Jumanji's `AutoResetWrapper`, random
+    actions (`SCAN_LENGTH` rows drawn as ours are), compiled before timing: what it is, and two batch
+    functions of `SCAN_LENGTH` steps of every environment. ``step``: one jitted ``vmap`` of ``env.step`` per
+    row (JAX's asynchronous dispatch, blocking once per batch); ``scan``: the batch as one jitted
+    ``lax.scan`` carrying each step's state and timestep (so every observation is computed)."""
     import jax
     import jax.numpy as jnp
     import jumanji
     from jumanji.wrappers import AutoResetWrapper
 
-    with jax.default_device(jax.devices("cpu")[0]):  # the CPU even where JAX has an accelerator
-        return _jumanji_rates(jax, jnp, jumanji, AutoResetWrapper, runs, seconds, num_envs, seed)
-
-
-def _jumanji_rates(jax: Any, jnp: Any, jumanji: Any, AutoResetWrapper: Any, runs: int, seconds: float,
-                   num_envs: int, seed: int) -> dict[str, Any]:
+    cpu = jax.devices("cpu")[0]  # the CPU even where JAX has an accelerator: arrays committed to it
     env = AutoResetWrapper(jumanji.make(JUMANJI_ENV))
-    keys = jax.random.split(jax.random.PRNGKey(seed), num_envs)
+    keys = jax.device_put(jax.random.split(jax.random.PRNGKey(seed), num_envs), cpu)
     state, timestep = jax.jit(jax.vmap(env.reset))(keys)
     step = jax.jit(jax.vmap(env.step))
-    actions = jnp.asarray(np.random.default_rng(seed).integers(5, size=(SCAN_LENGTH, num_envs)), dtype=jnp.int32)
-    rows = [actions[k] for k in range(SCAN_LENGTH)]
+    drawn = np.random.default_rng(seed).integers(5, size=(SCAN_LENGTH, num_envs)).astype(np.int32)
+    actions = jax.device_put(jnp.asarray(drawn), cpu)
+    rows = [jax.device_put(jnp.asarray(row), cpu) for row in drawn]
 
     def body(carry: Any, action: Any) -> tuple[Any, None]:
         return jax.vmap(env.step)(carry[0], action), None
@@ -172,14 +183,13 @@ def _jumanji_rates(jax: Any, jnp: Any, jumanji: Any, AutoResetWrapper: Any, runs
         carry = current[0]
         for row in rows:
             carry = step(carry[0], row)
-        jax.block_until_ready(carry)
-        current[0] = carry
+        current[0] = jax.block_until_ready(carry)
 
     def scanned() -> None:
         current[0] = jax.block_until_ready(scan(current[0], actions))
 
-    return {"env": JUMANJI_ENV, "jax": jax.__version__, "jumanji": getattr(jumanji, "__version__", "?"),
-            "device": str(jax.devices("cpu")[0]), "num_envs": num_envs,
-            "step": _median_rate(stepped, SCAN_LENGTH * num_envs, runs, seconds),
-            "scan": _median_rate(scanned, SCAN_LENGTH * num_envs, runs, seconds),
-            "compile_seconds": {"step": round(compile_step, 1), "scan": round(compile_scan, 1)}}
+    about = {"env": JUMANJI_ENV, "jax": jax.__version__, "jumanji": getattr(jumanji, "__version__", "?"),
+             "device": str(cpu), "num_envs": num_envs,
+             "compile_seconds": {"step": round(compile_step, 1), "scan": round(compile_scan, 1)}}
+    steps = SCAN_LENGTH * num_envs
+    return about, {"step": (stepped, steps), "scan": (scanned, steps)}
