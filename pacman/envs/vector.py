@@ -4,10 +4,10 @@
 The compiled environment plays exactly the games of `PacmanEnv` (one round per
 step, the same seeded streams, the same grid), with Gymnasium's default
 ``NEXT_STEP`` autoreset: the step after a game ends starts the next one (reward 0,
-the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``),
-or for "pixels" and "state" observations or a render mode, `make_vector_env`
-returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which plays the same
-episodes (tests/test_envs_vector.py checks it).
+the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
+``engine="python"``), or for "pixels" and "state" observations or a render mode,
+`make_vector_env` returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which play
+the same episodes (tests/test_envs_vector.py checks it against the Python engine).
 """
 
 from __future__ import annotations
