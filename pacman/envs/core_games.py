@@ -18,6 +18,7 @@ from pacman.actions import ACTIONS
 from pacman.agents.compiled import ENGINES, _board, _core, core_status, requested_engine
 from pacman.agents.ghosts import DirectionalGhost
 from pacman.errors import PacmanError
+from pacman.game import agent_streams
 from pacman.state import GameState
 from pacman.envs.observations import grid_shape
 
@@ -74,6 +75,7 @@ class CoreGames:
     def __init__(self, start: GameState, ghost_agents: Sequence[Any], games: int, max_moves: int | None,
                  grid: bool = True) -> None:
         layout = start.layout
+        self.start = start
         directional = [isinstance(model, DirectionalGhost) for model in ghost_agents]
         tables = [model.probability_table() if flag else None for model, flag in zip(ghost_agents, directional)]
         searcher = _core.Searcher(board=_board(layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
@@ -98,14 +100,17 @@ class CoreGames:
                 score, status)
 
     def reset(self, i: int, seed: int | None = None) -> None:
-        """Start game i: with `seed` (an int from 0 to 2**1024 - 1), that game, which also seeds game i's own
-        seeder; without, the next seed of its seeder."""
+        """Start game i: with `seed` (an int >= 0), that game, which also seeds game i's own seeder when the
+        seed is below 2**1024; without, the next seed of its seeder."""
         if seed is None:
             self.games.reset(i)
             return
+        if seed < 0:
+            raise PacmanError(f"reset(seed=...): a seed is an int >= 0, got {seed}")
         words = seed_words(seed)
-        if seed < 0 or len(words) > MAX_SEED_WORDS:
-            raise PacmanError(f"reset(seed=...): the compiled core takes seeds from 0 to 2**1024 - 1, got {seed}")
+        if len(words) > MAX_SEED_WORDS:  # numpy takes any int: its streams, made in Python, carried into the core
+            self.restore(i, self.start, agent_streams(seed, self.start.num_agents), 0, 0)
+            return
         self.games.reset(i, words)
 
     def numpy_streams(self, i: int) -> list[np.random.Generator]:
