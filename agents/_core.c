@@ -1705,7 +1705,8 @@ done:
 
 /* ================================================================ games for the learning environments
  *
- * `Games`: many whole games stepped at once for pacman/envs/vector.py, the rules above
+ * `Games`: whole games stepped in C for the environments (pacman/envs/core_games.py builds it: one game for
+ * PacmanEnv, many at once for the vector environment), the rules above
  * reused as they are (`successors`, `chance_probabilities` of a Searcher built for the
  * game's ghost models). One step of a game is one round of pacman/game.py's
  * run_game: Pacman's action (an illegal one is taken as Stop), then each ghost's
@@ -1715,7 +1716,8 @@ done:
  * it against numpy and against the Python environment). A game that ended at the
  * last step starts again at the next one (Gymnasium's NEXT_STEP autoreset), its
  * seed the next raw word of its own seeder (a PCG64 seeded as Gymnasium seeds
- * `np_random`), halved. Grid observations are written into one caller's array.
+ * `np_random`), halved. Grid observations are written into one caller's array: whole when a game starts,
+ * then only the cells that changed; states go back to Python as GameStates (`play`, `game_state`).
  */
 
 #define SS_INIT_A 0x43b0d7e5u
