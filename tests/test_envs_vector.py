@@ -47,8 +47,9 @@ def test_the_compiled_vector_env_plays_the_episodes_of_the_python_one(layout, gh
     for t, (mine, theirs) in enumerate(zip(a, b)):
         for field, (x, y) in enumerate(zip(mine, theirs)):
             assert np.array_equal(x, y), f"step {t}, field {field}"
-    for i in range(6):
-        assert fast.state(i) == slow.envs[i].unwrapped.state
+    for i in range(6):  # the core's GameStates are GameStates: equal, same hash, same type
+        mine, theirs = fast.state(i), slow.envs[i].unwrapped.state
+        assert mine == theirs and hash(mine) == hash(theirs) and type(mine) is type(theirs)
 
 
 @compiled
