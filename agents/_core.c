@@ -2095,7 +2095,8 @@ done:
 
 /* ================================================================ games for the learning environments
  *
- * `Games`: many whole games stepped at once for pacman/envs/vector.py, the rules above
+ * `Games`: whole games stepped in C for the environments (pacman/envs/core_games.py builds it: one game for
+ * PacmanEnv, many at once for the vector environment), the rules above
  * reused as they are (`successors`, `chance_probabilities` of a Searcher built for the
  * game's ghost models). One step of a game is one round of pacman/game.py's
  * run_game: Pacman's action (an illegal one is taken as Stop), then each ghost's
@@ -2105,7 +2106,8 @@ done:
  * it against numpy and against the Python environment). A game that ended at the
  * last step starts again at the next one (Gymnasium's NEXT_STEP autoreset), its
  * seed the next raw word of its own seeder (a PCG64 seeded as Gymnasium seeds
- * `np_random`), halved. Grid observations are written into one caller's array.
+ * `np_random`), halved. Grid observations are written into one caller's array: whole when a game starts,
+ * then only the cells that changed; states go back to Python as GameStates (`play`, `game_state`).
  */
 
 #define SS_INIT_A 0x43b0d7e5u
@@ -2128,7 +2130,8 @@ typedef struct {
 
 static const uint64_t PCG_MULT_HIGH = 0x2360ed051fc65da4ULL, PCG_MULT_LOW = 0x4385df649fccf645ULL;
 
-/* The full 128-bit product of two 64-bit words. */
+/* The full 128-bit product of two 64-bit words (where the compiler has no 128-bit integers). */
+#if !defined(__SIZEOF_INT128__)
 static inline void
 multiply64(uint64_t a, uint64_t b, uint64_t *high, uint64_t *low)
 {
@@ -2138,13 +2141,20 @@ multiply64(uint64_t a, uint64_t b, uint64_t *high, uint64_t *low)
     *low = (middle << 32) | (p00 & 0xffffffffu);
     *high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
 }
+#endif
 
 /* state = state * multiplier + inc, modulo 2**128. */
 static inline void
 pcg_step(Pcg64 *g)
 {
     uint64_t high, low;
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 product = (unsigned __int128)g->state_low * PCG_MULT_LOW;
+    high = (uint64_t)(product >> 64);
+    low = (uint64_t)product;
+#else
     multiply64(g->state_low, PCG_MULT_LOW, &high, &low);
+#endif
     high += g->state_high * PCG_MULT_LOW + g->state_low * PCG_MULT_HIGH;
     uint64_t sum_low = low + g->inc_low;
     g->state_high = high + g->inc_high + (sum_low < low);
@@ -2262,6 +2272,13 @@ typedef struct {
     uint64_t *seed;              /* games: the seed of the game being played, when it fits 64 bits */
     long long *moves, *illegal;  /* games: Pacman moves made; illegal actions taken as Stop */
     unsigned char *template;     /* one observation with the walls only */
+    int *cell_offset;            /* cells: where cell c (bit x * height + y) lies in a plane, row 0 at the top */
+    int *pacman_offset;          /* positions: where a plane marks Pacman at a doubled-grid position */
+    int *ghost_offset;           /* 5 x positions: where a plane marks a ghost of key k (position * 5 + direction) */
+    uint64_t *before;            /* size words: the state a game's observation shows while it steps */
+    unsigned char *bytes;        /* 8 x words: a food or capsule set as little-endian bytes */
+    PyObject *state_type;        /* GameState (or NULL): `play` and `game_state` hand states back as its instances */
+    PyObject *state_board;       /* ... sharing this board, the first field of every GameState */
     Py_buffer observations, rewards, terminated, truncated, masks;
     int has_buffers;
 } Games;
@@ -2280,6 +2297,13 @@ games_dealloc(Games *v)
     PyMem_Free(v->moves);
     PyMem_Free(v->illegal);
     PyMem_Free(v->template);
+    PyMem_Free(v->cell_offset);
+    PyMem_Free(v->pacman_offset);
+    PyMem_Free(v->ghost_offset);
+    PyMem_Free(v->before);
+    PyMem_Free(v->bytes);
+    Py_XDECREF(v->state_type);
+    Py_XDECREF(v->state_board);
     if (v->has_buffers & 1)
         PyBuffer_Release(&v->observations);
     if (v->has_buffers & 2)
@@ -2308,15 +2332,49 @@ games_buffer(Games *v, PyObject *object, Py_buffer *view, Py_ssize_t bytes, int 
     return 0;
 }
 
-/* The grid of game i's state into its observation, and its action mask (Pacman's legal actions; none once
-   the game is over). */
-static void
-games_observe(Games *v, int i)
+/* Where a plane marks Pacman at doubled-grid position `pac` (the table pacman_offset is made of). */
+static int
+pacman_mark_of(const Games *v, int pac)
 {
-    const Searcher *se = v->searcher;
-    const Board *b = se->board;
+    int S = v->searcher->board->stride;
+    return (v->height - 1 - (pac % S) / 2) * v->width + (pac / S) / 2;
+}
+
+/* Where a plane marks a ghost of key `key`: its cell, or when half-way (scared) the cell it is heading to (the
+   table ghost_offset is made of). */
+static int
+ghost_mark_of(const Games *v, int key)
+{
+    int S = v->searcher->board->stride;
+    int p = key / 5, d = key % 5;
+    int x2 = p / S, y2 = p % S;
+    if (((x2 | y2) & 1) && d < 4) {
+        x2 += DX[d];
+        y2 += DY[d];
+    }
+    if (x2 < 0 || y2 < 0 || x2 / 2 >= v->width || y2 / 2 >= v->height)
+        return 0; /* a key no ghost can have (outside the maze): never looked up */
+    return (v->height - 1 - y2 / 2) * v->width + x2 / 2;
+}
+
+static inline int
+pacman_mark(const Games *v, int pac)
+{
+    return v->pacman_offset[pac];
+}
+
+static inline int
+ghost_mark(const Games *v, const uint64_t *s, int g)
+{
+    return v->ghost_offset[ST_GHOST(s, g)];
+}
+
+/* Game i's action mask: Pacman's legal actions, none once the game is over. */
+static inline void
+games_mask(Games *v, int i)
+{
+    const Board *b = v->searcher->board;
     const uint64_t *s = v->state + (size_t)i * v->size;
-    int n = se->ghosts, w = se->words, S = b->stride, H = v->height, W = v->width, plane = H * W;
     int pac = ST_PAC(s);
     signed char *mask = (signed char *)v->masks.buf + (size_t)i * 5;
     memset(mask, 0, 5);
@@ -2324,8 +2382,17 @@ games_observe(Games *v, int i)
         for (int j = 0; j < b->pac_count[pac]; j++)
             mask[b->pac_action[pac * 5 + j]] = 1;
     }
+}
+
+/* The grid of game i's state written whole into its observation, and its action mask. */
+static void
+games_observe(Games *v, int i)
+{
+    games_mask(v, i);
     if (!(v->has_buffers & 1))
         return;
+    const uint64_t *s = v->state + (size_t)i * v->size;
+    int n = v->searcher->ghosts, w = v->searcher->words, plane = v->height * v->width;
     unsigned char *o = (unsigned char *)v->observations.buf + (size_t)i * v->grid;
     memcpy(o, v->template, v->grid);
     for (int layer = 0; layer < 2; layer++) {
@@ -2334,22 +2401,48 @@ games_observe(Games *v, int i)
         for (int k = 0; k < w; k++) {
             uint64_t bits = set[k];
             while (bits) {
-                int c = k * 64 + lowest_bit(bits);
+                out[v->cell_offset[k * 64 + lowest_bit(bits)]] = 1;
                 bits &= bits - 1;
-                out[(H - 1 - c % H) * W + c / H] = 1;
             }
         }
     }
-    for (int g = 0; g < n; g++) {
-        int key = ST_GHOST(s, g), p = key / 5, d = key % 5;
-        int x2 = p / S, y2 = p % S;
-        if (((x2 | y2) & 1) && d < 4) { /* half-way (scared): the cell it is heading to */
-            x2 += DX[d];
-            y2 += DY[d];
+    for (int g = 0; g < n; g++)
+        o[(size_t)(ST_TIMER(s, g) ? 5 : 4) * plane + ghost_mark(v, s, g)] = 1;
+    o[(size_t)3 * plane + pacman_mark(v, ST_PAC(s))] = 1;
+}
+
+/* Game i's observation, which shows the state `before`, brought up to its state by writing only the cells
+   that changed (within a game food and capsules only disappear); the same grid as games_observe, and its
+   action mask. The observations must not be written by anyone else between steps (the vector environment
+   hands out copies or a read-only view). */
+static void
+games_observe_change(Games *v, int i, const uint64_t *before)
+{
+    games_mask(v, i);
+    if (!(v->has_buffers & 1))
+        return;
+    const uint64_t *s = v->state + (size_t)i * v->size;
+    int n = v->searcher->ghosts, w = v->searcher->words, plane = v->height * v->width;
+    unsigned char *o = (unsigned char *)v->observations.buf + (size_t)i * v->grid;
+    for (int layer = 0; layer < 2; layer++) {
+        const uint64_t *was = layer ? ST_CAPS(before, n, w) : ST_FOOD(before, n);
+        const uint64_t *now = layer ? ST_CAPS(s, n, w) : ST_FOOD(s, n);
+        unsigned char *out = o + (size_t)(1 + layer) * plane;
+        for (int k = 0; k < w; k++) {
+            uint64_t bits = was[k] & ~now[k];
+            while (bits) {
+                out[v->cell_offset[k * 64 + lowest_bit(bits)]] = 0;
+                bits &= bits - 1;
+            }
         }
-        o[(size_t)(ST_TIMER(s, g) ? 5 : 4) * plane + (H - 1 - y2 / 2) * W + x2 / 2] = 1;
     }
-    o[(size_t)3 * plane + (H - 1 - (pac % S) / 2) * W + (pac / S) / 2] = 1;
+    /* clear every old mark, then set every new one: ghosts sharing a cell stay marked */
+    for (int g = 0; g < n; g++)
+        o[(size_t)(ST_TIMER(before, g) ? 5 : 4) * plane + ghost_mark(v, before, g)] = 0;
+    o[(size_t)3 * plane + pacman_mark(v, ST_PAC(before))] = 0;
+    for (int g = 0; g < n; g++)
+        o[(size_t)(ST_TIMER(s, g) ? 5 : 4) * plane + ghost_mark(v, s, g)] = 1;
+    o[(size_t)3 * plane + pacman_mark(v, ST_PAC(s))] = 1;
 }
 
 /* Start game i again: its seed is the int of `words` (count > 0), or else the next of its seeder's. A new
@@ -2383,12 +2476,12 @@ static int
 games_init(Games *v, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"searcher", "games", "start", "max_moves", "width", "height", "observations",
-                               "rewards", "terminated", "truncated", "masks", NULL};
-    PyObject *searcher, *start, *observations, *rewards, *terminated, *truncated, *masks;
+                               "rewards", "terminated", "truncated", "masks", "state_like", NULL};
+    PyObject *searcher, *start, *observations, *rewards, *terminated, *truncated, *masks, *state_like = Py_None;
     int games, max_moves, width, height;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iOiiiOOOOO", keywords, &SearcherType, &searcher, &games,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iOiiiOOOOO|O", keywords, &SearcherType, &searcher, &games,
                                      &start, &max_moves, &width, &height, &observations, &rewards, &terminated,
-                                     &truncated, &masks))
+                                     &truncated, &masks, &state_like))
         return -1;
     if (v->searcher != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Games: already initialised");
@@ -2427,10 +2520,33 @@ games_init(Games *v, PyObject *args, PyObject *kwds)
     v->moves = PyMem_Calloc(games, sizeof(long long));
     v->illegal = PyMem_Calloc(games, sizeof(long long));
     v->template = PyMem_Calloc(v->grid, 1);
+    v->cell_offset = PyMem_Calloc((size_t)se->words * 64, sizeof(int));
+    v->before = PyMem_Calloc(v->size, sizeof(uint64_t));
+    v->bytes = PyMem_Calloc((size_t)se->words * 8, 1);
+    int positions = se->board->positions;
+    v->pacman_offset = PyMem_Calloc(positions, sizeof(int));
+    v->ghost_offset = PyMem_Calloc((size_t)positions * 5, sizeof(int));
     if (!v->start || !v->state || !v->scratch || !v->stream || !v->seeder || !v->seeded || !v->ended || !v->seed
-        || !v->moves || !v->illegal || !v->template) {
+        || !v->moves || !v->illegal || !v->template || !v->cell_offset || !v->before || !v->bytes
+        || !v->pacman_offset || !v->ghost_offset) {
         PyErr_NoMemory();
         return -1;
+    }
+    for (int c = 0; c < width * height; c++)
+        v->cell_offset[c] = (height - 1 - c % height) * width + c / height;
+    for (int p = 0; p < positions; p++) {
+        v->pacman_offset[p] = pacman_mark_of(v, p);
+        for (int d = 0; d < 5; d++)
+            v->ghost_offset[p * 5 + d] = ghost_mark_of(v, p * 5 + d);
+    }
+    if (state_like != Py_None) {
+        /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one */
+        if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 8) {
+            PyErr_SetString(PyExc_TypeError, "Games: state_like must be a GameState of these games' layout");
+            return -1;
+        }
+        v->state_type = Py_NewRef((PyObject *)Py_TYPE(state_like));
+        v->state_board = Py_NewRef(PyTuple_GET_ITEM(state_like, 0));
     }
     if (read_state(se, start, v->start) < 0)
         return -1;
@@ -2502,6 +2618,59 @@ games_reset(Games *v, PyObject *args)
     return PyLong_FromUnsignedLongLong(v->seed[i]);
 }
 
+/* One round of live game i: Pacman's action (0-4; an illegal one is taken as Stop), then each ghost's move
+   drawn from its stream, stopping when the game ends. Writes its reward, terminated, truncated and, changed
+   cells only, its observation and mask. Returns 1 when the action was illegal. */
+static int
+games_advance(Games *v, int i, int action)
+{
+    const Searcher *se = v->searcher;
+    const Board *b = se->board;
+    int size = v->size, n = se->ghosts, illegal = 0;
+    uint64_t *s = v->state + (size_t)i * size, *scratch = v->scratch;
+    memcpy(v->before, s, sizeof(uint64_t) * size);
+    long long before = ST_SCORE(s);
+    int pac = ST_PAC(s), chosen = -1;
+    int count = b->pac_count[pac];
+    for (int j = 0; j < count; j++)
+        if (b->pac_action[pac * 5 + j] == action)
+            chosen = j;
+    if (chosen < 0) { /* illegal: taken as Stop, always Pacman's last legal action */
+        chosen = count - 1;
+        v->illegal[i]++;
+        illegal = 1;
+    }
+    successors(se, s, 0, scratch, NULL);
+    memcpy(s, scratch + (size_t)chosen * size, sizeof(uint64_t) * size);
+    Pcg64 *streams = v->stream + (size_t)i * v->agents;
+    double p[5];
+    for (int g = 1; g <= n && ST_STATUS(s) == PLAYING; g++) {
+        int moves = successors(se, s, g, scratch, NULL);
+        chance_probabilities(se, s, g, moves, p);
+        /* agents/ghosts.py sample(): one uniform number, the first cumulative probability above it */
+        double u = pcg_double(&streams[g]), total = 0.0;
+        int pick = moves - 1;
+        for (int j = 0; j < moves; j++) {
+            total += p[j];
+            if (u < total) {
+                pick = j;
+                break;
+            }
+        }
+        memcpy(s, scratch + (size_t)pick * size, sizeof(uint64_t) * size);
+    }
+    v->moves[i]++;
+    double *rewards = (double *)v->rewards.buf;
+    unsigned char *terminated = (unsigned char *)v->terminated.buf, *truncated = (unsigned char *)v->truncated.buf;
+    rewards[i] = (double)(ST_SCORE(s) - before);
+    terminated[i] = ST_STATUS(s) != PLAYING;
+    /* as Gymnasium's TimeLimit: the last allowed move truncates, even when it also ends the game */
+    truncated[i] = v->max_moves > 0 && v->moves[i] >= v->max_moves;
+    v->ended[i] = terminated[i] | truncated[i];
+    games_observe_change(v, i, v->before);
+    return illegal;
+}
+
 /* step(actions): one round of every game (an int64 action each); a game that ended at the last step starts
    again instead (reward 0, not ended). Writes the observations, rewards, terminated, truncated and masks. */
 static PyObject *
@@ -2529,61 +2698,117 @@ games_step(Games *v, PyObject *arg)
             goto done;
         }
     }
-    const Searcher *se = v->searcher;
-    const Board *b = se->board;
-    int size = v->size, n = se->ghosts;
     double *rewards = (double *)v->rewards.buf;
     unsigned char *terminated = (unsigned char *)v->terminated.buf, *truncated = (unsigned char *)v->truncated.buf;
-    uint64_t *scratch = v->scratch;
-    double p[5];
     for (int i = 0; i < v->games; i++) {
         if (v->ended[i]) {
             games_start(v, i, NULL, 0, 0);
             rewards[i] = 0.0;
             terminated[i] = truncated[i] = 0;
-            continue;
         }
-        uint64_t *s = v->state + (size_t)i * size;
-        long long before = ST_SCORE(s);
-        int pac = ST_PAC(s), a = (int)actions[i], chosen = -1;
-        int count = b->pac_count[pac];
-        for (int j = 0; j < count; j++)
-            if (b->pac_action[pac * 5 + j] == a)
-                chosen = j;
-        if (chosen < 0) { /* illegal: taken as Stop, always Pacman's last legal action */
-            chosen = count - 1;
-            v->illegal[i]++;
-        }
-        successors(se, s, 0, scratch, NULL);
-        memcpy(s, scratch + (size_t)chosen * size, sizeof(uint64_t) * size);
-        Pcg64 *streams = v->stream + (size_t)i * v->agents;
-        for (int g = 1; g <= n && ST_STATUS(s) == PLAYING; g++) {
-            int moves = successors(se, s, g, scratch, NULL);
-            chance_probabilities(se, s, g, moves, p);
-            /* agents/ghosts.py sample(): one uniform number, the first cumulative probability above it */
-            double u = pcg_double(&streams[g]), total = 0.0;
-            int pick = moves - 1;
-            for (int j = 0; j < moves; j++) {
-                total += p[j];
-                if (u < total) {
-                    pick = j;
-                    break;
-                }
-            }
-            memcpy(s, scratch + (size_t)pick * size, sizeof(uint64_t) * size);
-        }
-        v->moves[i]++;
-        rewards[i] = (double)(ST_SCORE(s) - before);
-        terminated[i] = ST_STATUS(s) != PLAYING;
-        /* as Gymnasium's TimeLimit: the last allowed move truncates, even when it also ends the game */
-        truncated[i] = v->max_moves > 0 && v->moves[i] >= v->max_moves;
-        v->ended[i] = terminated[i] | truncated[i];
-        games_observe(v, i);
+        else
+            games_advance(v, i, (int)actions[i]);
     }
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&view);
     return result;
+}
+
+/* A food or capsule set as a Python int (bit x * height + y), as GameState holds it. */
+static PyObject *
+games_set_int(Games *v, const uint64_t *words)
+{
+    int w = v->searcher->words;
+    for (int k = 0; k < w; k++)
+        for (int j = 0; j < 8; j++)
+            v->bytes[k * 8 + j] = (unsigned char)(words[k] >> (8 * j));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(v->bytes, (size_t)w * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(v->bytes, (size_t)w * 8, 1, 0);
+#endif
+}
+
+/* Game i's state as a GameState: the board, then the fields of GameState.position_key (pacman/state.py). */
+static PyObject *
+games_game_state_of(Games *v, int i)
+{
+    if (v->state_type == NULL) {
+        PyErr_SetString(PyExc_ValueError, "Games: made without state_like, it cannot build GameStates");
+        return NULL;
+    }
+    const uint64_t *s = v->state + (size_t)i * v->size;
+    int n = v->searcher->ghosts, w = v->searcher->words;
+    PyObject *fields = PyTuple_New(8), *args = NULL, *out = NULL;
+    if (fields == NULL)
+        return NULL;
+    PyObject *ghosts = PyTuple_New(n), *timers = PyTuple_New(n);
+    PyTuple_SET_ITEM(fields, 0, Py_NewRef(v->state_board));
+    PyTuple_SET_ITEM(fields, 1, PyLong_FromLong(ST_PAC(s)));
+    PyTuple_SET_ITEM(fields, 2, games_set_int(v, ST_FOOD(s, n)));
+    PyTuple_SET_ITEM(fields, 3, games_set_int(v, ST_CAPS(s, n, w)));
+    PyTuple_SET_ITEM(fields, 4, ghosts);
+    PyTuple_SET_ITEM(fields, 5, timers);
+    PyTuple_SET_ITEM(fields, 6, PyLong_FromLongLong(ST_SCORE(s)));
+    PyTuple_SET_ITEM(fields, 7, PyLong_FromLong(ST_STATUS(s)));
+    for (int k = 1; k < 8; k++)
+        if (PyTuple_GET_ITEM(fields, k) == NULL)
+            goto done;
+    for (int g = 0; g < n; g++) {
+        PyObject *key = PyLong_FromLong(ST_GHOST(s, g)), *timer = PyLong_FromLongLong(ST_TIMER(s, g));
+        PyTuple_SET_ITEM(ghosts, g, key);
+        PyTuple_SET_ITEM(timers, g, timer);
+        if (key == NULL || timer == NULL)
+            goto done;
+    }
+    args = PyTuple_Pack(1, fields);
+    if (args != NULL) /* tuple.__new__(GameState, fields), as pacman/state.py builds its states */
+        out = PyTuple_Type.tp_new((PyTypeObject *)v->state_type, args, NULL);
+done:
+    Py_XDECREF(args);
+    Py_DECREF(fields);
+    return out;
+}
+
+/* game_state(i) -> game i's state as a GameState (a Games made with state_like). */
+static PyObject *
+games_game_state(Games *v, PyObject *args)
+{
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
+        return NULL;
+    return games_game_state_of(v, i);
+}
+
+/* play(i, action) -> (GameState, reward, terminated, truncated, illegal): one round of game i alone, no
+   autoreset (a single environment: the game must be live). */
+static PyObject *
+games_play(Games *v, PyObject *args)
+{
+    int i;
+    long long action;
+    if (!PyArg_ParseTuple(args, "iL", &i, &action) || games_index(v, i) < 0)
+        return NULL;
+    if (!v->seeded[i]) {
+        PyErr_SetString(PyExc_ValueError, "step() before reset(): call reset() first");
+        return NULL;
+    }
+    if (v->ended[i]) {
+        PyErr_SetString(PyExc_ValueError, "step() after the episode ended: call reset() first");
+        return NULL;
+    }
+    if (action < 0 || action > 4) {
+        PyErr_Format(PyExc_ValueError, "action %lld is not one of 0..4 (North, South, East, West, Stop)", action);
+        return NULL;
+    }
+    int illegal = games_advance(v, i, (int)action);
+    PyObject *state = games_game_state_of(v, i);
+    if (state == NULL)
+        return NULL;
+    return Py_BuildValue("(NdNNN)", state, ((double *)v->rewards.buf)[i],
+                         PyBool_FromLong(((unsigned char *)v->terminated.buf)[i]),
+                         PyBool_FromLong(((unsigned char *)v->truncated.buf)[i]), PyBool_FromLong(illegal));
 }
 
 /* state(i) -> game i's state in the form Searcher methods take (see read_state). */
@@ -2604,6 +2829,79 @@ games_progress(Games *v, PyObject *args)
     if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
         return NULL;
     return Py_BuildValue("(LLK)", v->moves[i], v->illegal[i], (unsigned long long)v->seed[i]);
+}
+
+/* streams(i) -> each agent's stream in game i as (state high, state low, inc high, inc low): numpy's PCG64
+   state, for copies and pickles of an environment. */
+static PyObject *
+games_streams(Games *v, PyObject *args)
+{
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || games_index(v, i) < 0)
+        return NULL;
+    PyObject *out = PyTuple_New(v->agents);
+    if (out == NULL)
+        return NULL;
+    for (int a = 0; a < v->agents; a++) {
+        const Pcg64 *g = &v->stream[(size_t)i * v->agents + a];
+        PyObject *item = Py_BuildValue("(KKKK)", (unsigned long long)g->state_high, (unsigned long long)g->state_low,
+                                       (unsigned long long)g->inc_high, (unsigned long long)g->inc_low);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, a, item);
+    }
+    return out;
+}
+
+/* restore(i, state, streams, moves, illegal): game i carries on from `state` (the form Searcher takes) with
+   these streams (as `streams` gives them), as if seeded and played so far; its seed is unknown (0). */
+static PyObject *
+games_restore(Games *v, PyObject *args)
+{
+    int i;
+    PyObject *state, *streams;
+    long long moves, illegal;
+    if (!PyArg_ParseTuple(args, "iOOLL", &i, &state, &streams, &moves, &illegal) || games_index(v, i) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(streams, "restore: streams must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != v->agents || moves < 0 || illegal < 0) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "restore: expected %d streams and counts >= 0", v->agents);
+        return NULL;
+    }
+    Pcg64 *g = PyMem_Calloc(v->agents, sizeof(Pcg64));
+    uint64_t *s = PyMem_Calloc(v->size, sizeof(uint64_t));
+    PyObject *result = NULL;
+    if (g == NULL || s == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int a = 0; a < v->agents; a++) {
+        unsigned long long h, l, ih, il;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, a), "KKKK", &h, &l, &ih, &il))
+            goto done;
+        g[a] = (Pcg64){h, l, ih, il};
+    }
+    if (read_state(v->searcher, state, s) < 0)
+        goto done;
+    memcpy(v->state + (size_t)i * v->size, s, sizeof(uint64_t) * v->size);
+    memcpy(v->stream + (size_t)i * v->agents, g, sizeof(Pcg64) * v->agents);
+    v->seeded[i] = 1;
+    v->seed[i] = 0;
+    v->moves[i] = moves;
+    v->illegal[i] = illegal;
+    v->ended[i] = ST_STATUS(s) != PLAYING || (v->max_moves > 0 && moves >= v->max_moves);
+    games_observe(v, i);
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(g);
+    PyMem_Free(s);
+    Py_DECREF(seq);
+    return result;
 }
 
 /* stream(seed_words, child) -> (state, inc) of numpy's PCG64(SeedSequence(seed, spawn_key=(child,))) (child
@@ -2643,6 +2941,14 @@ static PyMethodDef games_methods[] = {
      PyDoc_STR("reset(i, words=None) -> seed: start game i with a seed (its 32-bit words), or its seeder's next.")},
     {"step", (PyCFunction)games_step, METH_O, PyDoc_STR("step(actions): one round of every game (NEXT_STEP autoreset).")},
     {"state", (PyCFunction)games_state, METH_VARARGS, PyDoc_STR("state(i): game i's state, as Searcher takes it.")},
+    {"game_state", (PyCFunction)games_game_state, METH_VARARGS,
+     PyDoc_STR("game_state(i) -> GameState: game i's state (a Games made with state_like).")},
+    {"play", (PyCFunction)games_play, METH_VARARGS,
+     PyDoc_STR("play(i, action) -> (GameState, reward, terminated, truncated, illegal): one round of game i alone.")},
+    {"streams", (PyCFunction)games_streams, METH_VARARGS,
+     PyDoc_STR("streams(i) -> each agent's PCG64 in game i as (state high, state low, inc high, inc low).")},
+    {"restore", (PyCFunction)games_restore, METH_VARARGS,
+     PyDoc_STR("restore(i, state, streams, moves, illegal): game i carries on from this state and these streams.")},
     {"progress", (PyCFunction)games_progress, METH_VARARGS,
      PyDoc_STR("progress(i) -> (moves, illegal actions, seed): game i so far.")},
     {NULL, NULL, 0, NULL},
@@ -2652,7 +2958,8 @@ static PyTypeObject GamesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pacman.agents._core.Games",
     .tp_doc = PyDoc_STR("Games(searcher, games, start, max_moves, width, height, observations, rewards, terminated, "
-                        "truncated, masks): many games stepped at once, for the vector environment."),
+                        "truncated, masks, state_like=None): many games stepped at once, for the learning "
+                        "environments."),
     .tp_basicsize = sizeof(Games),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

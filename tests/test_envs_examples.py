@@ -51,12 +51,46 @@ def test_the_docs_example_runs_as_written(tmp_path):
 
 def test_bench_part_env_reports_steps_per_second(tmp_path):
     out = subprocess.run([sys.executable, "-m", "pacman", "bench", "--part", "env", "--runs", "1", "--num-envs", "16",
-                          "--layout", "small", "--json"], capture_output=True, text=True, check=True, env=HEADLESS,
-                         timeout=300).stdout
+                          "--layout", "small", "--json", "--no-jumanji"], capture_output=True, text=True, check=True,
+                         env=HEADLESS, timeout=300).stdout
     env = json.loads(out)["env"]
     assert env["layout"] == "small" and env["num_envs"] == 16
     assert env["single_make"] > 0 and env["single_unwrapped"] > 0
+    assert env["single_engine"] in ("compiled", "python")
+    if env["single_engine"] == "compiled":  # then the Python engine is measured too
+        assert env["single_make_python"] > 0 and env["single_unwrapped_python"] > 0
+    else:
+        assert "single_make_python" not in env
     assert ("vector" in env and env["vector"] > 0) or "vector_unavailable" in env
+    assert env["jumanji_unavailable"] == "skipped (--no-jumanji)" and "jumanji" not in env
+    assert env["one_core"] == hasattr(os, "sched_setaffinity")
+
+
+def test_bench_part_env_says_why_jumanji_is_not_compared_without_jax(tmp_path):
+    script = tmp_path / "bench.py"
+    script.write_text("import runpy, sys\n"
+                      "sys.modules['jax'] = None  # as if JAX were not installed\n"
+                      "sys.argv = ['pacman-ai', 'bench', '--part', 'env', '--runs', '1', '--num-envs', '8', "
+                      "'--layout', 'small']\n"
+                      "runpy.run_module('pacman', run_name='__main__')\n", encoding="utf-8")
+    out = _run(tmp_path, str(script))
+    assert re.search(r"Jumanji's PacMan: not measured \(jax is not installed \(.*\); pip install jax jumanji to "
+                     r"compare\)", out), out
+
+
+@pytest.mark.slow
+def test_bench_part_env_compares_with_jumanji_in_the_same_run(tmp_path):
+    pytest.importorskip("jax")
+    pytest.importorskip("jumanji")
+    out = subprocess.run([sys.executable, "-m", "pacman", "bench", "--part", "env", "--runs", "1", "--num-envs", "32",
+                          "--layout", "small", "--json"], capture_output=True, text=True, check=True,
+                         env=HEADLESS, timeout=900).stdout
+    env = json.loads(out)["env"]
+    jumanji = env["jumanji"]
+    assert jumanji["env"] == "PacMan-v1" and jumanji["num_envs"] == 32 and jumanji["device"].startswith("cpu")
+    assert jumanji["step"] > 0 and jumanji["scan"] > 0
+    if "vector" in env:
+        assert env["ratio_vector_to_jumanji"] == round(env["vector"] / max(jumanji["step"], jumanji["scan"]), 2)
 
 
 def test_the_readme_example_runs_as_written(tmp_path):

@@ -26,15 +26,21 @@ from pacman.replay import load_replay  # noqa: E402
 from pacman.game import run_game  # noqa: E402
 from pacman.agents.ghosts import make_ghosts  # noqa: E402
 from pacman.layout import layout_names  # noqa: E402
+from pacman.agents.compiled import core_status  # noqa: E402
+from pacman.envs.observations import grid_observation  # noqa: E402
 
 SHIPPED = layout_names()
+#: The engines a PacmanEnv can play with here: the Python rules always, the compiled core when built.
+ENGINES = ["python"] + (["compiled"] if core_status()[0] else [])
 HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("ghosts", ["random", "directional"])
 @pytest.mark.parametrize("layout", SHIPPED)
-def test_check_env_passes_on_every_shipped_layout_and_ghost_model(layout, ghosts):
-    env = gym.make(ENV_ID, layout=layout, ghosts=ghosts)
+def test_check_env_passes_on_every_shipped_layout_and_ghost_model(layout, ghosts, engine):
+    env = gym.make(ENV_ID, layout=layout, ghosts=ghosts, engine=engine)
+    assert env.unwrapped.engine == engine
     check_env(env.unwrapped, skip_render_check=True)
     assert env.observation_space.shape == (len(CHANNELS), load_layout(layout).height, load_layout(layout).width)
 
@@ -69,16 +75,18 @@ def _play(tmp_path, layout, seed, pacman, ghosts="random", max_moves=None):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("layout,ghosts,pacman", [("small", "random", "greedy"), ("capsules", "directional", "greedy"),
                                                   ("medium", "random", "random")])
-def test_an_episode_with_the_actions_of_a_play_game_is_that_game(tmp_path, layout, ghosts, pacman):
+def test_an_episode_with_the_actions_of_a_play_game_is_that_game(tmp_path, layout, ghosts, pacman, engine):
     _play(tmp_path, layout, 11, pacman, ghosts, max_moves=200)
     replay = load_replay(tmp_path / "game.json")
     num_agents = 1 + replay.num_ghosts
     rounds = [replay.actions[i:i + num_agents] for i in range(0, len(replay.actions), num_agents)]
     expected = [state for state, agent, _ in replay.states() if agent is not None and
                 (agent == num_agents - 1 or state.is_terminal())]
-    env = PacmanEnv(layout, ghosts=ghosts, max_moves=200)
+    env = PacmanEnv(layout, ghosts=ghosts, max_moves=200, engine=engine)
+    assert env.engine == engine
     obs, info = env.reset(seed=11)
     total = 0.0
     for moves, (actions, state) in enumerate(zip(rounds, expected), start=1):
@@ -91,9 +99,10 @@ def test_an_episode_with_the_actions_of_a_play_game_is_that_game(tmp_path, layou
     assert truncated == (len(rounds) == 200)
 
 
-def test_a_shipped_agent_in_the_environment_plays_the_play_game(tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_shipped_agent_in_the_environment_plays_the_play_game(tmp_path, engine):
     saved = _play(tmp_path, "small", 5, "random", max_moves=300)
-    env = PacmanEnv("small", max_moves=300)
+    env = PacmanEnv("small", max_moves=300, engine=engine)
     policy = AgentPolicy(RandomAgent())
     obs, info = env.reset(seed=5)
     policy.start(env)
@@ -124,6 +133,9 @@ def test_the_same_seed_gives_the_same_episode_and_unseeded_resets_follow_the_see
     assert first == second
     assert first[0] == 3 and first[-1] != 3
     assert episode(PacmanEnv("medium"), 4)[1:] != first[1:]
+    huge = 3 ** 700  # beyond the 1024 bits the core seeds itself: numpy's streams carried into it
+    traces = [episode(PacmanEnv("medium", engine=engine), huge) for engine in ENGINES]
+    assert all(trace == traces[0] for trace in traces) and traces[0][0] == huge
 
 
 def test_illegal_actions_are_taken_as_stop_and_counted_and_the_mask_holds_the_legal_ones():
@@ -269,3 +281,88 @@ def test_a_game_that_can_never_end_is_refused(tmp_path):
     maze.write_text("%%%%%%\n%P%..%\n%%%%%%\n", encoding="utf-8")
     with pytest.raises(PacmanError, match="can never end"):
         PacmanEnv(str(maze))
+
+
+def _episodes(env, seed, episodes, action_seed):
+    """Everything `env` returns over `episodes` episodes of random actions (illegal ones included), the
+    first seeded, the others from the environment's generator."""
+    rng = np.random.default_rng(action_seed)
+    trace = []
+    for episode in range(episodes):
+        obs, info = env.reset(seed=seed if episode == 0 else None)
+        trace.append((np.array(obs), {key: np.array(value) if isinstance(value, np.ndarray) else value
+                                      for key, value in info.items()}, env.pacman_rng.integers(1 << 30)))
+        done = False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(int(rng.integers(5)))
+            trace.append((np.array(obs), reward, terminated, truncated,
+                          {key: np.array(value) if isinstance(value, np.ndarray) else value
+                           for key, value in info.items()}))
+            done = terminated or truncated
+    return trace
+
+
+def _same(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return type(a) is type(b) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.skipif(len(ENGINES) < 2, reason="the compiled core is not built")
+@pytest.mark.parametrize("observation", ["grid", "state"])
+@pytest.mark.parametrize("ghosts", ["random", "directional"])
+@pytest.mark.parametrize("layout", SHIPPED)
+def test_the_compiled_and_python_engines_play_the_same_episodes(layout, ghosts, observation):
+    options = dict(layout=layout, ghosts=ghosts, max_moves=60, observation=observation)
+    fast, slow = PacmanEnv(**options, engine="compiled"), PacmanEnv(**options, engine="python")
+    a, b = _episodes(fast, 7, 6, 2), _episodes(slow, 7, 6, 2)
+    assert len(a) == len(b) > 6
+    for t, (mine, theirs) in enumerate(zip(a, b)):
+        assert _same(mine, theirs), f"{layout} {ghosts}: step {t}"
+        if len(mine) == 5 and observation == "grid":  # the core's grid is the one drawn from its GameState
+            assert np.array_equal(mine[0], grid_observation(mine[4]["state"]))
+    assert fast.state == slow.state and hash(fast.state) == hash(slow.state)
+    assert any(step[4]["illegal_actions"] for step in a if len(step) == 5)  # illegal actions were compared too
+
+
+def test_the_engine_is_chosen_as_the_agents_choose_it(monkeypatch):
+    with pytest.raises(PacmanError, match="engine='fast'"):
+        PacmanEnv("small", engine="fast")
+    monkeypatch.setenv("PACMAN_AI_ENGINE", "python")
+    assert PacmanEnv("small").engine == "python"
+    with pytest.raises(PacmanError, match="engine='compiled', but the compiled core cannot run: PACMAN_AI_ENGINE=python"):
+        PacmanEnv("small", engine="compiled")
+    monkeypatch.delenv("PACMAN_AI_ENGINE")
+    assert PacmanEnv("small").engine == ("compiled" if core_status()[0] else "python")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_copies_and_pickles_carry_on_with_the_same_game(engine, monkeypatch):
+    import copy
+    import pickle
+
+    env = PacmanEnv("capsules", ghosts="directional", engine=engine)
+    unused = pickle.loads(pickle.dumps(PacmanEnv("small", engine=engine)))  # never reset: still refuses to step
+    with pytest.raises(PacmanError, match="before reset"):
+        unused.step(0)
+    env.reset(seed=5)
+    for k in range(7):
+        env.step(k % 5)
+    copied, saved = copy.deepcopy(env), pickle.dumps(env)
+    monkeypatch.setenv("PACMAN_AI_ENGINE", "python")  # where there is no core, a pickle plays on in Python
+    in_python = pickle.loads(saved)
+    monkeypatch.delenv("PACMAN_AI_ENGINE")
+    copies = [copied, pickle.loads(saved), in_python]
+    assert [c.engine for c in copies] == [engine, engine, "python"]
+    for k in range(60):
+        expected = env.step((3 * k) % 5)
+        for other in copies:
+            assert _same(other.step((3 * k) % 5), expected), k
+        if expected[2]:
+            break
+    drawn = env.pacman_rng.integers(1 << 30)
+    assert [other.pacman_rng.integers(1 << 30) for other in copies] == [drawn] * 3

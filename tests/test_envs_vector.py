@@ -38,22 +38,25 @@ def _trace(env, seed, steps, num_envs, action_seed=1):
 def test_the_compiled_vector_env_plays_the_episodes_of_the_python_one(layout, ghosts):
     options = dict(num_envs=6, layout=layout, ghosts=ghosts, max_episode_steps=40)
     fast = gym.make_vec(ENV_ID, **options)
-    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", **options)
+    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", engine="python", **options)
     assert type(fast).__name__ == "PacmanVectorEnv" and isinstance(slow, SyncVectorEnv)
+    assert {env.unwrapped.engine for env in slow.envs} == {"python"}
     a, b = _trace(fast, 9, 250, 6), _trace(slow, 9, 250, 6)
     ends = sum(int(step[2].sum() + step[3].sum()) for step in a[1:])
     assert ends >= 20  # many autoresets were compared, not only first episodes
     for t, (mine, theirs) in enumerate(zip(a, b)):
         for field, (x, y) in enumerate(zip(mine, theirs)):
             assert np.array_equal(x, y), f"step {t}, field {field}"
-    for i in range(6):
-        assert fast.state(i) == slow.envs[i].unwrapped.state
+    for i in range(6):  # the core's GameStates are GameStates: equal, same hash, same type
+        mine, theirs = fast.state(i), slow.envs[i].unwrapped.state
+        assert mine == theirs and hash(mine) == hash(theirs) and type(mine) is type(theirs)
 
 
 @compiled
 def test_unseeded_resets_and_per_game_seeds_follow_gymnasium():
     options = dict(num_envs=3, layout="small", max_episode_steps=30)
-    fast, slow = gym.make_vec(ENV_ID, **options), gym.make_vec(ENV_ID, vectorization_mode="sync", **options)
+    fast = gym.make_vec(ENV_ID, **options)
+    slow = gym.make_vec(ENV_ID, vectorization_mode="sync", engine="python", **options)
     for env in (fast, slow):
         env.reset(seed=[4, None, 17])
     fast.reset(seed=[None, 2, None])  # game 0 continues its seeder; game 1 from seed 2
@@ -69,15 +72,15 @@ def test_unseeded_resets_and_per_game_seeds_follow_gymnasium():
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**32, 2**63 + 5, 2**200 + 3])
 def test_the_core_seeds_numpy_streams_bit_for_bit(seed):
     from pacman.agents import _core
-    from pacman.envs.vector import _seed_words
+    from pacman.envs.core_games import seed_words
 
     for child, stream in enumerate(agent_streams(seed, 4)):
         state = stream.bit_generator.state["state"]
-        high, low, inc_high, inc_low, raw = _core.seeded_stream(_seed_words(seed), child)
+        high, low, inc_high, inc_low, raw = _core.seeded_stream(seed_words(seed), child)
         assert (high << 64 | low, inc_high << 64 | inc_low) == (state["state"], state["inc"])
         assert raw == int(stream.bit_generator.random_raw())
     root = np.random.PCG64(np.random.SeedSequence(seed))  # Gymnasium's np_random
-    high, low, inc_high, inc_low, raw = _core.seeded_stream(_seed_words(seed), -1)
+    high, low, inc_high, inc_low, raw = _core.seeded_stream(seed_words(seed), -1)
     assert (high << 64 | low) == root.state["state"]["state"] and raw == int(root.random_raw())
 
 
@@ -125,8 +128,19 @@ def test_the_vector_env_returns_copies_unless_told_and_refuses_bad_actions():
     shared = gym.make_vec(ENV_ID, num_envs=2, layout="small", copy=False)
     a, _ = shared.reset(seed=0)
     b = shared.step(np.array([2, 2]))[0]
-    assert a is b
+    assert a is b and not a.flags.writeable  # the core rewrites only changed cells: nobody else may write
+    with pytest.raises(ValueError, match="read-only"):
+        a[0, 0, 0, 0] = 1
     with pytest.raises(ValueError, match="action 7 of game 1"):
         env.step(np.array([0, 7]))
     with pytest.raises(ValueError, match="2 integer actions"):
         env.step(np.array([0.5, 1.0]))
+
+
+@compiled
+def test_engine_python_gives_a_sync_vector_env_of_python_games_and_compiled_single_envs_can_be_vectorised():
+    python = gym.make_vec(ENV_ID, num_envs=2, layout="small", engine="python")
+    assert isinstance(python, SyncVectorEnv) and {env.engine for env in python.envs} == {"python"}
+    pixels = gym.make_vec(ENV_ID, num_envs=2, layout="small", observation="state", engine="compiled")
+    assert isinstance(pixels, SyncVectorEnv) and {env.engine for env in pixels.envs} == {"compiled"}
+    assert type(gym.make_vec(ENV_ID, num_envs=2, layout="small", engine="compiled")).__name__ == "PacmanVectorEnv"

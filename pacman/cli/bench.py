@@ -60,6 +60,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "side (default: medium,tricky)")
     bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=1024, metavar="N",
                        help="games in the vector environment of --part env, at most 65536 (default: 1024)")
+    bench.add_argument("--no-jumanji", action="store_true",
+                       help="skip the comparison with Jumanji's PacMan in --part env (it runs when jax and jumanji "
+                            "import; compiling it takes tens of seconds)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--quiet", action="store_true",
                        help="no progress lines on stderr (by default each part says when it starts and how long "
@@ -189,7 +192,7 @@ def _env_report(layout: Any, args: argparse.Namespace) -> dict[str, Any]:
         from pacman.bench.env import env_benchmark
     except ImportError as exc:  # pacman.envs names the pip command
         return {"unavailable": str(exc)}
-    return env_benchmark(layout, runs=args.runs, num_envs=args.num_envs, seed=args.seed)
+    return env_benchmark(layout, runs=args.runs, num_envs=args.num_envs, seed=args.seed, jumanji=not args.no_jumanji)
 
 
 def _print_env(env: dict[str, Any]) -> None:
@@ -198,14 +201,29 @@ def _print_env(env: dict[str, Any]) -> None:
         print(f"environments: not measured ({env['unavailable']})")
         return
     print(f"environment steps per second on {env['layout']}, {env['ghosts']} ghosts, grid observations, random "
-          f"actions (median of {env['runs']} runs)")
-    print(f"  single env, gymnasium.make (benchmark_step):   {env['single_make']:>12,}")
-    print(f"  single env, unwrapped (benchmark_step):        {env['single_unwrapped']:>12,}")
+          f"actions (median of {env['runs']} runs{', one CPU' if env['one_core'] else ''})")
+    engine = env["single_engine"]
+    print(f"  single env, gymnasium.make (benchmark_step), {engine + ' engine:':<17} {env['single_make']:>12,}")
+    print(f"  single env, unwrapped (benchmark_step), {engine + ' engine:':<22} {env['single_unwrapped']:>12,}")
+    if "single_make_python" in env:
+        print(f"  single env, gymnasium.make (benchmark_step), python engine:    {env['single_make_python']:>12,}")
+        print(f"  single env, unwrapped (benchmark_step), python engine:         {env['single_unwrapped_python']:>12,}")
     if "vector_unavailable" in env:
         print(f"  vector env: not measured ({env['vector_unavailable']})")
     else:
-        print(f"  vector env, {env['num_envs']:,} games (compiled core):     {env['vector']:>12,}")
-        print(f"  vector env, {env['num_envs']:,} games, copy=False:         {env['vector_shared']:>12,}")
+        print(f"  vector env, {env['num_envs']:,} games (compiled core):{'':<22} {env['vector']:>12,}")
+        print(f"  vector env, {env['num_envs']:,} games, copy=False:{'':<26} {env['vector_shared']:>12,}")
+    if "jumanji_unavailable" in env:
+        print(f"  Jumanji's PacMan: not measured ({env['jumanji_unavailable']})")
+        return
+    jumanji = env["jumanji"]
+    print(f"  Jumanji {jumanji['env']} (jax {jumanji['jax']}, jumanji {jumanji['jumanji']}, CPU), its own maze, "
+          f"{jumanji['num_envs']:,} envs:")
+    print(f"    jitted vmap step:{'':<45} {jumanji['step']:>12,}")
+    print(f"    jitted vmap step in lax.scan:{'':<33} {jumanji['scan']:>12,}")
+    if "ratio_vector_to_jumanji" in env:
+        print(f"  ratio vector env / Jumanji's best (copy=True, copy=False):{'':<4} {env['ratio_vector_to_jumanji']:>6}x "
+              f"{env['ratio_vector_shared_to_jumanji']:>6}x")
 
 
 def _print_engines(engines: dict[str, Any]) -> None:

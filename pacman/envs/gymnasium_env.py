@@ -3,8 +3,10 @@
 One `step` is one round of `pacman.game.run_game`: Pacman's move (the action), then
 each ghost's move drawn from its own seeded stream, stopping when the game ends.
 An episode started by ``reset(seed=s)`` is the game ``pacman-ai play --seed s``
-plays when Pacman takes the same actions: the same states, the same score. See
-docs/environments.md.
+plays when Pacman takes the same actions: the same states, the same score. The
+round is played by the compiled core when it is here (one game of
+`pacman.envs.core_games`), else by `GameState.successor`; both give the same
+episodes (tests/test_envs_gym.py checks it). See docs/environments.md.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pacman.errors import PacmanError
 from pacman.game import agent_streams, endless_reason
 from pacman.layout import Layout, load_layout
 from pacman.state import GameState
+from pacman.envs.core_games import CoreGames, choose_engine
 from pacman.envs.observations import grid_observation, grid_shape, state_bounds, state_vector
 
 __all__ = ["PacmanEnv", "OBSERVATIONS", "RENDER_FPS", "action_mask", "episode_seed"]
@@ -75,6 +78,10 @@ class PacmanEnv(gym.Env):
     ``terminated`` when the game is won or lost; ``truncated`` after `max_moves`
     Pacman moves, as by Gymnasium's ``max_episode_steps`` (also when that move ends the game). ``info["state"]`` is
     the `GameState`, ``info["seed"]`` (after reset) the game's seed for ``play --seed``.
+    `engine`: "auto" plays the rounds in the compiled core when it is here (and
+    ``PACMAN_AI_ENGINE`` is not ``python``), "python" in Python, "compiled" insists
+    on the core; every engine plays the same episodes. `engine` (the attribute) says
+    which one plays.
 
     >>> env = PacmanEnv("test", num_ghosts=0)
     >>> obs, info = env.reset(seed=3)
@@ -86,7 +93,7 @@ class PacmanEnv(gym.Env):
 
     def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
                  num_ghosts: int | None = None, max_moves: int | None = None, observation: str = "grid",
-                 render_mode: str | None = None, cell: int = 16) -> None:
+                 render_mode: str | None = None, cell: int = 16, engine: str = "auto") -> None:
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
         if ghosts not in GHOST_KINDS:
             raise PacmanError(f"ghosts={ghosts!r}: expected one of {', '.join(GHOST_KINDS)}")
@@ -121,14 +128,18 @@ class PacmanEnv(gym.Env):
 
             width, height = frame_size(self.layout, cell)
             self.observation_space = spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
+        self.engine = choose_engine(engine)
+        """The engine that plays the rounds: "compiled" or "python"."""
+        self._core: CoreGames | None = None
+        if self.engine == "compiled":
+            self._attach_core()
         self.state = self.start
         self.seed_of_game: int | None = None
         """The seed of the episode's game (``pacman-ai play --seed``), once reset."""
-        self.pacman_rng: np.random.Generator | None = None
-        """Pacman's own stream of the episode's game, for agents that act in the environment (`pacman.envs.policies`)."""
         self.moves = 0
         self.illegal_actions = 0
         self._streams: list[np.random.Generator] = []
+        self._pacman_rng: np.random.Generator | None = None
         self._renderers: dict[int, Any] = {}
         self._window: Any = None
         self._clock: Any = None
@@ -142,9 +153,14 @@ class PacmanEnv(gym.Env):
         if options:
             raise PacmanError(f"reset(options=...): this environment takes no options, got {sorted(options)}")
         game_seed = int(seed) if seed is not None else episode_seed(self.np_random)
+        if self._core is not None:
+            self._core.reset(0, game_seed)
+            self._streams = []
+            self._pacman_rng = None  # made when asked for (`pacman_rng`): the core draws the ghosts' moves
+        else:
+            self._streams = agent_streams(game_seed, self.start.num_agents)
+            self._pacman_rng = self._streams[0]
         self.seed_of_game = game_seed
-        self._streams = agent_streams(game_seed, self.start.num_agents)
-        self.pacman_rng = self._streams[0]
         self.state = self.start
         self.moves = 0
         self.illegal_actions = 0
@@ -157,7 +173,7 @@ class PacmanEnv(gym.Env):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """One round: Pacman takes `action` (0-4; an illegal one is taken as Stop), then each ghost moves."""
         state = self.state
-        if not self._streams:
+        if self.seed_of_game is None:
             raise PacmanError("step() before reset(): call reset() first")
         if state.is_terminal() or (self.max_moves is not None and self.moves >= self.max_moves):
             raise PacmanError("step() after the episode ended: call reset() first")
@@ -167,25 +183,30 @@ class PacmanEnv(gym.Env):
             raise PacmanError(f"action {action!r} is not one of 0..4 (North, South, East, West, Stop)") from None
         if not 0 <= index < len(ACTIONS) or index != action:
             raise PacmanError(f"action {action!r} is not one of 0..4 (North, South, East, West, Stop)")
-        move = ACTIONS[index]
-        if move not in state.legal_actions(0):
-            move = Action.STOP
-            self.illegal_actions += 1
-        before = state.score
-        state = state.successor(0, move)
-        streams = self._streams
-        for ghost in self.ghost_agents:
-            if state.is_terminal():
-                break
-            state = state.successor(ghost.index, ghost.get_action(state, streams[ghost.index]))
+        if self._core is not None:
+            state, reward, terminated, _, illegal = self._play(0, index)
+            self.illegal_actions += illegal
+        else:
+            move = ACTIONS[index]
+            if move not in state.legal_actions(0):
+                move = Action.STOP
+                self.illegal_actions += 1
+            before = state.score
+            state = state.successor(0, move)
+            streams = self._streams
+            for ghost in self.ghost_agents:
+                if state.is_terminal():
+                    break
+                state = state.successor(ghost.index, ghost.get_action(state, streams[ghost.index]))
+            reward = float(state.score - before)
+            terminated = state.is_terminal()
         self.state = state
         self.moves += 1
-        terminated = state.is_terminal()
         # As Gymnasium's TimeLimit: the last allowed move truncates, even when it also ends the game.
         truncated = self.max_moves is not None and self.moves >= self.max_moves
         if self.render_mode == "human":
             self.render()
-        return self._observe(), float(state.score - before), terminated, truncated, self._info()
+        return self._observe(), reward, terminated, truncated, self._info()
 
     def render(self) -> Any:
         """The frame as an (H, W, 3) uint8 array ("rgb_array"), the board as text ("ansi"), or the
@@ -212,15 +233,56 @@ class PacmanEnv(gym.Env):
             self._window = None
             self._clock = None
 
+    @property
+    def pacman_rng(self) -> np.random.Generator | None:
+        """Pacman's own stream of the episode's game, for agents that act in the environment
+        (`pacman.envs.policies`); None before the first reset."""
+        if self._pacman_rng is None and self.seed_of_game is not None:
+            self._pacman_rng = agent_streams(self.seed_of_game, self.start.num_agents)[0]
+        return self._pacman_rng
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles carry the game, not the core: the streams go as numpy generators (the Python
+        engine's form) and come back into a new core (or, where there is none, play on in Python)."""
+        saved = self.__dict__.copy()
+        if self._core is not None:
+            for name in ("_core", "_play", "_grid", "_mask"):
+                del saved[name]
+            if self.seed_of_game is not None:
+                streams = self._core.numpy_streams(0)
+                streams[0] = self.pacman_rng
+                saved["_streams"], saved["_pacman_rng"] = streams, streams[0]
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
+        self._core = None
+        if self.engine == "compiled":
+            if choose_engine("auto") != "compiled":
+                self.engine = "python"  # no core here: the streams carry on in Python
+                return
+            self._attach_core()
+            if self.seed_of_game is not None:
+                self._core.restore(0, self.state, self._streams, self.moves, self.illegal_actions)
+                self._streams = []
+
     # -- internals ---------------------------------------------------------------------
 
+    def _attach_core(self) -> None:
+        """Play in a one-game `CoreGames`, whose grid and mask this environment hands out (copied)."""
+        self._core = CoreGames(self.start, self.ghost_agents, 1, None, grid=self.observation == "grid")
+        self._play = self._core.games.play
+        self._grid = self._core.observations[0] if self.observation == "grid" else None
+        self._mask = self._core.masks[0]
+
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.state).copy(), "state": self.state, "moves": self.moves,
+        mask = self._mask if self._core is not None else action_mask(self.state)
+        return {"action_mask": mask.copy(), "state": self.state, "moves": self.moves,
                 "illegal_actions": self.illegal_actions}
 
     def _observe(self) -> Any:
         if self.observation == "grid":
-            return grid_observation(self.state)
+            return self._grid.copy() if self._core is not None else grid_observation(self.state)
         if self.observation == "state":
             return state_vector(self.state)
         return self._frame(self.cell)

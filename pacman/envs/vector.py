@@ -4,10 +4,10 @@
 The compiled environment plays exactly the games of `PacmanEnv` (one round per
 step, the same seeded streams, the same grid), with Gymnasium's default
 ``NEXT_STEP`` autoreset: the step after a game ends starts the next one (reward 0,
-the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``),
-or for "pixels" and "state" observations or a render mode, `make_vector_env`
-returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which plays the same
-episodes (tests/test_envs_vector.py checks it).
+the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
+``engine="python"``), or for "pixels" and "state" observations or a render mode,
+`make_vector_env` returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which play
+the same episodes (tests/test_envs_vector.py checks it against the Python engine).
 """
 
 from __future__ import annotations
@@ -19,26 +19,13 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from pacman.actions import ACTIONS
-from pacman.agents.compiled import _board, _core, core_status
-from pacman.agents.ghosts import DirectionalGhost
 from pacman.errors import PacmanError
 from pacman.layout import Layout
 from pacman.state import GameState
+from pacman.envs.core_games import CoreGames, choose_engine, core_obstacle
 from pacman.envs.gymnasium_env import PacmanEnv
-from pacman.envs.observations import grid_shape
 
 __all__ = ["PacmanVectorEnv", "make_vector_env", "compiled_vector_obstacle"]
-
-
-def _seed_words(seed: int) -> list[int]:
-    """An int's 32-bit words, least significant first, as numpy's SeedSequence reads an int."""
-    words = []
-    while True:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-        if not seed:
-            return words
 
 
 def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -55,8 +42,8 @@ def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> lis
 
 def compiled_vector_obstacle(observation: str = "grid", render_mode: str | None = None) -> str | None:
     """Why `make_vector_env` cannot use the compiled core with these options; None if it can."""
-    usable, why = core_status()
-    if not usable:
+    why = core_obstacle()
+    if why is not None:
         return why
     if observation != "grid":
         return f"the compiled core writes grid observations only, not {observation!r}"
@@ -69,8 +56,8 @@ class PacmanVectorEnv(VectorEnv):
     """`num_envs` games of `PacmanEnv` stepped together in the compiled core, grid observations only.
 
     Observations are written into one preallocated ``(num_envs, C, H, W)`` array;
-    with ``copy=False`` `reset` and `step` return that array itself (overwritten by
-    the next step: copy what you keep). ``info["action_mask"]`` holds each game's
+    with ``copy=False`` `reset` and `step` return one read-only view of that array
+    (overwritten by the next step: copy what you keep). ``info["action_mask"]`` holds each game's
     legal actions. `state(i)` gives game i's `GameState`, `seed_of_game(i)` its seed.
     """
 
@@ -83,7 +70,7 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 1 << 24:
             raise PacmanError(f"num_envs must be an int from 1 to {1 << 24}, got {num_envs!r}")
-        self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves)
+        self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves, engine="python")
         """One single environment with the same options: the spaces, checks and the first state."""
         self.layout = self.template.layout
         self.num_envs = num_envs
@@ -93,25 +80,16 @@ class PacmanVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = self.template.observation_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        start = self.template.start
-        models = self.template.ghost_agents
-        directional = [isinstance(model, DirectionalGhost) for model in models]
-        tables = [model.probability_table() if flag else None for model, flag in zip(models, directional)]
-        searcher = _core.Searcher(board=_board(self.layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
-                                  prune=False, table_size=0, slack=0.0, directional=directional,
-                                  probabilities=tables, distances=None, weights=None)
-        self._bytes = ((self.layout.width * self.layout.height + 63) // 64) * 8
-        self._observations = np.zeros((num_envs, *grid_shape(self.layout)), dtype=np.uint8)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self._masks = np.zeros((num_envs, len(ACTIONS)), dtype=np.int8)
+        self._core = CoreGames(self.template.start, self.template.ghost_agents, num_envs, max_moves)
+        self._games = self._core.games
+        self._observations, self._masks = self._core.observations, self._core.masks
+        self._rewards, self._terminated, self._truncated = self._core.rewards, self._core.terminated, self._core.truncated
         self._every = np.ones(num_envs, dtype=np.bool_)
-        self._games = _core.Games(searcher=searcher, games=num_envs, start=self._core_state(start),
-                                  max_moves=max_moves or 0, width=self.layout.width, height=self.layout.height,
-                                  observations=self._observations, rewards=self._rewards,
-                                  terminated=self._terminated, truncated=self._truncated, masks=self._masks)
         self._seeded = [False] * num_envs
+        # copy=False hands out read-only views: the core writes only the cells that change from one step to the
+        # next, so an observation written by anyone else would stay wrong.
+        self._observations_view, self._masks_view = self._observations.view(), self._masks.view()
+        self._observations_view.flags.writeable = self._masks_view.flags.writeable = False
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -124,13 +102,13 @@ class PacmanVectorEnv(VectorEnv):
                 if not 0 <= game_seed < 2**64:
                     raise PacmanError(f"reset(seed=...): the compiled vector environment takes seeds from 0 to "
                                       f"2**64 - 1, got {game_seed}")
-                self._games.reset(i, _seed_words(game_seed))
+                self._core.reset(i, game_seed)
             else:
                 if not self._seeded[i]:  # as Gymnasium seeds np_random from the operating system
-                    self._games.reset(i, _seed_words(int(np.random.SeedSequence().entropy)))
-                self._games.reset(i)
+                    self._core.reset(i, int(np.random.SeedSequence().entropy))
+                self._core.reset(i)
             self._seeded[i] = True
-        return self._out(self._observations), {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()}
+        return self._observation(), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One round of every game; a game that ended at the last step starts the next one instead."""
@@ -139,38 +117,34 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"step(actions): expected {self.num_envs} integer actions, got an array of shape "
                               f"{actions.shape} and dtype {actions.dtype}")
         self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
-        return (self._out(self._observations), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
-                {"action_mask": self._out(self._masks), "_action_mask": self._every.copy()})
+        return (self._observation(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
+                self._info())
 
     def state(self, i: int) -> GameState:
         """Game i's current `GameState`."""
-        pac, food, capsules, ghosts, timers, score, status = self._games.state(i)
-        return GameState.from_position_key(self.layout, (pac, int.from_bytes(food, "little"),
-                                                         int.from_bytes(capsules, "little"), ghosts, timers,
-                                                         score, status))
+        return self._games.game_state(i)
 
     def seed_of_game(self, i: int) -> int:
         """The seed of game i's current game (``pacman-ai play --seed``)."""
         return self._games.progress(i)[2]
 
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
+    def _observation(self) -> np.ndarray:
+        return self._observations.copy() if self.copy else self._observations_view
 
-    def _core_state(self, state: GameState) -> tuple:
-        pac, food, capsules, ghosts, timers, score, status = state.position_key
-        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"),
-                ghosts, timers, score, status)
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
 
 def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max_moves: int | None = None,
                     observation: str = "grid", render_mode: str | None = None, copy: bool = True,
-                    **kwargs: Any) -> VectorEnv:
-    """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options, else a
-    `SyncVectorEnv` of `PacmanEnv`s; both truncate at the smaller of `max_moves` and `max_episode_steps`."""
+                    engine: str = "auto", **kwargs: Any) -> VectorEnv:
+    """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options (and `engine`
+    allows it), else a `SyncVectorEnv` of `PacmanEnv`s with that `engine`; both truncate at the smaller of
+    `max_moves` and `max_episode_steps`."""
     limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
     limit = min(limits) if limits else None
-    if compiled_vector_obstacle(observation, render_mode) is None:
+    if choose_engine(engine) == "compiled" and compiled_vector_obstacle(observation, render_mode) is None:
         return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
-                                            **kwargs) for _ in range(num_envs)],
+                                            engine=engine, **kwargs) for _ in range(num_envs)],
                          copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
