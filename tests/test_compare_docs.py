@@ -66,7 +66,7 @@ def _last_line(line: str, command: str) -> str:
 def test_the_documented_outputs_are_what_the_documented_commands_print(tmp_path):
     blocks = _blocks(DOC)
     quick = [c for c in _commands(DOC) if _is_quick(c)]
-    assert len(quick) == 3 and sum("--sprt" in c for c in quick) == 1
+    assert len(quick) == 4 and sum("--sprt" in c for c in quick) == 1
     for command in quick:
         done = _run(command, tmp_path)
         assert done.returncode == 0, done.stderr
@@ -108,3 +108,16 @@ def test_the_worked_example_on_tricky_reaches_a_verdict(tmp_path):
     done = _run(command, tmp_path)
     assert done.returncode == 0, done.stderr
     assert re.search(r"after \d+ pairs \(\d+ games\): H[01] accepted", done.stdout)
+
+
+@pytest.mark.slow
+def test_the_random_ghosts_contrast_on_tricky_prints_what_the_docs_quote(tmp_path):
+    command = next(c for c in _commands(DOC) if not _is_quick(c) and "--ghosts random" in c)
+    done = _run(command, tmp_path)
+    assert done.returncode == 0, done.stderr
+    printed = " ".join(done.stdout.split())
+    section = DOC.split("## When pairing pays: random ghosts")[1].split("\n## ")[0]
+    quoted = re.findall(r"`(win rate: [^`]+|score: [^`]+)`", " ".join(section.split()))
+    assert len(quoted) == 2
+    for line in quoted:
+        assert line in printed, line
