@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
 def table(args: argparse.Namespace) -> int:
     results = Path(args.results)
     titles = [title for title, *_ in AGENTS]
+    times: dict[str, list[float]] = {title: [] for title in titles}
     lines = ["| layout | optimum | " + " | ".join(titles) + " |",
              "|---|---|" + "---|" * len(titles)]
     for layout in shipped_layouts():
@@ -124,6 +126,7 @@ def table(args: argparse.Namespace) -> int:
                 row.append("-")
                 continue
             games = len(records)
+            times[title] += [r["ms_per_move_mean"] for r in records if r.get("ms_per_move_mean") is not None]
             wins = sum(bool(r.get("won")) for r in records)
             low, high = wilson_interval(wins, games)
             text = f"{100 * wins / games:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
@@ -133,6 +136,8 @@ def table(args: argparse.Namespace) -> int:
                 text += f" ({games} games)"
             row.append(text)
         lines.append("| " + " | ".join(row) + " |")
+    medians = [f"{statistics.median(times[title]):.2f}" if times[title] else "-" for title in titles]
+    lines.append("| ms per move (median game) | | " + " | ".join(medians) + " |")
     print("\n".join(lines))
     return 0
 
