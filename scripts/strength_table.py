@@ -1,7 +1,7 @@
 """The strength table: every shipped agent on every shipped layout, against the exact optimum where it is known.
 
-    python scripts/strength_table.py run   [--games 1000] [--jobs 2] [--results DIR] [--only TEXT]
-    python scripts/strength_table.py table [--games 1000] [--results DIR]
+    python scripts/strength_table.py run   [--games 1000] [--jobs 2] [--results DIR] [--layouts L,...] [--only TEXT]
+    python scripts/strength_table.py table [--games 1000] [--results DIR] [--layouts L,...]
 
 `run` plays each cell (one agent on one layout, random ghosts, seeded from 0,
 at most 500 Pacman moves a game) with ``pacman-ai batch --out DIR/CELL.jsonl``,
@@ -47,8 +47,13 @@ SEED = 0
 MAX_MOVES = 500
 
 
-def shipped_layouts() -> list[str]:
-    return sorted(path.stem for path in resource_dir("layouts").glob("*.lay"))
+def shipped_layouts(only: str = "") -> list[str]:
+    names = sorted(path.stem for path in resource_dir("layouts").glob("*.lay"))
+    wanted = [name for name in only.split(",") if name]
+    unknown = [name for name in wanted if name not in names]
+    if unknown:
+        raise SystemExit(f"strength_table: --layouts {unknown[0]!r}: not a shipped layout ({', '.join(names)})")
+    return [name for name in names if not wanted or name in wanted]
 
 
 def optimum(name: str) -> float | None:
@@ -78,10 +83,10 @@ def pacman_ai() -> str:
 def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
-    solvable = {name for name in shipped_layouts()
+    solvable = {name for name in shipped_layouts(args.layouts)
                 if estimated_nodes(load_layout(name), limit=DEFAULT_MAX_NODES) <= DEFAULT_MAX_NODES}
     cells = []
-    for layout in shipped_layouts():
+    for layout in shipped_layouts(args.layouts):
         for title, pacman, agent_args, cost in AGENTS:
             if pacman == "optimal" and layout not in solvable:
                 continue
@@ -113,7 +118,7 @@ def table(args: argparse.Namespace) -> int:
     times: dict[str, list[float]] = {title: [] for title in titles}
     lines = ["| layout | optimum | " + " | ".join(titles) + " |",
              "|---|---|" + "---|" * len(titles)]
-    for layout in shipped_layouts():
+    for layout in shipped_layouts(args.layouts):
         best = optimum(layout)
         row = [layout, "-" if best is None else f"{100 * best:.1f}%"]
         for title, pacman, agent_args, _ in AGENTS:
@@ -148,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per cell (default: 1000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes per batch")
     parser.add_argument("--results", default="strength-results", help="folder of the results files")
+    parser.add_argument("--layouts", default="", help="only these shipped layouts, comma-separated (default: all)")
     parser.add_argument("--only", default="", help="run only the cells whose file name contains this")
     args = parser.parse_args(argv)
     if args.games < 1:
