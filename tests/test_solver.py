@@ -241,3 +241,12 @@ def test_play_with_the_optimal_agent(tmp_path):
     assert all(g["moves"] == 3 for g in games if g["won"])  # the optimal policy walks straight to the food
     done = cli(tmp_path, "play", "--layout", "medium", "--pacman", "optimal", "--json")
     assert done.returncode == 2 and "too large" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_trapped_is_solved_as_the_readme_says(tmp_path):
+    done = cli(tmp_path, "solve", "trapped", "--objective", "score", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["nodes"] == 1_119_420 and data["estimated_nodes"] == 7_793_268
+    assert data["value"] == pytest.approx(-112.418457, abs=1e-5) and data["best_actions"] == ["East"]
