@@ -54,7 +54,7 @@ from pacman.state import GameState
 
 __all__ = [
     "OBJECTIVES", "GHOST_MODELS", "DEFAULT_MAX_NODES", "WIN_TOLERANCE", "SCORE_TOLERANCE",
-    "SolverError", "Solution", "estimated_nodes", "solve", "OptimalAgent",
+    "MAX_NODES_CEILING", "SolverError", "Solution", "estimated_nodes", "solve", "OptimalAgent",
 ]
 
 #: What can be maximised: the probability of winning, or the expected final score.
@@ -63,6 +63,8 @@ OBJECTIVES = ("win", "score")
 GHOST_MODELS = ("random", "directional")
 #: The largest `estimated_nodes` a maze may have (about 0.3-0.5 KB of memory each while exploring).
 DEFAULT_MAX_NODES = 8_000_000
+#: The largest ``max_nodes`` accepted: beyond it the memory needed (0.3-0.5 KB a node) is out of reach anyway.
+MAX_NODES_CEILING = 20_000_000
 #: Value iteration for the win probability stops once no value moves more than this in a sweep.
 WIN_TOLERANCE = 1e-12
 #: Value iteration for the expected score stops once no value moves more than this in a sweep.
@@ -434,8 +436,8 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         raise SolverError(f"unknown objective {objective!r} (expected one of: {', '.join(OBJECTIVES)})")
     if ghosts not in GHOST_MODELS:
         raise SolverError(f"unknown ghost model {ghosts!r} (expected one of: {', '.join(GHOST_MODELS)})")
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise SolverError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_CEILING:
+        raise SolverError(f"max_nodes must be an int from 1 to {MAX_NODES_CEILING:,}, got {max_nodes!r}")
     start = GameState.initial(layout, num_ghosts)  # checks num_ghosts against the layout
     num_ghosts = start.num_ghosts
     bound = estimated_nodes(layout, num_ghosts, limit=max_nodes)
@@ -526,8 +528,9 @@ class OptimalAgent:
         if ghost_model is not None and ghost_model not in GHOST_MODELS:
             raise AgentSpecError(
                 f"OptimalAgent: ghost_model must be one of {', '.join(GHOST_MODELS)} or None, got {ghost_model!r}")
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-            raise AgentSpecError(f"OptimalAgent: max_nodes must be a positive int, got {max_nodes!r}")
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_CEILING:
+            raise AgentSpecError(f"OptimalAgent: max_nodes must be an int from 1 to {MAX_NODES_CEILING:,}, "
+                                 f"got {max_nodes!r}")
         self.objective = objective
         self.ghost_model = ghost_model
         self.max_nodes = max_nodes
