@@ -117,7 +117,7 @@ class MCTSAgent:
         return self._decide(state).action
 
     def action_values(self, state: GameState) -> dict[Action, float]:
-        """The mean backed-up value of each of Pacman's moves after one search (estimates, not exact)."""
+        """The mean backed-up value of each of Pacman's moves tried in one search (estimates, not exact)."""
         return dict(self._decide(state).action_values)
 
     # -- internals ---------------------------------------------------------------------
@@ -141,6 +141,7 @@ class MCTSAgent:
         root = _Node(state)
         low, high = math.inf, -math.inf
         done = 0
+        deepest = 0  # the longest path of Pacman moves down the tree in this search
         deadline = started + self.time_limit if self.time_limit is not None else math.inf
 
         def play_round(s: GameState, action: Action) -> GameState:
@@ -172,16 +173,18 @@ class MCTSAgent:
             if math.isnan(value):
                 raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN; expected numbers")
             low, high = min(low, value), max(high, value)
+            deepest = max(deepest, len(path))
             for visited, choice in path:
                 visited.visits += 1
                 visited.counts[choice] += 1
                 visited.totals[choice] += value
             done += 1
 
-        means = {a: (t / c if c else -math.inf) for a, t, c in zip(root.actions, root.totals, root.counts)}
-        best = max(range(len(root.actions)), key=lambda i: (root.counts[i], means[root.actions[i]], -i))
+        means = {a: t / c for a, t, c in zip(root.actions, root.totals, root.counts) if c}
+        best = max(range(len(root.actions)),
+                   key=lambda i: (root.counts[i], means.get(root.actions[i], -math.inf), -i))
         info = SearchInfo(
-            action=root.actions[best], action_values=means, depth=math.nan, nodes=done,
+            action=root.actions[best], action_values=means, depth=deepest, nodes=done,
             milliseconds=1000 * (time.perf_counter() - started),
             extra={"engine": "python", "iterations": done, "visits": dict(zip(root.actions, root.counts))},
         )

@@ -95,3 +95,17 @@ def test_play_with_mcts_is_reproducible_from_the_command_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pacman", "play", "--pacman", "mcts", "--agent-args",
                            "iterations=0"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "iterations" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_saved_game_keeps_what_mcts_found_and_replays(tmp_path):
+    command = [sys.executable, "-m", "pacman", "play", "--layout", "small", "--pacman", "mcts", "--agent-args",
+               "iterations=3", "--max-moves", "4", "--display", "none", "--seed", "2", "--save", "g.json"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    search = json.loads((tmp_path / "g.json").read_text())["search"]
+    assert len(search) == 4 and all(s["nodes"] == 3 and s["depth"] >= 1 for s in search)
+    assert all(len(s["values"]) <= 3 for s in search)  # three iterations try at most three moves
+    replay = subprocess.run([sys.executable, "-m", "pacman", "replay", "g.json", "--display", "none", "--json"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["moves"] == 4
