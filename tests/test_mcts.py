@@ -109,3 +109,13 @@ def test_a_saved_game_keeps_what_mcts_found_and_replays(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert replay.returncode == 0, replay.stderr
     assert json.loads(replay.stdout)["moves"] == 4
+
+
+def test_the_documented_time_budget_with_the_score_evaluation(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "--pacman", "mcts", "--agent-args",
+                           "time_limit=0.02,evaluation=score", "--max-moves", "3", "--display", "none", "--json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout.splitlines()[0])
+    assert game["moves"] == 3 and game["agent_args"]["time_limit"] == 0.02
+    assert game["agent_args"]["evaluation"] == "score" and game["agent_args"]["iterations"] is None
