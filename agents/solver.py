@@ -394,7 +394,7 @@ def _surely_ending(graph: _Graph) -> np.ndarray:
         kept = reach
 
 
-def _win_ranks(graph: _Graph, values: np.ndarray, optimal: np.ndarray) -> np.ndarray:
+def _win_ranks(graph: _Graph, optimal: np.ndarray) -> np.ndarray:
     """Each node's distance to a win through optimal Pacman moves and any ghost outcome (-1: none)."""
     n = graph.size
     counts = np.diff(graph.first)
@@ -476,7 +476,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         optimal = (graph.agent[source] == 0) & (q >= node_value - TIE_TOLERANCE) & np.isfinite(q)
     optimal |= (graph.agent[source] == 0) & np.isinf(node_value)  # a node worth -inf: any move
     if objective == "win":
-        rank = _win_ranks(graph, values, optimal)
+        rank = _win_ranks(graph, optimal)
         preference = np.where(rank[graph.child] >= 0, rank[graph.child], np.iinfo(np.int64).max // 2)
     else:
         preference = np.zeros(len(q), dtype=np.int64)

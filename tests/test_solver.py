@@ -1,7 +1,6 @@
 """The exact optimum of small mazes: hand-checked values, an independent horizon search, the size limit, the agent."""
 
 import json
-import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -12,7 +11,7 @@ from pacman import Action, GameState, load_layout, run_game
 from pacman.agents import make_ghosts, make_pacman_agent
 from pacman.agents import solver as solver_module
 from pacman.agents.ghosts import DirectionalGhost
-from pacman.agents.solver import (DEFAULT_MAX_NODES, OptimalAgent, SolverError, estimated_nodes, node_key, solve)
+from pacman.agents.solver import DEFAULT_MAX_NODES, OptimalAgent, SolverError, estimated_nodes, node_key, solve
 from pacman.errors import AgentSpecError
 
 SMALL = ["test", "coinflip", "threeway", "corridor", "pocket"]
