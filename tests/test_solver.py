@@ -106,7 +106,7 @@ def horizon_values(layout, ghosts, objective, horizon, optimistic=False):
     return value(start, 0, horizon)
 
 
-@pytest.mark.parametrize("layout", ["coinflip", "threeway", "corridor", "test"])
+@pytest.mark.parametrize("layout", ["coinflip", "threeway", "corridor", "test", "pocket"])
 @pytest.mark.parametrize("ghosts", ["random", "directional"])
 def test_win_probability_is_the_limit_of_horizon_expectimax(layout, ghosts):
     optimum = solve(load_layout(layout), ghosts, "win").value
