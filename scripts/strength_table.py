@@ -4,7 +4,7 @@
     python scripts/strength_table.py table [--games 1000] [--results DIR] [--layouts L,...]
 
 `run` plays each cell (one agent on one layout, random ghosts, seeded from 0,
-at most 500 Pacman moves a game) with ``pacman-ai batch --out DIR/CELL.jsonl``,
+at most 500 Pacman moves a game, 2,000 on large) with ``pacman-ai batch --out DIR/CELL.jsonl``,
 cheapest cells first; it resumes a cell's results file (``--resume``), so it
 can be stopped and started again at any time and only plays missing games.
 `table` prints the README's Markdown table from whatever the results files
@@ -46,6 +46,8 @@ AGENTS = [
 GHOSTS = "random"
 SEED = 0
 MAX_MOVES = 500
+#: Mazes whose games are long: their own move limit (large's games average over 500 moves).
+LONG_GAMES = {"large": 2000}
 
 
 def shipped_layouts(only: str = "") -> list[str]:
@@ -100,8 +102,9 @@ def run(args: argparse.Namespace) -> int:
         if out.exists() and len(read_results(out, repair=True)) >= args.games:
             continue
         command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman, "--ghosts", GHOSTS,
-                   "--games", str(args.games), "--seed", str(SEED), "--max-moves", str(MAX_MOVES),
-                   "--jobs", str(args.jobs), "--out", str(out), "--quiet"]
+                   "--games", str(args.games), "--seed", str(SEED),
+                   "--max-moves", str(LONG_GAMES.get(layout, MAX_MOVES)), "--jobs", str(args.jobs),
+                   "--out", str(out), "--quiet"]
         if agent_args:
             command += ["--agent-args", agent_args]
         if out.exists():
