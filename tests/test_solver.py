@@ -249,3 +249,10 @@ def test_trapped_is_solved_as_the_readme_says(tmp_path):
     data = json.loads(done.stdout)
     assert data["nodes"] == 1_119_420 and data["estimated_nodes"] == 7_793_268
     assert data["value"] == pytest.approx(-112.418457, abs=1e-5) and data["best_actions"] == ["East"]
+
+
+def test_a_batch_of_the_optimal_agent_on_a_large_maze_stops_with_the_reason(tmp_path):
+    done = cli(tmp_path, "batch", "--layout", "medium", "--pacman", "optimal", "--games", "2", "--jobs", "1",
+               "--quiet")
+    assert done.returncode == 2 and "too large to solve exactly" in done.stderr
+    assert "Traceback" not in done.stderr
