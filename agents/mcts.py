@@ -4,9 +4,14 @@ Each iteration walks down the tree by UCT over Pacman's moves; after Pacman's
 move every ghost's reply is drawn from the ghost model's probabilities (the
 chance node), so a Pacman move's children are the rounds' sampled outcomes.
 The first outcome not yet in the tree is added, then a rollout plays
-`rollout_depth` more rounds with uniformly random Pacman moves and sampled
-ghost moves, and the evaluation of where it ends (or the end of the game) is
-backed up as the value. The move played is the root's most visited one.
+`rollout_depth` more rounds (default 0: none) with uniformly random Pacman
+moves and sampled ghost moves, and the evaluation of where it ends (or the end
+of the game) is backed up as the value. The move played is the root's most
+visited one.
+
+Random rollouts walk into ghosts: with 100 iterations a move on `test`, 3
+rounds of rollout won 78 of 100 games and no rollout won all 100, so by
+default the evaluation values the new leaf directly.
 
 Randomness comes from one generator: the game's stream for this agent (given
 by ``reset``) or ``seed``. With an ``iterations`` budget the same seed gives
@@ -32,6 +37,7 @@ from pacman.agents.expectimax import SearchInfo
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost, sample
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
+from pacman.rules import LOSE_POINTS
 from pacman.state import GameState
 
 __all__ = ["MCTSAgent", "DEFAULT_ITERATIONS"]
@@ -59,9 +65,9 @@ class MCTSAgent:
 
     `iterations` and/or `time_limit` (seconds) bound each decision (the first
     reached stops it; neither: `DEFAULT_ITERATIONS`). `rollout_depth` is how many
-    rounds a rollout plays before the evaluation values its state.
+    rounds a rollout plays before the evaluation values its state (0: none).
     `exploration` weighs UCT's exploration term, in units of the spread of the
-    values seen in this search. `ghost_model`: "random", "directional", or None
+    values seen in this search (at least the 500 points of a loss). `ghost_model`: "random", "directional", or None
     for the ghosts in play. `seed` seeds the generator until a game gives the
     agent its own stream.
     """
@@ -72,7 +78,7 @@ class MCTSAgent:
         time_limit: float | None = None,
         evaluation: str | Callable[[GameState], float] | None = "better",
         ghost_model: str | None = None,
-        rollout_depth: int = 3,
+        rollout_depth: int = 0,
         exploration: float = 0.7,
         seed: int | None = None,
     ) -> None:
@@ -197,8 +203,8 @@ class MCTSAgent:
         for i, count in enumerate(counts):
             if count == 0:
                 return i
-        spread = high - low if high > low else 1.0
-        weight = self.exploration * spread
+        # Early on the values seen may all be alike; never explore on a scale finer than a loss's points.
+        weight = self.exploration * max(high - low, float(LOSE_POINTS))
         log_visits = math.log(node.visits)
         best, best_score = 0, -math.inf
         for i, (count, total) in enumerate(zip(counts, node.totals)):
