@@ -7,7 +7,9 @@ from typing import Any, Callable, Mapping
 
 from pacman.agents.evaluation import load_object, resolve_evaluation
 from pacman.agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
+from pacman.agents.mcts import MCTSAgent
 from pacman.agents.simple import GreedyAgent, RandomAgent
+from pacman.agents.solver import OptimalAgent
 from pacman.errors import AgentSpecError, describe_failure
 
 __all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]
@@ -22,6 +24,8 @@ PACMAN_AGENTS: dict[str, Callable[..., Any]] = {
     "alphabeta": AlphaBetaAgent,
     "greedy": GreedyAgent,
     "random": RandomAgent,
+    "mcts": MCTSAgent,
+    "optimal": OptimalAgent,
 }
 
 

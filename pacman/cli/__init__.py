@@ -1,4 +1,4 @@
-"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch, compare, grade.
+"""The `pacman-ai` command line: play, replay, layouts, tree, bench, batch, compare, grade, solve.
 
 Each subcommand is a module of this package with `add_parser(commands)`, which
 registers its flags, and `run(args)`, which does the work and returns the exit
@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Sequence
 
-from pacman.cli import batch, bench, compare, grade, layouts, play, replay, tree
+from pacman.cli import batch, bench, compare, grade, layouts, play, replay, solve, tree
 from pacman.cli.args import EXIT_INTERRUPTED, EXIT_USAGE, OneLineParser, UsageError
 from pacman.errors import PacmanError
 
@@ -22,7 +22,7 @@ __all__ = ["main", "build_parser"]
 
 #: The subcommands in the order of the help, by name.
 SUBCOMMANDS = {"play": play, "replay": replay, "layouts": layouts, "tree": tree, "bench": bench, "batch": batch,
-               "compare": compare, "grade": grade}
+               "compare": compare, "grade": grade, "solve": solve}
 
 
 def _version() -> str:

@@ -1,0 +1,169 @@
+"""The strength table: every shipped agent on every shipped layout, against the exact optimum where it is known.
+
+    python scripts/strength_table.py run   [--games 1000] [--jobs 2] [--results DIR] [--layouts L,...] [--only TEXT]
+    python scripts/strength_table.py table [--games 1000] [--results DIR] [--layouts L,...]
+
+`run` plays each cell (one agent on one layout, random ghosts, seeded from 0,
+at most 500 Pacman moves a game, 2,000 on large) with ``pacman-ai batch --out DIR/CELL.jsonl``,
+cheapest cells first; it resumes a cell's results file (``--resume``), so it
+can be stopped and started again at any time and only plays missing games.
+`table` prints the README's Markdown table from whatever the results files
+hold: the win rate with its 95% Wilson interval, and, on mazes the solver
+takes, the gap to the optimal probability of winning (``pacman-ai solve``).
+A cell with fewer games than asked shows its count; a cell with none, "-".
+Run it from the repository's root with the project installed (its ``pacman-ai``
+on PATH or beside this Python).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from pacman.agents.solver import DEFAULT_MAX_NODES, SolverError, estimated_nodes, solve
+from pacman.batch.results import read_results
+from pacman.batch.stats import wilson_interval
+from pacman.layout import load_layout
+from pacman.resources import resource_dir
+
+#: The agents of the table: (column title, --pacman, --agent-args, relative cost of a move, measured roughly:
+#: the compiled core makes expectimax far cheaper than MCTS in Python).
+AGENTS = [
+    ("greedy", "greedy", "", 1),
+    ("expectimax d1", "expectimax", "depth=1,evaluation=better", 1),
+    ("expectimax d2", "expectimax", "depth=2,evaluation=better", 1),
+    ("alpha-beta d2", "alphabeta", "depth=2,evaluation=better", 1),
+    ("expectimax d3", "expectimax", "depth=3,evaluation=better", 4),
+    ("MCTS 100 it.", "mcts", "iterations=100,evaluation=better", 200),
+    ("expectimax d4", "expectimax", "depth=4,evaluation=better", 100),
+    ("optimal", "optimal", "objective=win", 1),
+]
+GHOSTS = "random"
+SEED = 0
+MAX_MOVES = 500
+#: Mazes whose games are long: their own move limit (large's games average over 500 moves).
+LONG_GAMES = {"large": 2000}
+
+
+def shipped_layouts(only: str = "") -> list[str]:
+    names = sorted(path.stem for path in resource_dir("layouts").glob("*.lay"))
+    wanted = [name for name in only.split(",") if name]
+    unknown = [name for name in wanted if name not in names]
+    if unknown:
+        raise SystemExit(f"strength_table: --layouts {unknown[0]!r}: not a shipped layout ({', '.join(names)})")
+    return [name for name in names if not wanted or name in wanted]
+
+
+def optimum(name: str) -> float | None:
+    """The optimal probability of winning against random ghosts, or None when the maze is too large."""
+    try:
+        return solve(load_layout(name), GHOSTS, "win").value
+    except SolverError:
+        return None
+
+
+def cell_name(layout: str, pacman: str, agent_args: str) -> str:
+    args = agent_args.replace("=", "-").replace(",", "_") or "default"
+    return f"{layout}__{pacman}__{args}.jsonl"
+
+
+def layout_cost(name: str) -> int:
+    layout = load_layout(name)
+    cells = sum(not layout.is_wall(x, y) for x in range(layout.width) for y in range(layout.height))
+    return cells * (layout.num_ghosts + 1) ** 2
+
+
+def pacman_ai() -> str:
+    beside = Path(sys.executable).with_name("pacman-ai")
+    return str(beside) if beside.exists() else (shutil.which("pacman-ai") or "pacman-ai")
+
+
+def run(args: argparse.Namespace) -> int:
+    results = Path(args.results)
+    results.mkdir(parents=True, exist_ok=True)
+    solvable = {name for name in shipped_layouts(args.layouts)
+                if estimated_nodes(load_layout(name), limit=DEFAULT_MAX_NODES) <= DEFAULT_MAX_NODES}
+    cells = []
+    for layout in shipped_layouts(args.layouts):
+        for title, pacman, agent_args, cost in AGENTS:
+            if pacman == "optimal" and layout not in solvable:
+                continue
+            cells.append((layout_cost(layout) * cost, layout, pacman, agent_args))
+    cells.sort()
+    for _, layout, pacman, agent_args in cells:
+        out = results / cell_name(layout, pacman, agent_args)
+        if args.only and args.only not in out.name:
+            continue
+        if out.exists() and len(read_results(out, repair=True)) >= args.games:
+            continue
+        command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman, "--ghosts", GHOSTS,
+                   "--games", str(args.games), "--seed", str(SEED),
+                   "--max-moves", str(LONG_GAMES.get(layout, MAX_MOVES)), "--jobs", str(args.jobs),
+                   "--out", str(out), "--quiet"]
+        if agent_args:
+            command += ["--agent-args", agent_args]
+        if out.exists():
+            command.append("--resume")
+        print(" ".join(command), flush=True)
+        status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
+        if status != 0:
+            print(f"strength_table: the cell {out.name} failed (exit {status})", file=sys.stderr, flush=True)
+    return 0
+
+
+def table(args: argparse.Namespace) -> int:
+    results = Path(args.results)
+    titles = [title for title, *_ in AGENTS]
+    times: dict[str, list[float]] = {title: [] for title in titles}
+    lines = ["| layout | optimum | " + " | ".join(titles) + " |",
+             "|---|---|" + "---|" * len(titles)]
+    for layout in shipped_layouts(args.layouts):
+        best = optimum(layout)
+        row = [layout, "-" if best is None else f"{100 * best:.1f}%"]
+        for title, pacman, agent_args, _ in AGENTS:
+            out = results / cell_name(layout, pacman, agent_args)
+            if pacman == "optimal" and best is None:
+                row.append("n/a")
+                continue
+            records = read_results(out) if out.exists() else []
+            if not records:
+                row.append("-")
+                continue
+            games = len(records)
+            times[title] += [r["ms_per_move_mean"] for r in records if r.get("ms_per_move_mean") is not None]
+            wins = sum(bool(r.get("won")) for r in records)
+            low, high = wilson_interval(wins, games)
+            text = f"{100 * wins / games:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+            if best is not None:
+                text += f" gap {100 * (best - wins / games):+.1f}"
+            if games < args.games:
+                text += f" ({games} games)"
+            row.append(text)
+        lines.append("| " + " | ".join(row) + " |")
+    medians = [f"{statistics.median(times[title]):.2f}" if times[title] else "-" for title in titles]
+    lines.append("| ms per move (median game) | | " + " | ".join(medians) + " |")
+    print("\n".join(lines))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Play and tabulate the strength table (see the module docstring).")
+    parser.add_argument("what", choices=("run", "table"))
+    parser.add_argument("--games", type=int, default=1000, help="games per cell (default: 1000)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes per batch")
+    parser.add_argument("--results", default="strength-results", help="folder of the results files")
+    parser.add_argument("--layouts", default="", help="only these shipped layouts, comma-separated (default: all)")
+    parser.add_argument("--only", default="", help="run only the cells whose file name contains this")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games {args.games}: expected a positive number")
+    return run(args) if args.what == "run" else table(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""scripts/strength_table.py as a user runs it: play some cells with pacman-ai batch, resume, tabulate."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "strength_table.py"
+
+
+def script(tmp_path, *args):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_run_then_table_shows_win_rates_intervals_and_the_gap_to_the_optimum(tmp_path):
+    done = script(tmp_path, "run", "--games", "6", "--jobs", "1", "--results", "r", "--layouts", "coinflip",
+                  "--only", "greedy")
+    assert done.returncode == 0, done.stderr
+    files = sorted(p.name for p in (tmp_path / "r").iterdir())
+    assert files == ["coinflip__greedy__default.jsonl"]
+    assert len((tmp_path / "r" / files[0]).read_text().splitlines()) == 6
+    again = script(tmp_path, "run", "--games", "8", "--jobs", "1", "--results", "r", "--layouts", "coinflip",
+                   "--only", "greedy")
+    assert "--resume" in again.stdout  # the cell's file is continued, not replayed
+    assert len((tmp_path / "r" / files[0]).read_text().splitlines()) == 8
+    table = script(tmp_path, "table", "--games", "10", "--results", "r", "--layouts", "coinflip")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].startswith("| layout | optimum | greedy | expectimax d1 |")
+    row = next(line for line in lines if line.startswith("| coinflip |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "50.0%"
+    wins = round(float(cells[2].split()[0]) * 8 / 100)
+    assert cells[2].endswith(f"gap {100 * (0.5 - wins / 8):+.1f} (8 games)")
+    assert cells[3:] == ["-"] * 7  # not played yet
+
+
+def test_an_unknown_layout_is_named(tmp_path):
+    done = script(tmp_path, "table", "--layouts", "nosuch")
+    assert done.returncode != 0 and "nosuch" in done.stderr and "Traceback" not in done.stderr
