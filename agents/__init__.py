@@ -17,6 +17,8 @@ from pacman.agents.expectimax import (
 from pacman.agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
 from pacman.agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, effective_agent_args, make_pacman_agent, parse_agent_args
 from pacman.agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
+from pacman.agents.mcts import MCTSAgent
+from pacman.agents.solver import OptimalAgent, Solution, SolverError, solve
 from pacman.agents.simple import GreedyAgent, PacmanAgent, RandomAgent
 
 __all__ = [
@@ -46,6 +48,11 @@ __all__ = [
     "PacmanAgent",
     "RandomAgent",
     "GreedyAgent",
+    "MCTSAgent",
+    "OptimalAgent",
+    "solve",
+    "Solution",
+    "SolverError",
     "PACMAN_AGENTS",
     "make_pacman_agent",
     "parse_agent_args",
