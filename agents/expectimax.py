@@ -386,8 +386,9 @@ class ExpectimaxAgent(_SearchAgent):
     (an AgentSpecError naming the reason when it cannot be used). Both engines
     give the same values, actions and node counts (docs/engine.md).
 
-    `star2` (on by default) and `ordering` (off by default: measured, it saves
-    no nodes here) are exact and work only with `pruning`: Star2 probes
+    `star2` and `ordering` are off by default and work only with `pruning`.
+    Star2 is not yet exact on root ties (it can pick a later one of two tied
+    moves; values are the same); ordering saved no nodes when measured. Star2 probes
     Pacman's moves below the chance layers, tests his later moves with null
     windows and prunes each chance node with its own bounds; ordering searches
     the transposition table's best move first, the shallower depths first to
@@ -403,7 +404,7 @@ class ExpectimaxAgent(_SearchAgent):
         transposition: bool = True,
         pruning: bool = True,
         engine: str = "auto",
-        star2: bool = True,
+        star2: bool = False,
         ordering: bool = False,
     ) -> None:
         super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine)
