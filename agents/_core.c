@@ -935,6 +935,19 @@ child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int
     }
 }
 
+/* What a pruned chance node returns when a child's search failed: a bound beyond the node's window, on the side
+   the child failed (pacman.agents.search._settled). */
+static double
+settled(int failed_low, double total, double rest_high, double rest_low, double alpha, double beta)
+{
+    if (failed_low) {
+        double upper = total + rest_high;
+        return upper < alpha ? upper : alpha;
+    }
+    double lower = total + rest_low;
+    return lower > beta ? lower : beta;
+}
+
 /* The value of `s` with `agent` to move and `depth` plies left (pacman.agents.search.Searcher._value); `h` is its
    table hash, from child_hashes. */
 static double
@@ -1032,16 +1045,24 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
                 if (rest < 0.0)
                     rest = 0.0;
                 if (pj > 0.0) {
-                    double child_alpha = (alpha - total - rest * high) / pj;
-                    double child_beta = (beta - total - rest * low) / pj;
-                    v = node_value(c, kid, next_agent, next_depth, child_alpha > low ? child_alpha : low,
-                                   child_beta < high ? child_beta : high, level + 1, hashes[j]);
+                    /* the child's window from the widened one (search.py: _settled) */
+                    double child_alpha = (alpha_cut - total - rest * high) / pj;
+                    double child_beta = (beta_cut - total - rest * low) / pj;
+                    child_alpha = child_alpha > low ? child_alpha : low;
+                    child_beta = child_beta < high ? child_beta : high;
+                    v = node_value(c, kid, next_agent, next_depth, child_alpha, child_beta, level + 1, hashes[j]);
+                    if (c->stop)
+                        return 0.0;
+                    total += pj * v;
+                    if (!(child_alpha < v && v < child_beta))
+                        return settled(v <= child_alpha, total, rest * high, rest * low, alpha, beta);
                 }
-                else
+                else {
                     v = node_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
-                if (c->stop)
-                    return 0.0;
-                total += pj * v;
+                    if (c->stop)
+                        return 0.0;
+                    total += pj * v;
+                }
                 double upper = total + rest * high;
                 if (upper < alpha_cut)
                     return upper; /* fails low: an upper bound */
@@ -1313,16 +1334,23 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
                     rest = 0.0;
                 double rest_low = lows == NULL ? rest * low : after[j];
                 if (pj > 0.0) {
-                    double child_alpha = (alpha - total - rest * high) / pj;
-                    double child_beta = (beta - total - rest_low) / pj;
-                    v = ordered_value(c, kid, next_agent, next_depth, child_alpha > low ? child_alpha : low,
-                                      child_beta < high ? child_beta : high, level + 1, hashes[j]);
+                    double child_alpha = (alpha_cut - total - rest * high) / pj; /* as in node_value */
+                    double child_beta = (beta_cut - total - rest_low) / pj;
+                    child_alpha = child_alpha > low ? child_alpha : low;
+                    child_beta = child_beta < high ? child_beta : high;
+                    v = ordered_value(c, kid, next_agent, next_depth, child_alpha, child_beta, level + 1, hashes[j]);
+                    if (c->stop)
+                        return 0.0;
+                    total += pj * v;
+                    if (!(child_alpha < v && v < child_beta))
+                        return settled(v <= child_alpha, total, rest * high, rest_low, alpha, beta);
                 }
-                else
+                else {
                     v = ordered_value(c, kid, next_agent, next_depth, -INF, INF, level + 1, hashes[j]);
-                if (c->stop)
-                    return 0.0;
-                total += pj * v;
+                    if (c->stop)
+                        return 0.0;
+                    total += pj * v;
+                }
                 double upper = total + rest * high;
                 if (upper < alpha_cut)
                     return upper; /* fails low: an upper bound */

@@ -305,13 +305,18 @@ class Searcher(Generic[Node]):
                     if rest < 0.0:
                         rest = 0.0
                     if p > 0.0:
-                        child_alpha = (alpha - total - rest * high) / p
-                        child_beta = (beta - total - rest * low) / p
-                        v = self._value(child, next_depth, child_alpha if child_alpha > low else low,
-                                        child_beta if child_beta < high else high)
+                        # The child's window comes from the widened one, so a child that fails settles this
+                        # node beyond the window by far more than rounding: see _settled.
+                        child_alpha = (alpha_cut - total - rest * high) / p
+                        child_beta = (beta_cut - total - rest * low) / p
+                        child_alpha = child_alpha if child_alpha > low else low
+                        child_beta = child_beta if child_beta < high else high
+                        v = self._value(child, next_depth, child_alpha, child_beta)
+                        total += p * v
+                        if not child_alpha < v < child_beta:
+                            return _settled(v <= child_alpha, total, rest * high, rest * low, alpha, beta)
                     else:
-                        v = self._value(child, next_depth, -INF, INF)
-                    total += p * v
+                        total += p * self._value(child, next_depth, -INF, INF)
                     upper = total + rest * high
                     if upper < alpha_cut:
                         return upper  # fails low: an upper bound
@@ -522,13 +527,16 @@ class Searcher(Generic[Node]):
                         rest = 0.0
                     rest_low = rest * low if lows is None else after[j]
                     if p > 0.0:
-                        child_alpha = (alpha - total - rest * high) / p
-                        child_beta = (beta - total - rest_low) / p
-                        v = self._ordered_value(child, next_depth, child_alpha if child_alpha > low else low,
-                                                child_beta if child_beta < high else high)
+                        child_alpha = (alpha_cut - total - rest * high) / p  # as in _value
+                        child_beta = (beta_cut - total - rest_low) / p
+                        child_alpha = child_alpha if child_alpha > low else low
+                        child_beta = child_beta if child_beta < high else high
+                        v = self._ordered_value(child, next_depth, child_alpha, child_beta)
+                        total += p * v
+                        if not child_alpha < v < child_beta:
+                            return _settled(v <= child_alpha, total, rest * high, rest_low, alpha, beta)
                     else:
-                        v = self._ordered_value(child, next_depth, -INF, INF)
-                    total += p * v
+                        total += p * self._ordered_value(child, next_depth, -INF, INF)
                     upper = total + rest * high
                     if upper < alpha_cut:
                         return upper  # fails low: an upper bound
@@ -548,6 +556,23 @@ class Searcher(Generic[Node]):
                 self._make_room()
             table[entry] = value
         return value
+
+
+def _settled(failed_low: bool, total: float, rest_high: float, rest_low: float, alpha: float,
+             beta: float) -> float:
+    """What a pruned chance node returns when a child's search failed (its value lies outside the child's
+    window, so it is a bound, not the child's value): a bound beyond this node's window.
+
+    The child's window was cut so that its failing puts the node's value below ``alpha - slack`` (failed
+    low) or above ``beta + slack``. The sum with the child's bound, `total`, is never counted as a value:
+    at a window as narrow as a null window, a sum that lands inside it (or on the wrong side) by rounding
+    would be taken for an exact value, or a bound the wrong way. The bound returned is the sum's, clamped
+    to the window's edge on the side the child failed."""
+    if failed_low:
+        upper = total + rest_high
+        return upper if upper < alpha else alpha
+    lower = total + rest_low
+    return lower if lower > beta else beta
 
 
 def iterative_search(

@@ -4,6 +4,7 @@ of every shipped layout, both ghost models, depths 1-4, on both engines (which a
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
@@ -170,10 +171,9 @@ def test_star1_without_star2_or_ordering_is_the_default():
     assert (agent.pruning, agent.star2, agent.ordering) == (True, False, False)
 
 
-def test_the_default_agent_breaks_a_root_tie_as_plain_expectimax_does():
-    """A position of a `small` game (seed 4095311256 of `batch --seed 0`) where West and Stop tie at the root:
-    plain expectimax and the default agent take West, the first in the order. Star2 took Stop here (both
-    engines), which is why Star2 is off by default until its root tie test is fixed (docs/engine.md)."""
+def tied_positions():
+    """The positions of a `small` game (seed 4095311256 of `batch --seed 0`) where two root moves tie under
+    plain expectimax at depth 2 (West and Stop at 27.33 among them)."""
     from pacman.agents import make_ghosts
 
     layout = load_layout("small")
@@ -189,11 +189,74 @@ def test_the_default_agent_breaks_a_root_tie_as_plain_expectimax_does():
 
     run_game(layout, Spy(), make_ghosts("random", layout.num_ghosts), seed=4095311256, max_moves=200)
     plain = ExpectimaxAgent(depth=2, evaluation="better", pruning=False, transposition=False)
-    tied = [state for state in seen
+    return [state for state in seen
             if sorted(plain.action_values(state).values())[-2:][0] == max(plain.action_values(state).values())]
-    assert tied, "no root tie in this game"
+
+
+def test_every_pruning_breaks_a_root_tie_as_plain_expectimax_does():
+    """Star2 once took Stop here: the null-window test of West (value 27.33, window just above East's
+    11.17) summed a child's bound into a chance node's value, which rounding put on the window's lower
+    edge, so West looked no better than East. A chance node now returns a bound when a child fails."""
+    tied = tied_positions()
+    assert len(tied) >= 3, "too few root ties in this game"
+    plain = ExpectimaxAgent(depth=2, evaluation="better", pruning=False, transposition=False)
     for state in tied:
-        assert ExpectimaxAgent(depth=2, evaluation="better").get_action(state) == plain.get_action(state)
+        expected = plain.get_action(state)
+        for engine in ENGINES:
+            for mode, options in MODES.items():
+                agent = ExpectimaxAgent(depth=2, evaluation="better", engine=engine, **options)
+                assert agent.get_action(state) == expected, (engine, mode)
+
+
+def windows(value, others):
+    """Windows around, at, just beside and away from `value`, and null windows (one rounding step wide) at
+    each of `others` (the values of sibling moves: where a search's windows come from)."""
+    up, down = math.nextafter(value, math.inf), math.nextafter(value, -math.inf)
+    out = [(down, up), (value, up), (down, value), (math.nextafter(down, -math.inf), down),
+           (up, math.nextafter(up, math.inf)), (value - 1.0, value + 1.0), (value + 1e-7, value + 50.0),
+           (value - 50.0, value - 1e-7), (value - 50.0, value), (value, value + 50.0), (-math.inf, value),
+           (value, math.inf)]
+    for other in others:
+        for edge in (other, value + (other - value) / 3.0):
+            out += [(edge, math.nextafter(edge, math.inf)), (math.nextafter(edge, -math.inf), edge)]
+    return out
+
+
+@pytest.mark.parametrize("star2", [False, True], ids=["star1", "star2"])
+@pytest.mark.parametrize("name", ["small", "tricky", "medium"])
+def test_a_pruned_search_keeps_its_window_promise_at_every_window(name, star2):
+    """Searched with a window (alpha, beta), a node's result r is its exact value when alpha < r < beta, and
+    else a bound on the right side: value <= alpha when r <= alpha, value >= beta when r >= beta. Checked
+    for max roots and for the chance nodes under them, at windows one rounding step wide."""
+    from pacman.agents import DirectionalGhost
+    from pacman.agents.evaluation import better_evaluation
+    from pacman.agents.expectimax import PacmanGame
+    from pacman.agents.search import Searcher
+
+    layout = load_layout(name)
+    positions = [(1 + i % 2, state) for i, state in enumerate(pacman_positions(layout, 4, seed=21))]
+    if name == "small":
+        positions += [(2, state) for state in tied_positions()]
+    for depth, state in positions:
+        for model in MODELS.values():
+            models = None if model is None else [DirectionalGhost(j) for j in range(1, state.num_agents)]
+            game = PacmanGame(state.num_agents, better_evaluation, models)
+            plain = Searcher(game)
+            root = (state, 0)
+            nodes = [root, *game.children(root)]
+            values = [plain.value(node, depth) for node in nodes]
+            for node, value in zip(nodes, values):
+                for alpha, beta in windows(value, values):
+                    searcher = Searcher(game, prune=True, table_size=10**5, star2=star2)
+                    searcher._start(root, depth)
+                    search = searcher._ordered_value if star2 else searcher._value
+                    found = search(node, depth, alpha, beta)
+                    if alpha < found < beta:
+                        assert found == value, (name, depth, alpha, beta)
+                    elif found <= alpha:
+                        assert value <= alpha, (name, depth, alpha, beta, found)
+                    else:
+                        assert value >= beta, (name, depth, alpha, beta, found)
 
 
 def test_bench_reports_nodes_by_pruning_side_by_side(tmp_path):
