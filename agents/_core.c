@@ -32,6 +32,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -691,6 +692,36 @@ better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *lo
     top = top + (double)(b->ghost_points * eats);
     top = top + se->scared_pull * (double)scared;
     long long farthest = outside ? se->unreachable : se->diameter;
+    if (n) { /* _ghost_reach: no ghost can catch him within `plies`? */
+        const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * b->cells;
+        double hunting = 0.0;
+        long long closest = 1000000;
+        int safe = 1;
+        for (int i = 0; i < n && safe; i++) {
+            long long d = row[cell_of(b, ST_GHOST(s, i) / 5)];
+            if (ST_TIMER(s, i) > 0 || eaten_capsules > 0) { /* it can be eaten, and come back at its start */
+                long long home = row[cell_of(b, b->starts[i + 1])];
+                d = home < d ? home : d;
+            }
+            long long r = d - 2 * plies - 2;
+            if (r < 1)
+                safe = 0;
+            else if (r <= 1)
+                hunting += se->caught_penalty;
+            else if (r <= 5)
+                hunting += se->near_penalty / (double)(r - 1);
+            closest = r < closest ? r : closest;
+        }
+        if (safe) {
+            double room = closest <= 8 ? se->room_price * (double)se->room_cells : 0.0;
+            long long walk = farthest;
+            if (!outside && food_steps + plies < walk)
+                walk = food_steps + plies;
+            *low = (((b0 - (double)(plies * b->move_cost)) - se->step_price * (double)walk) - hunting) - room;
+            *high = top;
+            return;
+        }
+    }
     double live = -se->step_price * (double)farthest
         - (n ? se->caught_penalty * (double)n + se->room_price * (double)se->room_cells : 0.0);
     double lost = n ? -se->lost_penalty : 0.0;
@@ -912,6 +943,7 @@ typedef struct {
     int stop;                 /* STOP_TIME or STOP_ERROR: unwind */
     int has_deadline;
     double deadline;
+    unsigned long long node_limit; /* stop (as out of time) once more nodes than this are counted */
     int star1;
     double low, high;
     double *lows;             /* Star2: 5 probed lower bounds per level */
@@ -955,7 +987,7 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
 {
     Searcher *se = c->se;
     c->nodes++;
-    if (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline) {
+    if (c->nodes > c->node_limit || (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline)) {
         c->stop = STOP_TIME;
         return 0.0;
     }
@@ -1149,7 +1181,7 @@ static double ordered_value(Search *c, const uint64_t *s, int agent, int depth, 
 static inline int
 out_of_time(Search *c)
 {
-    if (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline) {
+    if (c->nodes > c->node_limit || (c->has_deadline && !(c->nodes & 127) && monotonic_seconds() > c->deadline)) {
         c->stop = STOP_TIME;
         return 1;
     }
@@ -1872,7 +1904,8 @@ searcher_search(Searcher *se, PyObject *args)
     PyObject *tuple;
     int depth, all_values, star1;
     double low, high, budget;
-    if (!PyArg_ParseTuple(args, "Oiiiddd", &tuple, &depth, &all_values, &star1, &low, &high, &budget))
+    long long node_limit = -1;
+    if (!PyArg_ParseTuple(args, "Oiiiddd|L", &tuple, &depth, &all_values, &star1, &low, &high, &budget, &node_limit))
         return NULL;
     if (depth < 1 || depth > 1000) {
         PyErr_Format(PyExc_ValueError, "search: depth %d out of range 1..1000", depth);
@@ -1936,6 +1969,7 @@ searcher_search(Searcher *se, PyObject *args)
         c.has_deadline = 1;
         c.deadline = monotonic_seconds() + budget;
     }
+    c.node_limit = node_limit >= 0 ? (unsigned long long)node_limit : ULLONG_MAX;
     double values[5], best = -INF;
     unsigned char actions[5];
     int best_index = -1, count;
@@ -2036,8 +2070,8 @@ searcher_table_entries(Searcher *se, void *Py_UNUSED(closure))
 
 static PyMethodDef searcher_methods[] = {
     {"search", (PyCFunction)searcher_search, METH_VARARGS,
-     PyDoc_STR("search(state, depth, all_values, star1, low, high, budget) -> (value, best, values, actions, "
-               "nodes, complete, out_of_time)")},
+     PyDoc_STR("search(state, depth, all_values, star1, low, high, budget[, node_limit]) -> (value, best, values, "
+               "actions, nodes, complete, out_of_time)")},
     {"successors", (PyCFunction)searcher_successors, METH_VARARGS,
      PyDoc_STR("successors(state, agent) -> [(action index, state), ...] in legal-action order")},
     {"distribution", (PyCFunction)searcher_distribution, METH_VARARGS,

@@ -166,6 +166,7 @@ class CompiledSearcher:
         self.prune = prune
         self.nodes = 0
         self.deadline: float | None = None
+        self.node_limit: int | float = math.inf  # as Searcher.node_limit
         self.layout = layout
         ghosts = num_agents - 1
         models = game.ghost_models if game.ghost_kind != MIN else None
@@ -243,8 +244,9 @@ class CompiledSearcher:
         core = self._core
         if core.busy:  # an abandoned search (a move time limit ran out) still runs in another thread
             core = _core.Searcher(**self._options)
+        limit = -1 if math.isinf(self.node_limit) else int(self.node_limit)
         value, best, values, actions, nodes, complete, out_of_time = core.search(
-            self.core_state(state), int(depth), all_values, star1, low, high, budget)
+            self.core_state(state), int(depth), all_values, star1, low, high, budget, limit)
         self.nodes = nodes
         if out_of_time:
             raise OutOfTime

@@ -55,7 +55,7 @@ _ROOM_PRICE = 30.0      # ... cost this much each
 class _BetterTables:
     """What `better_evaluation` needs of one layout, built once per layout (`Layout.derived`)."""
 
-    __slots__ = ("distances", "food_weight", "pacman_region")
+    __slots__ = ("distances", "food_weight", "pacman_region", "ghost_starts")
 
     def __init__(self, layout: Layout) -> None:
         self.distances = DistanceTable.of(layout)
@@ -66,6 +66,8 @@ class _BetterTables:
         region = layout.region(layout.pacman_start)
         self.pacman_region = sum(1 << (x * layout.height + y) for x in range(layout.width)
                                  for y in range(layout.height) if layout.region((x, y)) == region)
+        #: each ghost's start cell, where an eaten ghost comes back
+        self.ghost_starts = tuple(self.distances.cell(start) for start in layout.agent_starts[1:])
 
 
 def better_evaluation(state: GameState) -> float:
@@ -140,8 +142,19 @@ def better_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
 
     So ``low = B0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(T)`` and ``high =
     B0 + f * (FOOD_POINTS - MOVE_COST + W) + c * (25 - MOVE_COST) + WIN_POINTS [if f
-    covers every dot] + GHOST_POINTS * eats + 150 * scared``. Tests check them with
-    random states on every shipped layout.
+    covers every dot] + GHOST_POINTS * eats + 150 * scared``.
+
+    Ghosts too far away to catch Pacman within `plies` tighten `low` (`_ghost_reach`):
+    a ghost d steps from Pacman is never nearer than ``r = d - 2 * plies - 2`` steps
+    (each ply Pacman and the ghost each close at most one step, half a step more for a
+    ghost between cells, and one more to spare; an eaten ghost restarts from its start
+    cell, so d is the nearer of the two for a ghost that can be eaten). With every ``r
+    >= 1`` no ghost can catch him, and ``low = B0 - plies * MOVE_COST - 1.5 * N' -
+    hunting - room``: N' the farthest the nearest dot can be (a step farther per ply at
+    most, unless he eats one, which pays more than any walk), hunting the most each
+    ghost can cost at distance r (300 within one step, 40 / (r - 1) within five), and
+    room 12 * 30 if some r is 8 or less. Tests check the bounds with random states on
+    every shipped layout, and with every state within reach of ghosts at the edge.
     """
     tables = state.layout.derived("better_evaluation", _BetterTables)
     table = tables.distances
@@ -151,16 +164,47 @@ def better_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
     ghosts = len(timers)
     b0 = state.score - tables.food_weight * food_left - _CAPSULE_PRICE * capsules_left
     pacman = state.pacman_position
+    here = table.cell(pacman)
+    food_steps = table.nearest(pacman, food)
     dots, eaten_capsules, eats, scared = _most_eaten(
-        plies, food_left, table.nearest(pacman, food), capsules_left, table.nearest(pacman, capsules), timers)
+        plies, food_left, food_steps, capsules_left, table.nearest(pacman, capsules), timers)
     high = (b0 + dots * (FOOD_POINTS - MOVE_COST + tables.food_weight)
             + eaten_capsules * (_CAPSULE_PRICE - MOVE_COST)
             + (WIN_POINTS if food_left and dots >= food_left else 0)
             + GHOST_POINTS * eats + _SCARED_PULL * scared)
-    farthest = table.diameter if not food & ~tables.pacman_region else UNREACHABLE
+    outside = food & ~tables.pacman_region
+    farthest = table.diameter if not outside else UNREACHABLE
+    reach = _ghost_reach(state, plies, tables, here, eaten_capsules) if ghosts else None
+    if reach is not None:  # no ghost can catch him
+        hunting, room = reach
+        walk = farthest if outside else min(farthest, food_steps + plies)
+        low = b0 - plies * MOVE_COST - _STEP_PRICE * walk - hunting - room
+        return (low, high)
     live = -_STEP_PRICE * farthest - (_CAUGHT_PENALTY * ghosts + _ROOM_PRICE * _ROOM_CELLS if ghosts else 0.0)
     low = b0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(live, -_LOST_PENALTY if ghosts else 0.0)
     return (low, high)
+
+
+def _ghost_reach(state: GameState, plies: int, tables: _BetterTables, here: int,
+                 eaten_capsules: int) -> tuple[float, float] | None:
+    """(the most the hunting ghosts can cost, the most the room term can cost) in any state `plies` plies
+    from `state`, or None when a ghost may catch Pacman by then (see `better_bounds_within`)."""
+    row = tables.distances.rows[here]
+    hunting = 0.0
+    closest = 1_000_000
+    for i, (position, timer) in enumerate(zip(state.ghost_positions, state.scared_timers)):
+        d = row[tables.distances.cell(position)]
+        if timer > 0 or eaten_capsules > 0:  # it can be eaten, and come back at its start
+            d = min(d, row[tables.ghost_starts[i]])
+        r = d - 2 * plies - 2
+        if r < 1:
+            return None
+        if r <= 1:
+            hunting += _CAUGHT_PENALTY
+        elif r <= 5:
+            hunting += _NEAR_PENALTY / (r - 1)
+        closest = min(closest, r)
+    return hunting, (_ROOM_PRICE * _ROOM_CELLS if closest <= 8 else 0.0)
 
 
 def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: int, capsule_steps: float,

@@ -66,17 +66,18 @@ def check_search_size(agent: Any, layout: Layout, num_ghosts: int) -> None:
     A fixed-depth search whose `estimated_leaves` exceed `MAX_SEARCH_LEAVES`
     (1e8: in pure Python a move of such a search takes from tens of seconds to
     hours) is refused; with a ``time_limit`` only depth 1, which always runs to
-    the end, is checked. Agents that are not search agents pass. Search agents
+    the end, is checked (likewise with a ``node_limit``). Agents that are not search agents pass. Search agents
     call this from ``reset`` when the game gives them the layout; front ends may
     call it up front.
     """
     if not isinstance(agent, _SearchAgent):
         return
-    depth = 1 if agent.time_limit is not None else agent.depth
+    deepening = agent.time_limit is not None or agent.node_limit is not None
+    depth = 1 if deepening else agent.depth
     leaves = estimated_leaves(layout, num_ghosts, depth)
     if leaves > MAX_SEARCH_LEAVES:
         ghosts = f"{num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
-        hint = ("use fewer ghosts (--num-ghosts)" if agent.time_limit is not None
+        hint = ("use fewer ghosts (--num-ghosts)" if deepening
                 else "use a smaller depth, fewer ghosts (--num-ghosts), or a time_limit")
         raise AgentSpecError(
             f"{type(agent).__name__}: depth {depth} with {ghosts} on {layout.name!r} is too large a search "
@@ -192,16 +193,20 @@ class _SearchAgent:
         transposition: bool = True,
         pruning: bool = True,
         engine: str = "auto",
+        node_limit: int | None = None,
     ) -> None:
         name = type(self).__name__
         if depth is None:
-            if time_limit is None:
-                raise AgentSpecError(f"{name}: depth=None (no limit) needs a time_limit")
+            if time_limit is None and node_limit is None:
+                raise AgentSpecError(f"{name}: depth=None (no limit) needs a time_limit or a node_limit")
         elif isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise AgentSpecError(f"{name}: depth must be an int >= 1, got {depth!r}")
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not time_limit > 0 or math.isinf(time_limit)):
             raise AgentSpecError(f"{name}: time_limit must be a positive number of seconds, got {time_limit!r}")
+        if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
+                                       or node_limit < 1):
+            raise AgentSpecError(f"{name}: node_limit must be an int >= 1 (nodes a move), got {node_limit!r}")
         for flag, value in (("transposition", transposition), ("pruning", pruning)):
             if not isinstance(value, bool):
                 raise AgentSpecError(f"{name}: {flag} must be true or false, got {value!r}")
@@ -227,6 +232,7 @@ class _SearchAgent:
                 raise AgentSpecError(self._refusal(obstacle))
         self.ghost_model = ghost_model
         self.time_limit = float(time_limit) if time_limit is not None else None
+        self.node_limit = node_limit
         self.transposition = transposition
         self.pruning = pruning
         #: Star2 and move ordering (ExpectimaxAgent; exact, on top of `pruning`)
@@ -329,11 +335,11 @@ class _SearchAgent:
         root = (state, 0)
         started = time.perf_counter()
         try:
-            if self.time_limit is None:
+            if self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
                 result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
-                                          self.time_limit, all_values=all_values)
+                                          self.time_limit, all_values=all_values, node_limit=self.node_limit)
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
             raise
@@ -386,13 +392,18 @@ class ExpectimaxAgent(_SearchAgent):
     (an AgentSpecError naming the reason when it cannot be used). Both engines
     give the same values, actions and node counts (docs/engine.md).
 
-    `star2` and `ordering` are off by default and work only with `pruning`.
-    Star2 is not yet exact on root ties (it can pick a later one of two tied
-    moves; values are the same); ordering saved no nodes when measured. Star2 probes
+    `star2` (on by default) and `ordering` (off: it saved no nodes when
+    measured) work only with `pruning`, and are exact too. Star2 probes
     Pacman's moves below the chance layers, tests his later moves with null
     windows and prunes each chance node with its own bounds; ordering searches
     the transposition table's best move first, the shallower depths first to
     find it (it needs `transposition`). See docs/engine.md.
+
+    `node_limit` deepens iteratively, like `time_limit`, up to `depth` (or
+    without limit if depth is None), and stops where the searches together
+    would count more than `node_limit` nodes: the deepest finished search
+    answers. Unlike a time limit, the depth reached depends on the position
+    alone, so games stay the same on every machine and both engines.
     """
 
     def __init__(
@@ -404,10 +415,11 @@ class ExpectimaxAgent(_SearchAgent):
         transposition: bool = True,
         pruning: bool = True,
         engine: str = "auto",
-        star2: bool = False,
+        star2: bool = True,
         ordering: bool = False,
+        node_limit: int | None = None,
     ) -> None:
-        super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine)
+        super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine, node_limit)
         for flag, value in (("star2", star2), ("ordering", ordering)):
             if not isinstance(value, bool):
                 raise AgentSpecError(f"ExpectimaxAgent: {flag} must be true or false, got {value!r}")

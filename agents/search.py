@@ -157,6 +157,8 @@ class Searcher(Generic[Node]):
         self.table: dict[tuple[Hashable, float], float] | None = {} if table_size > 0 else None
         self.nodes = 0
         self.deadline: float | None = None
+        #: a search that counts more nodes than this stops, as when its deadline passes (`iterative_search`)
+        self.node_limit: int | float = INF
         self._cut = False
         self._fixed_bounds = getattr(game, "bounds", None)
         self._search_bounds = getattr(game, "search_bounds", None)
@@ -241,7 +243,8 @@ class Searcher(Generic[Node]):
 
     def _value(self, node: Node, depth: float, alpha: float, beta: float) -> float:
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if self.nodes > self.node_limit or (self.deadline is not None and not self.nodes & 127
+                                            and time.perf_counter() > self.deadline):
             raise OutOfTime
         game = self.game
         kind = game.kind(node)
@@ -409,7 +412,8 @@ class Searcher(Generic[Node]):
         """Star2's probe of a max node: the value of one child (the table's best move, else the first), a
         lower bound on the node's value when above `alpha`; the node's exact value when it is in the table."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if self.nodes > self.node_limit or (self.deadline is not None and not self.nodes & 127
+                                            and time.perf_counter() > self.deadline):
             raise OutOfTime
         game = self.game
         key = None
@@ -426,7 +430,8 @@ class Searcher(Generic[Node]):
     def _ordered_value(self, node: Node, depth: float, alpha: float, beta: float) -> float:
         """`_value` with Star2 and move ordering: the same value whenever it lies inside (alpha, beta)."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if self.nodes > self.node_limit or (self.deadline is not None and not self.nodes & 127
+                                            and time.perf_counter() > self.deadline):
             raise OutOfTime
         game = self.game
         kind = game.kind(node)
@@ -579,22 +584,30 @@ def iterative_search(
     searcher: Searcher,
     node: Any,
     max_depth: float,
-    time_limit: float,
+    time_limit: float | None,
     all_values: bool = True,
+    node_limit: int | None = None,
 ) -> SearchResult:
-    """Deepen 1, 2, ... up to `max_depth` until `time_limit` seconds pass; the deepest finished result.
+    """Deepen 1, 2, ... up to `max_depth`; the result of the deepest search that finished.
 
-    Depth 1 always finishes, however long it takes, so there is always an answer.
+    A search stops when `time_limit` seconds have passed since the first began,
+    or when the searches together would count more than `node_limit` nodes: then
+    the previous depth stands. Depth 1 always finishes, however long it takes, so
+    there is always an answer. A node limit depends on the position alone (both
+    engines count the same nodes), so the depth reached, and the move, are the
+    same on every machine and under any load; a time limit is not.
     Stops early once a search reaches no depth cut-off (deeper cannot differ), and
     when a depth is deeper than Python's recursion limit allows.
     """
     started = time.perf_counter()
-    deadline = started + time_limit
+    deadline = started + time_limit if time_limit is not None else INF
     result: SearchResult | None = None
     nodes = 0
     depth = 1
     while depth <= max_depth:
-        searcher.deadline = deadline if result is not None else None
+        if result is not None:
+            searcher.deadline = deadline if time_limit is not None else None
+            searcher.node_limit = node_limit - nodes if node_limit is not None else INF
         try:
             current = searcher.search(node, depth, all_values=all_values)
         except OutOfTime:
@@ -607,9 +620,10 @@ def iterative_search(
             break
         finally:
             searcher.deadline = None
+            searcher.node_limit = INF
         nodes += current.nodes
         result = current
-        if current.complete or time.perf_counter() >= deadline:
+        if current.complete or time.perf_counter() >= deadline or (node_limit is not None and nodes >= node_limit):
             break
         depth += 1
     assert result is not None

@@ -68,7 +68,8 @@ def test_lines_stream_to_the_file_and_the_summary_matches_them(tmp_path):
                 "ms_per_move_max"}
     assert required <= set(lines[0]) and set(TIMING_FIELDS) <= set(lines[0])
     assert lines[0]["agent_args"] == {"depth": 1, "engine": "auto", "evaluation": "better", "ghost_model": "random",
-                                      "ordering": False, "pruning": True, "star2": False, "time_limit": None, "transposition": True}  # the effective arguments
+                                      "node_limit": None, "ordering": False, "pruning": True, "star2": True,
+                                      "time_limit": None, "transposition": True}  # the effective arguments
     assert lines[0]["num_ghosts"] == 2
     summary = result.summary()
     wins = sum(r["won"] for r in lines)

@@ -278,7 +278,7 @@ def test_a_callable_agent_argument_is_refused_with_the_way_to_name_it():
 
 
 EXPECTIMAX_DEFAULTS = {"depth": 2, "engine": "auto", "evaluation": "better", "ghost_model": "random", "pruning": True,
-                       "time_limit": None, "transposition": True, "star2": False, "ordering": False}
+                       "time_limit": None, "transposition": True, "star2": True, "ordering": False, "node_limit": None}
 
 
 def test_lines_and_summary_record_the_effective_agent_arguments(tmp_path):

@@ -166,9 +166,9 @@ def test_the_flags_must_be_true_or_false(flag):
         ExpectimaxAgent(**{flag: "yes"})
 
 
-def test_star1_without_star2_or_ordering_is_the_default():
+def test_star2_without_ordering_is_the_default():
     agent = ExpectimaxAgent()
-    assert (agent.pruning, agent.star2, agent.ordering) == (True, False, False)
+    assert (agent.pruning, agent.star2, agent.ordering) == (True, True, False)
 
 
 def tied_positions():
