@@ -119,3 +119,67 @@ def test_bounds_count_the_win_of_the_last_dot():
     for evaluation, bounds_within in EVALUATIONS:
         low, high = bounds_within(state, 1)
         assert low <= evaluation(won) <= high
+
+
+def _descendants_from(state, agent, plies):
+    """Every state a search from `state` with `agent` to move and `plies` plies left reaches: the rest of this
+    ply (agents `agent`..), then `plies` - 1 whole plies."""
+    level, out = [state], []
+    turns = list(range(agent, state.num_agents)) + list(range(state.num_agents)) * (plies - 1)
+    for mover in turns:
+        level = [child for s in level if not s.is_terminal() for child in s.successors(mover)] + \
+            [s for s in level if s.is_terminal()]
+        out += level
+    return out
+
+
+#: Mazes where ghosts are just out of reach, or come back from their start near Pacman once eaten.
+GHOST_MAZES = {
+    "corridor": "%%%%%%%%%%%%%%%%%%%%%%\n%P.........G.........%\n%%%%%%%%%%%%%%%%%%%%%%\n",
+    "room": "%%%%%%%%%%%%\n%o.P..G....%\n%.%%%%%%%%.%\n%..........%\n%%%%%%%%%%%%\n",
+    "loop": "%%%%%%%%%%%%%%\n%P....%....G.%\n%.%%%.%.%%%%.%\n%....o.......%\n%%%%%%%%%%%%%%\n",
+}
+
+
+@pytest.mark.parametrize("name", [*GHOST_MAZES, "capsules", "tricky"])
+def test_the_bounds_of_states_no_ghost_can_reach_hold_on_every_state_within_reach(name):
+    """Where no ghost can catch Pacman within the plies left, `low` leaves out the lost game and the ghosts that
+    cannot come near: every state a search reaches, from Pacman's turn or a ghost's, lies within the bounds,
+    among them ghosts one step nearer than the bound allows for (which then does not apply)."""
+    from pacman import parse_layout
+    from pacman.agents.compiled import CompiledSearcher, core_status
+    from pacman.agents.evaluation import _BetterTables, _ghost_reach, _most_eaten
+    from pacman.agents.expectimax import PacmanGame
+
+    layout = parse_layout(GHOST_MAZES[name]) if name in GHOST_MAZES else load_layout(name)
+    tables = layout.derived("better_evaluation", _BetterTables)
+    core = None
+    if core_status()[0]:  # the core computes the same bounds, operation for operation
+        game = PacmanGame(layout.num_ghosts + 1, better_evaluation, None)
+        core = CompiledSearcher(layout, layout.num_ghosts + 1, game, True, 0)
+    rng = np.random.default_rng(5)
+    checked = tightened = 0
+    for root in _random_roots(layout, 40 if name in GHOST_MAZES else 12, seed=len(name)):
+        for agent in range(root.num_agents):
+            state = root
+            for mover in range(agent):  # Pacman and the ghosts before `agent` move at random
+                if state.is_terminal():
+                    break
+                legal = state.legal_actions(mover)
+                state = state.successor(mover, legal[int(rng.integers(len(legal)))])
+            if state.is_terminal():
+                continue
+            for plies in ((1, 2, 3) if layout.num_ghosts == 1 else (1, 2)):
+                low, high = better_bounds_within(state, plies)
+                if core is not None:
+                    assert core.bounds(state, plies) == (low, high), (name, agent, plies, state)
+                capsules = _most_eaten(plies, 0, 0, state.capsule_mask.bit_count(),
+                                       tables.distances.nearest(state.pacman_position, state.capsule_mask),
+                                       state.scared_timers)[1]
+                if _ghost_reach(state, plies, tables, tables.distances.cell(state.pacman_position), capsules):
+                    tightened += 1
+                for descendant in _descendants_from(state, agent, plies):
+                    value = better_evaluation(descendant)
+                    assert low <= value <= high, (name, agent, plies, state, descendant)
+                    checked += 1
+    assert tightened >= 5 and checked > 1000, (tightened, checked)

@@ -1,0 +1,77 @@
+"""`node_limit`: iterative deepening by a node budget, which depends on the position alone, so both engines and
+every machine reach the same depth and play the same move."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from test_compiled_core import USABLE, pacman_positions
+
+from pacman import AgentSpecError, load_layout
+from pacman.agents import ExpectimaxAgent
+
+ENGINES = ("python", "compiled") if USABLE else ("python",)
+
+
+@pytest.mark.parametrize("limit", [300, 3000])
+def test_the_deepest_search_within_the_budget_answers_the_same_on_both_engines(limit):
+    layout = load_layout("small")
+    depths = set()
+    for state in pacman_positions(layout, 6, seed=8):
+        found = {}
+        for engine in ENGINES:
+            agent = ExpectimaxAgent(depth=3, node_limit=limit, engine=engine)
+            action = agent.get_action(state)
+            found[engine] = (action, agent.last_search.depth, agent.last_search.nodes)
+        assert len(set(found.values())) == 1, found
+        action, depth, nodes = found["python"]
+        depths.add(depth)
+        fixed = ExpectimaxAgent(depth=depth, engine="python")
+        assert fixed.get_action(state) == action  # the move of a plain search to the depth reached
+        if depth < 3:
+            assert nodes > limit  # the next depth did not fit
+        else:
+            assert nodes <= limit
+    assert len(depths) > 1 or limit == 3000  # a small budget stops short of depth 3 somewhere
+
+
+def test_a_deeper_budget_reaches_deeper_and_depth_one_always_finishes():
+    state = pacman_positions(load_layout("tricky"), 1, seed=3)[0]
+    reached = []
+    for limit in (1, 1_000, 100_000):
+        agent = ExpectimaxAgent(depth=None, node_limit=limit)
+        agent.get_action(state)
+        reached.append(agent.last_search.depth)
+    assert reached[0] == 1 and reached == sorted(reached) and reached[-1] >= 3
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "many"])
+def test_a_node_limit_must_be_a_positive_int(bad):
+    with pytest.raises(AgentSpecError, match="node_limit must be an int >= 1"):
+        ExpectimaxAgent(node_limit=bad)
+
+
+def test_depth_none_needs_a_limit_of_time_or_nodes():
+    with pytest.raises(AgentSpecError, match="needs a time_limit or a node_limit"):
+        ExpectimaxAgent(depth=None)
+
+
+def _play(tmp_path, engine):
+    env = {**os.environ, "PACMAN_AI_ENGINE": engine, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "pacman", "play", "--layout", "small", "--display", "none", "--seed", "5",
+               "--agent-args", "depth=3,node_limit=2000", "--json"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(not USABLE, reason="the compiled core is not in use here")
+def test_play_with_a_node_limit_plays_the_same_game_on_both_engines(tmp_path):
+    compiled, python = _play(tmp_path, "compiled"), _play(tmp_path, "python")
+    assert (compiled["score"], compiled["moves"], compiled["outcome"]) == \
+        (python["score"], python["moves"], python["outcome"])
+    assert compiled["moves"] > 10
