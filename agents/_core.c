@@ -980,6 +980,17 @@ settled(int failed_low, double total, double rest_high, double rest_low, double 
     return lower > beta ? lower : beta;
 }
 
+/* What a pruned chance node returns when the window left for its next child (probability p) is empty
+   (pacman.agents.search._decided). */
+static double
+decided(int above, double total, double p, double low, double high, double rest_high, double rest_low, double alpha,
+        double beta)
+{
+    if (above)
+        return settled(1, total + p * high, rest_high, rest_low, alpha, beta);
+    return settled(0, total + p * low, rest_high, rest_low, alpha, beta);
+}
+
 /* The value of `s` with `agent` to move and `depth` plies left (pacman.agents.search.Searcher._value); `h` is its
    table hash, from child_hashes. */
 static double
@@ -1069,6 +1080,10 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
             /* the window, widened a hair once per node (pacman.agents.search._SLACK) */
             double alpha_cut = alpha - se->slack * (1.0 + fabs(alpha));
             double beta_cut = beta + se->slack * (1.0 + fabs(beta));
+            if (high < alpha_cut)
+                return high; /* the window lies above every value here: fails low */
+            if (low > beta_cut)
+                return low; /* below every value here: fails high */
             double rest = 1.0;
             for (int j = 0; j < count; j++) {
                 const uint64_t *kid = kids + (size_t)j * size;
@@ -1082,6 +1097,8 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
                     double child_beta = (beta_cut - total - rest * low) / pj;
                     child_alpha = child_alpha > low ? child_alpha : low;
                     child_beta = child_beta < high ? child_beta : high;
+                    if (!(child_alpha < child_beta)) /* no value of the child keeps the node in its window */
+                        return decided(child_alpha >= high, total, pj, low, high, rest * high, rest * low, alpha, beta);
                     v = node_value(c, kid, next_agent, next_depth, child_alpha, child_beta, level + 1, hashes[j]);
                     if (c->stop)
                         return 0.0;
@@ -1321,6 +1338,10 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
             }
             double alpha_cut = alpha - se->slack * (1.0 + fabs(alpha));
             double beta_cut = beta + se->slack * (1.0 + fabs(beta));
+            if (high < alpha_cut) /* as in node_value; with this node's own bounds a window can lie outside them */
+                return high;
+            if (low > beta_cut)
+                return low;
             double *lows = NULL, *after = c->after + (size_t)level * 5;
             if (star2 && beta < high) { /* a fail high is possible: probe the max children for lower bounds */
                 lows = c->lows + (size_t)level * 5;
@@ -1370,6 +1391,8 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
                     double child_beta = (beta_cut - total - rest_low) / pj;
                     child_alpha = child_alpha > low ? child_alpha : low;
                     child_beta = child_beta < high ? child_beta : high;
+                    if (!(child_alpha < child_beta))
+                        return decided(child_alpha >= high, total, pj, low, high, rest * high, rest_low, alpha, beta);
                     v = ordered_value(c, kid, next_agent, next_depth, child_alpha, child_beta, level + 1, hashes[j]);
                     if (c->stop)
                         return 0.0;

@@ -302,6 +302,10 @@ class Searcher(Generic[Node]):
                 # The window, widened a hair once per node: see _SLACK.
                 alpha_cut = alpha - _SLACK * (1.0 + abs(alpha))
                 beta_cut = beta + _SLACK * (1.0 + abs(beta))
+                if high < alpha_cut:
+                    return high  # the window lies above every value here: fails low
+                if low > beta_cut:
+                    return low  # below every value here: fails high
                 rest = 1.0
                 for p, child in outcomes:
                     rest -= p
@@ -314,6 +318,9 @@ class Searcher(Generic[Node]):
                         child_beta = (beta_cut - total - rest * low) / p
                         child_alpha = child_alpha if child_alpha > low else low
                         child_beta = child_beta if child_beta < high else high
+                        if not child_alpha < child_beta:  # no value of the child can keep the node in its window
+                            return _decided(child_alpha >= high, total, p, low, high, rest * high, rest * low,
+                                            alpha, beta)
                         v = self._value(child, next_depth, child_alpha, child_beta)
                         total += p * v
                         if not child_alpha < v < child_beta:
@@ -496,6 +503,10 @@ class Searcher(Generic[Node]):
                         high = min(high, local[1] + _SLACK * (1.0 + abs(local[1])))
                 alpha_cut = alpha - _SLACK * (1.0 + abs(alpha))
                 beta_cut = beta + _SLACK * (1.0 + abs(beta))
+                if high < alpha_cut:  # as in _value; with this node's own bounds, a window can lie outside them
+                    return high
+                if low > beta_cut:
+                    return low
                 count = len(outcomes)
                 lows = None
                 if star2 and beta < high:  # a fail high is possible: probe the max children for lower bounds
@@ -536,6 +547,9 @@ class Searcher(Generic[Node]):
                         child_beta = (beta_cut - total - rest_low) / p
                         child_alpha = child_alpha if child_alpha > low else low
                         child_beta = child_beta if child_beta < high else high
+                        if not child_alpha < child_beta:
+                            return _decided(child_alpha >= high, total, p, low, high, rest * high, rest_low,
+                                            alpha, beta)
                         v = self._ordered_value(child, next_depth, child_alpha, child_beta)
                         total += p * v
                         if not child_alpha < v < child_beta:
@@ -578,6 +592,17 @@ def _settled(failed_low: bool, total: float, rest_high: float, rest_low: float, 
         return upper if upper < alpha else alpha
     lower = total + rest_low
     return lower if lower > beta else beta
+
+
+def _decided(above: bool, total: float, p: float, low: float, high: float, rest_high: float, rest_low: float,
+             alpha: float, beta: float) -> float:
+    """What a pruned chance node returns when the window left for its next child (probability `p`) is empty,
+    which happens only when the node is already outside its own window but the sums fell on the edge by
+    rounding: beyond the window on the side the empty window lies (`above`: the child's window lies above
+    its highest value, so the node fails low), as `_settled` would with the child at that bound."""
+    if above:
+        return _settled(True, total + p * high, rest_high, rest_low, alpha, beta)
+    return _settled(False, total + p * low, rest_high, rest_low, alpha, beta)
 
 
 def iterative_search(
