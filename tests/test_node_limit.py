@@ -75,3 +75,20 @@ def test_play_with_a_node_limit_plays_the_same_game_on_both_engines(tmp_path):
     assert (compiled["score"], compiled["moves"], compiled["outcome"]) == \
         (python["score"], python["moves"], python["outcome"])
     assert compiled["moves"] > 10
+
+
+def test_the_readme_example_plays_from_the_command_line(tmp_path):
+    """README: ``pacman-ai play --layout tricky --agent-args depth=4,node_limit=100000`` (here without a window
+    and cut short): it plays, and the same seed plays the same game again."""
+    import shutil
+
+    executable = shutil.which("pacman-ai") or sys.exec_prefix + "/bin/pacman-ai"
+    command = [executable, "play", "--layout", "tricky", "--agent-args", "depth=4,node_limit=100000",
+               "--display", "none", "--max-moves", "25", "--seed", "2", "--json"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    runs = [subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    first, second = (json.loads(run.stdout) for run in runs)
+    assert first["moves"] == 25 or first["outcome"] in ("won", "lost")
+    assert (first["score"], first["moves"], first["outcome"]) == (second["score"], second["moves"], second["outcome"])
