@@ -39,13 +39,14 @@ def _random_descendants(state, plies, rng, walks):
                 yield current
 
 
-def _every_descendant(state, plies):
-    """Every state within `plies` plies of `state` (exhaustively)."""
+def _every_descendant(state, plies, agent=0):
+    """Every state a search from `state` with `agent` to move and `plies` plies left reaches (exhaustively):
+    the rest of this ply (agents `agent`..), then `plies` - 1 whole plies."""
     level = [state]
-    for _ in range(plies):
-        for agent in range(state.num_agents):
-            level = [child for s in level for child in s.successors(agent)] + [s for s in level if s.is_terminal()]
-            yield from level
+    turns = list(range(agent, state.num_agents)) + list(range(state.num_agents)) * (plies - 1)
+    for mover in turns:
+        level = [child for s in level for child in s.successors(mover)] + [s for s in level if s.is_terminal()]
+        yield from level
 
 
 EVALUATIONS = [(better_evaluation, better_bounds_within)]
@@ -121,18 +122,6 @@ def test_bounds_count_the_win_of_the_last_dot():
         assert low <= evaluation(won) <= high
 
 
-def _descendants_from(state, agent, plies):
-    """Every state a search from `state` with `agent` to move and `plies` plies left reaches: the rest of this
-    ply (agents `agent`..), then `plies` - 1 whole plies."""
-    level, out = [state], []
-    turns = list(range(agent, state.num_agents)) + list(range(state.num_agents)) * (plies - 1)
-    for mover in turns:
-        level = [child for s in level if not s.is_terminal() for child in s.successors(mover)] + \
-            [s for s in level if s.is_terminal()]
-        out += level
-    return out
-
-
 #: Mazes where ghosts are just out of reach, or come back from their start near Pacman once eaten.
 GHOST_MAZES = {
     "corridor": "%%%%%%%%%%%%%%%%%%%%%%\n%P.........G.........%\n%%%%%%%%%%%%%%%%%%%%%%\n",
@@ -178,7 +167,7 @@ def test_the_bounds_of_states_no_ghost_can_reach_hold_on_every_state_within_reac
                                        state.scared_timers)[1]
                 if _ghost_reach(state, plies, tables, tables.distances.cell(state.pacman_position), capsules):
                     tightened += 1
-                for descendant in _descendants_from(state, agent, plies):
+                for descendant in _every_descendant(state, plies, agent):
                     value = better_evaluation(descendant)
                     assert low <= value <= high, (name, agent, plies, state, descendant)
                     checked += 1

@@ -171,23 +171,30 @@ def test_star2_without_ordering_is_the_default():
     assert (agent.pruning, agent.star2, agent.ordering) == (True, True, False)
 
 
-def tied_positions():
-    """The positions of a `small` game (seed 4095311256 of `batch --seed 0`) where two root moves tie under
-    plain expectimax at depth 2 (West and Stop at 27.33 among them)."""
+def played_positions(name, seed, depth, max_moves=400):
+    """Every position Pacman moved from in a game of the default agent on `name` (the positions real games
+    meet: ghosts far and near, scared ones, many near-ties)."""
     from pacman.agents import make_ghosts
 
-    layout = load_layout("small")
+    layout = load_layout(name)
     seen = []
 
     class Spy:
         def __init__(self):
-            self.agent = ExpectimaxAgent(depth=2, evaluation="better")
+            self.agent = ExpectimaxAgent(depth=depth)
 
         def get_action(self, state):
             seen.append(state)
             return self.agent.get_action(state)
 
-    run_game(layout, Spy(), make_ghosts("random", layout.num_ghosts), seed=4095311256, max_moves=200)
+    run_game(layout, Spy(), make_ghosts("random", layout.num_ghosts), seed=seed, max_moves=max_moves)
+    return seen
+
+
+def tied_positions():
+    """The positions of a `small` game (seed 4095311256 of `batch --seed 0`) where two root moves tie under
+    plain expectimax at depth 2 (West and Stop at 27.33 among them)."""
+    seen = played_positions("small", seed=4095311256, depth=2, max_moves=200)
     plain = ExpectimaxAgent(depth=2, evaluation="better", pruning=False, transposition=False)
     return [state for state in seen
             if sorted(plain.action_values(state).values())[-2:][0] == max(plain.action_values(state).values())]
@@ -273,26 +280,6 @@ def test_bench_reports_nodes_by_pruning_side_by_side(tmp_path):
         assert all(m["nodes_per_move_mean"] > 0 for m in row["modes"].values())
     text = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert "Star2+ordering" in text and "nodes per move by pruning" in text and "DIFFERENT ANSWERS" not in text
-
-
-def played_positions(name, seed, depth):
-    """Every position Pacman moved from in a game of the default agent on `name` (the positions real games
-    meet: ghosts far and near, scared ones, many near-ties)."""
-    from pacman.agents import make_ghosts
-
-    layout = load_layout(name)
-    seen = []
-
-    class Spy:
-        def __init__(self):
-            self.agent = ExpectimaxAgent(depth=depth)
-
-        def get_action(self, state):
-            seen.append(state)
-            return self.agent.get_action(state)
-
-    run_game(layout, Spy(), make_ghosts("random", layout.num_ghosts), seed=seed, max_moves=400)
-    return seen
 
 
 def check_against_plain(states, depth, python_every):
