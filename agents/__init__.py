@@ -5,6 +5,7 @@ Depends only on the core of `pacman` (layout, state, actions), never on a view.
 
 from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
 from pacman.agents.expectimax import (
+    MAX_CORE_SEARCH_LEAVES,
     MAX_SEARCH_LEAVES,
     AlphaBetaAgent,
     ExpectimaxAgent,
@@ -27,6 +28,7 @@ __all__ = [
     "AlphaBetaAgent",
     "PacmanGame",
     "SearchInfo",
+    "MAX_CORE_SEARCH_LEAVES",
     "MAX_SEARCH_LEAVES",
     "estimated_leaves",
     "check_search_size",

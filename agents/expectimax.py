@@ -23,7 +23,7 @@ from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
-           "MAX_SEARCH_LEAVES", "estimated_leaves", "check_search_size"]
+           "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "estimated_leaves", "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
 
@@ -33,6 +33,8 @@ DEFAULT_TABLE_SIZE = 100_000
 MAX_DEPTH = 30
 #: The largest per-move tree (`estimated_leaves`) a fixed-depth search may take on; see `check_search_size`.
 MAX_SEARCH_LEAVES = 10**8
+#: The same limit for a pruned search on the compiled core: depth 4 with four ghosts (2.7e10) fits.
+MAX_CORE_SEARCH_LEAVES = 3 * 10**10
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -60,28 +62,36 @@ def _widest_cell(layout: Layout) -> int:
     return widest
 
 
-def check_search_size(agent: Any, layout: Layout, num_ghosts: int) -> None:
+def check_search_size(agent: Any, layout: Layout, num_ghosts: int, ghost_agents: Sequence[Any] | None = None) -> None:
     """Refuse, with an AgentSpecError naming the limit, a search agent whose per-move tree is too large.
 
-    A fixed-depth search whose `estimated_leaves` exceed `MAX_SEARCH_LEAVES`
-    (1e8: in pure Python a move of such a search takes from tens of seconds to
-    hours) is refused; with a ``time_limit`` only depth 1, which always runs to
-    the end, is checked (likewise with a ``node_limit``). Agents that are not search agents pass. Search agents
-    call this from ``reset`` when the game gives them the layout; front ends may
-    call it up front.
+    A fixed-depth search whose `estimated_leaves` exceed its limit is refused:
+    `MAX_SEARCH_LEAVES` (1e8: in pure Python a move of such a search takes from
+    tens of seconds to hours), or `MAX_CORE_SEARCH_LEAVES` (3e10) for a pruned
+    search that runs on the compiled core, where pruning cuts deep trees by
+    thousands (depth 4 with four ghosts on `tricky`: at most 3.7 million nodes,
+    0.3 s); trees wide in ghosts prune little (8 ghosts at depth 2, 1.1e9, take
+    8 s a move even there). With a ``time_limit`` only depth 1, which always runs
+    to the end, is checked (likewise with a ``node_limit``). Agents that are not
+    search agents pass. Search agents call this from ``reset`` with the game's
+    `ghost_agents` (which decide the engine when they are not built-in models);
+    front ends may call it up front.
     """
     if not isinstance(agent, _SearchAgent):
         return
     deepening = agent.time_limit is not None or agent.node_limit is not None
     depth = 1 if deepening else agent.depth
     leaves = estimated_leaves(layout, num_ghosts, depth)
-    if leaves > MAX_SEARCH_LEAVES:
+    core = agent.pruning and agent._engine_for(agent._ghost_models(num_ghosts, ghost_agents)) == "compiled"
+    limit = MAX_CORE_SEARCH_LEAVES if core else MAX_SEARCH_LEAVES
+    if leaves > limit:
         ghosts = f"{num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
         hint = ("use fewer ghosts (--num-ghosts)" if deepening
                 else "use a smaller depth, fewer ghosts (--num-ghosts), or a time_limit")
+        where = "pruned, on the compiled core" if core else "in Python" if agent.pruning else "unpruned"
         raise AgentSpecError(
             f"{type(agent).__name__}: depth {depth} with {ghosts} on {layout.name!r} is too large a search "
-            f"(about {leaves:.2g} leaves per move, limit {MAX_SEARCH_LEAVES:.0e}); {hint}"
+            f"(about {leaves:.2g} leaves per move, limit {limit:.0e} {where}); {hint}"
         )
 
 
@@ -252,7 +262,7 @@ class _SearchAgent:
         Given the game's `layout`, refuse a search too large for it (`check_search_size`).
         """
         if layout is not None:
-            check_search_size(self, layout, len(ghost_agents))
+            check_search_size(self, layout, len(ghost_agents), ghost_agents)
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None
@@ -282,11 +292,12 @@ class _SearchAgent:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _ghost_models(self, num_ghosts: int) -> list[Any] | None:
+    def _ghost_models(self, num_ghosts: int, game_ghosts: Sequence[Any] | None = None) -> list[Any] | None:
         model = self.ghost_model
         if model is None:
-            if len(self._game_ghosts) == num_ghosts and not all(type(g) is RandomGhost for g in self._game_ghosts):
-                return list(self._game_ghosts)
+            game_ghosts = self._game_ghosts if game_ghosts is None else tuple(game_ghosts)
+            if len(game_ghosts) == num_ghosts and not all(type(g) is RandomGhost for g in game_ghosts):
+                return list(game_ghosts)
             return None  # random ghosts, or no game: uniform
         if model == "random":
             return None
@@ -295,6 +306,13 @@ class _SearchAgent:
         if len(model) != num_ghosts:
             raise AgentSpecError(f"ghost_model has {len(model)} ghosts but the game has {num_ghosts}")
         return list(model)
+
+    def _engine_for(self, models: list[Any] | None) -> str:
+        """The engine a search with these ghost models would run on: "compiled" or "python"."""
+        if self._wanted_engine() == "python":
+            return "python"
+        obstacle = compiled_obstacle(self.evaluation, self.evaluation_name, models, self.ghosts_minimise)
+        return "python" if obstacle is not None else "compiled"
 
     def _wanted_engine(self) -> str:
         """The engine asked for: the ``engine`` argument, where ``auto`` yields to PACMAN_AI_ENGINE."""

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from pacman.agents import (
+    MAX_CORE_SEARCH_LEAVES,
     MAX_SEARCH_LEAVES,
     AlphaBetaAgent,
     ExpectimaxAgent,
@@ -17,7 +18,13 @@ from pacman.agents import (
 )
 from pacman import AgentSpecError, LayoutError, load_layout, parse_layout, run_game
 from pacman.distances import DistanceTable
+from pacman.agents.compiled import core_status
+from pacman.agents.ghosts import RandomGhost
 from pacman.layout import MAX_CELLS, layout_names
+
+#: The limit and its wording for the default (pruned) agent where these tests run: the core unless it is off.
+ON_CORE = core_status()[0]
+DEFAULT_LIMIT = "limit 3e+10 pruned, on the compiled core" if ON_CORE else "limit 1e+08 in Python"
 
 
 def _open_maze(width, height, ghosts=""):
@@ -98,15 +105,56 @@ def test_crowded_searches_are_refused_before_the_first_move():
     with pytest.raises(AgentSpecError) as info:
         run_game(crowded, agent, make_ghosts("random", 10), seed=0, max_moves=3)
     assert str(info.value) == ("ExpectimaxAgent: depth 2 with 10 ghosts on 'crowd' is too large a search "
-                               "(about 8.7e+10 leaves per move, limit 1e+08); use a smaller depth, "
+                               f"(about 8.7e+10 leaves per move, {DEFAULT_LIMIT}); use a smaller depth, "
                                "fewer ghosts (--num-ghosts), or a time_limit")
-    with pytest.raises(AgentSpecError, match="depth 5 with 2 ghosts"):
-        check_search_size(AlphaBetaAgent(depth=5), crowded, 2)
+    with pytest.raises(AgentSpecError, match="depth 7 with 2 ghosts"):
+        check_search_size(AlphaBetaAgent(depth=7), crowded, 2)  # 3.7e11
     check_search_size(ExpectimaxAgent(depth=2), crowded, 6)  # 1.3e7: allowed
     check_search_size(ExpectimaxAgent(depth=None, time_limit=0.05), crowded, 10)  # depth 1: 3e5
     check_search_size(GreedyAgent(), crowded, 10)  # not a search
     result = run_game(crowded, ExpectimaxAgent(depth=1), make_ghosts("random", 3), seed=0, max_moves=2)
     assert result.cut_off and result.moves == 2
+
+
+class _OwnGhost(RandomGhost):
+    """A ghost model the core does not know: its searches run in Python."""
+
+
+def test_the_limit_is_the_engines():
+    tricky = load_layout("tricky")
+    leaves = estimated_leaves(tricky, 4, 4)
+    assert MAX_SEARCH_LEAVES < leaves < MAX_CORE_SEARCH_LEAVES
+    python_limit = "(about 2.7e+10 leaves per move, limit 1e+08 in Python)"
+    with pytest.raises(AgentSpecError) as info:
+        check_search_size(ExpectimaxAgent(depth=4, engine="python"), tricky, 4)
+    assert python_limit in str(info.value)
+    with pytest.raises(AgentSpecError) as info:
+        check_search_size(ExpectimaxAgent(depth=4, pruning=False), tricky, 4)
+    assert "(about 2.7e+10 leaves per move, limit 1e+08 unpruned)" in str(info.value)
+    # Ghosts the core cannot model put the search in Python, and the game's ghosts decide.
+    own = [_OwnGhost(i) for i in range(1, 5)]
+    with pytest.raises(AgentSpecError) as info:
+        check_search_size(ExpectimaxAgent(depth=4), tricky, 4, own)
+    assert python_limit in str(info.value)
+    with pytest.raises(AgentSpecError) as info:
+        run_game(tricky, ExpectimaxAgent(depth=4), own, seed=0, max_moves=1)
+    assert python_limit in str(info.value)
+    with pytest.raises(AgentSpecError, match=r"depth 5 with 2 ghosts on 'medium' .* limit 1e\+08 in Python"):
+        check_search_size(ExpectimaxAgent(depth=5, engine="python"), load_layout("medium"), 2)
+    # Depth 5 is past the core's limit as well.
+    with pytest.raises(AgentSpecError, match=r"depth 5 with 4 ghosts .* limit 3e\+10 pruned, on the compiled core"
+                       if ON_CORE else r"depth 5 with 4 ghosts .* limit 1e\+08 in Python"):
+        check_search_size(ExpectimaxAgent(depth=5), tricky, 4)
+
+
+@pytest.mark.skipif(not ON_CORE, reason="the compiled core is off or not built: searches run in Python")
+def test_the_core_takes_depth_4_on_every_shipped_layout():
+    for name in layout_names():
+        layout = load_layout(name)
+        check_search_size(ExpectimaxAgent(depth=4), layout, layout.num_ghosts)
+        check_search_size(AlphaBetaAgent(depth=4), layout, layout.num_ghosts)
+    result = run_game(load_layout("tricky"), ExpectimaxAgent(depth=4), make_ghosts("random", 4), seed=0, max_moves=2)
+    assert result.moves == 2
 
 
 def test_every_shipped_layout_allows_depth_3():
@@ -121,7 +169,7 @@ def test_the_cli_refuses_a_crowded_search_the_user_asked_for_in_one_line(tmp_pat
                            "--agent-args", "depth=2"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "too large a search" in lines[0] and "limit 1e+08" in lines[0]
+    assert len(lines) == 1 and "too large a search" in lines[0] and DEFAULT_LIMIT in lines[0], lines
 
 
 def test_the_default_agent_plays_a_crowded_maze_under_a_time_budget_and_says_so_once(tmp_path):
