@@ -172,6 +172,20 @@ def test_the_cli_refuses_a_crowded_search_the_user_asked_for_in_one_line(tmp_pat
     assert len(lines) == 1 and "too large a search" in lines[0] and DEFAULT_LIMIT in lines[0], lines
 
 
+def test_the_cli_plays_depth_4_on_tricky_where_the_core_runs_and_refuses_depth_5(tmp_path):
+    def play(depth):
+        return subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "tricky", "--display", "none",
+                               "--agent-args", f"depth={depth}", "--max-moves", "2", "--seed", "1"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    four, five = play(4), play(5)
+    assert five.returncode == 2 and five.stderr.count("\n") == 1
+    assert "depth 5 with 4 ghosts on 'tricky' is too large a search" in five.stderr and DEFAULT_LIMIT in five.stderr
+    if ON_CORE:
+        assert four.returncode == 0 and "cut off after 2 Pacman moves" in four.stdout, four.stderr
+    else:
+        assert four.returncode == 2 and "limit 1e+08 in Python" in four.stderr
+
+
 def test_the_default_agent_plays_a_crowded_maze_under_a_time_budget_and_says_so_once(tmp_path):
     (tmp_path / "crowd.lay").write_text(_open_maze(20, 8, ghosts="G" * 10))
     proc = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "crowd.lay", "--display", "none",
