@@ -23,7 +23,10 @@ The size limit is checked from the layout alone, before any state is made:
 `estimated_nodes` bounds the reachable node count (Pacman's visited cells form
 a connected set holding the start, which fixes the food and capsules left;
 ghosts, their last directions and scared timers multiply it). A maze whose
-bound exceeds ``max_nodes`` is refused with a `SolverError`.
+bound exceeds ``max_nodes`` (default `DEFAULT_MAX_NODES`, at most
+`MAX_NODES_CEILING`) is refused with a `SolverError`. The bound is loose, so
+exploring stops, with a `SolverError`, past `MAX_EXPLORED` nodes really reached,
+which caps the memory whatever ``max_nodes`` admits.
 
 The optimal policy for the win objective is taken among the value-maximising
 moves, always one that brings a win nearest (fewest steps in the graph of
@@ -54,17 +57,21 @@ from pacman.state import GameState
 
 __all__ = [
     "OBJECTIVES", "GHOST_MODELS", "DEFAULT_MAX_NODES", "WIN_TOLERANCE", "SCORE_TOLERANCE",
-    "MAX_NODES_CEILING", "SolverError", "Solution", "estimated_nodes", "solve", "OptimalAgent",
+    "MAX_NODES_CEILING", "MAX_EXPLORED", "SolverError", "Solution", "estimated_nodes", "solve", "OptimalAgent",
 ]
 
 #: What can be maximised: the probability of winning, or the expected final score.
 OBJECTIVES = ("win", "score")
 #: The ghost models the solver knows: uniform random ghosts, or DirectionalGhost's defaults.
 GHOST_MODELS = ("random", "directional")
-#: The largest `estimated_nodes` a maze may have (about 0.3-0.5 KB of memory each while exploring).
+#: The largest `estimated_nodes` a maze may have by default (about 0.5 KB of memory a node really reached).
 DEFAULT_MAX_NODES = 8_000_000
-#: The largest ``max_nodes`` accepted: beyond it the memory needed (0.3-0.5 KB a node) is out of reach anyway.
-MAX_NODES_CEILING = 20_000_000
+#: The largest ``max_nodes`` accepted. The bound is loose (`tiny`: 83 million for 11.6 million nodes
+#: reached), so a maze admitted this far is explored under `MAX_EXPLORED`, which caps the memory.
+MAX_NODES_CEILING = 100_000_000
+#: The most nodes the solver ever explores: past it, it stops with a SolverError and frees what it made
+#: (`tiny`, 11.6 million nodes, peaks at 7 GB; this many would take about 9 GB).
+MAX_EXPLORED = 15_000_000
 #: Value iteration for the win probability stops once no value moves more than this in a sweep.
 WIN_TOLERANCE = 1e-12
 #: Value iteration for the expected score stops once no value moves more than this in a sweep.
@@ -223,7 +230,7 @@ def _ghost_models(ghosts: str, num_ghosts: int) -> list[Any] | None:
 class _Graph:
     """Every reachable node and its edges, in compressed rows; sinks are `_WIN` and `_LOSE`."""
 
-    def __init__(self, start: GameState, models: list[Any] | None) -> None:
+    def __init__(self, start: GameState, models: list[Any] | None, limit: int = MAX_EXPLORED) -> None:
         num_agents = start.num_agents
         index: dict[tuple, int] = {(node_key(start), 0): 0}
         pending: list[GameState | None] = [start]
@@ -262,6 +269,8 @@ class _Graph:
                     key = (node_key(successor), following)
                     target = index.get(key)
                     if target is None:
+                        if len(pending) >= limit:
+                            raise _TooMany
                         target = index[key] = len(pending)
                         pending.append(successor)
                         agent_of.append(following)
@@ -441,14 +450,23 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     start = GameState.initial(layout, num_ghosts)  # checks num_ghosts against the layout
     num_ghosts = start.num_ghosts
     bound = estimated_nodes(layout, num_ghosts, limit=max_nodes)
+    with_ghosts = f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
     if bound > max_nodes:
+        hint = ""
+        if max_nodes < MAX_NODES_CEILING and estimated_nodes(layout, num_ghosts, MAX_NODES_CEILING) <= MAX_NODES_CEILING:
+            hint = (f" (max_nodes, --max-nodes, up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
+                    f"{MAX_EXPLORED:,})")
         raise SolverError(
-            f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''} is too large to solve exactly: "
-            f"more than {max_nodes:,} nodes possible (the limit); the solver takes small mazes such as "
-            f"test, trapped, coinflip, threeway, corridor, pocket")
+            f"{with_ghosts} is too large to solve exactly: more than {max_nodes:,} nodes possible (the limit)"
+            f"{hint}; the solver takes small mazes such as test, trapped, coinflip, threeway, corridor, pocket")
     if start.is_terminal():
         raise SolverError(f"{layout.name!r}: the game is over before the first move")
-    graph = _Graph(start, _ghost_models(ghosts, num_ghosts))
+    try:
+        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), min(max_nodes, MAX_EXPLORED))
+    except _TooMany:
+        raise SolverError(
+            f"{with_ghosts} is too large to solve exactly: it has more than "
+            f"{min(max_nodes, MAX_EXPLORED):,} reachable nodes (bound {bound:,}), the most the solver explores") from None
     n = graph.size
     values = np.zeros(n + 2)
     if objective == "win":

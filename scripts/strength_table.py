@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pacman.agents.solver import DEFAULT_MAX_NODES, SolverError, estimated_nodes, solve
+from pacman.agents.solver import DEFAULT_MAX_NODES, MAX_NODES_CEILING, SolverError, estimated_nodes, solve
 from pacman.batch.results import read_results
 from pacman.batch.stats import wilson_interval
 from pacman.layout import load_layout
@@ -48,6 +48,9 @@ SEED = 0
 MAX_MOVES = 500
 #: Mazes whose games are long: their own move limit (large's games average over 500 moves).
 LONG_GAMES = {"large": 2000}
+#: Mazes the solver takes only with its limit raised (`max_nodes`): tiny's bound is 83 million for 11.6 million
+#: nodes, which take about 5 minutes and 7 GB to solve (in `table`, and in each worker of its optimal cell).
+SOLVER_LIMITS = {"tiny": MAX_NODES_CEILING}
 
 
 def shipped_layouts(only: str = "") -> list[str]:
@@ -62,9 +65,20 @@ def shipped_layouts(only: str = "") -> list[str]:
 def optimum(name: str) -> float | None:
     """The optimal probability of winning against random ghosts, or None when the maze is too large."""
     try:
-        return solve(load_layout(name), GHOSTS, "win").value
+        return solve(load_layout(name), GHOSTS, "win", max_nodes=solver_limit(name)).value
     except SolverError:
         return None
+
+
+def solver_limit(name: str) -> int:
+    return SOLVER_LIMITS.get(name, DEFAULT_MAX_NODES)
+
+
+def cell_args(layout: str, pacman: str, agent_args: str) -> str:
+    """The agent arguments of a cell: the optimal agent gets its maze's solver limit where it is raised."""
+    if pacman == "optimal" and layout in SOLVER_LIMITS:
+        return f"{agent_args},max_nodes={SOLVER_LIMITS[layout]}"
+    return agent_args
 
 
 def cell_name(layout: str, pacman: str, agent_args: str) -> str:
@@ -87,13 +101,13 @@ def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     solvable = {name for name in shipped_layouts(args.layouts)
-                if estimated_nodes(load_layout(name), limit=DEFAULT_MAX_NODES) <= DEFAULT_MAX_NODES}
+                if estimated_nodes(load_layout(name), limit=solver_limit(name)) <= solver_limit(name)}
     cells = []
     for layout in shipped_layouts(args.layouts):
         for title, pacman, agent_args, cost in AGENTS:
             if pacman == "optimal" and layout not in solvable:
                 continue
-            cells.append((layout_cost(layout) * cost, layout, pacman, agent_args))
+            cells.append((layout_cost(layout) * cost, layout, pacman, cell_args(layout, pacman, agent_args)))
     cells.sort()
     for _, layout, pacman, agent_args in cells:
         out = results / cell_name(layout, pacman, agent_args)
@@ -126,7 +140,7 @@ def table(args: argparse.Namespace) -> int:
         best = optimum(layout)
         row = [layout, "-" if best is None else f"{100 * best:.1f}%"]
         for title, pacman, agent_args, _ in AGENTS:
-            out = results / cell_name(layout, pacman, agent_args)
+            out = results / cell_name(layout, pacman, cell_args(layout, pacman, agent_args))
             if pacman == "optimal" and best is None:
                 row.append("n/a")
                 continue

@@ -150,6 +150,25 @@ def test_large_mazes_are_refused_before_anything_is_explored(monkeypatch):
     assert estimated_nodes(load_layout("large"), limit=DEFAULT_MAX_NODES) > DEFAULT_MAX_NODES
 
 
+def test_a_maze_admitted_by_a_raised_limit_is_explored_only_so_far(monkeypatch):
+    # The bound admits `tiny` only with max_nodes raised, and says so; exploring stops past MAX_EXPLORED.
+    with pytest.raises(SolverError, match=r"'tiny' with 1 ghost is too large.*8,000,000 nodes possible \(the "
+                                          r"limit\) \(max_nodes, --max-nodes, up to 100,000,000 lets it try"):
+        solve(load_layout("tiny"), "random", "win")
+    with pytest.raises(SolverError) as refused:
+        solve(load_layout("medium"), "random", "win")
+    assert "lets it try" not in str(refused.value)  # its bound is beyond the ceiling too
+    with pytest.raises(SolverError, match="max_nodes must be an int from 1 to 100,000,000"):
+        solve(load_layout("tiny"), "random", "win", max_nodes=solver_module.MAX_NODES_CEILING + 1)
+    pocket = load_layout("pocket")  # 5,825 nodes reached
+    monkeypatch.setattr(solver_module, "MAX_EXPLORED", 5_825)
+    assert solve(pocket, "random", "win").nodes == 5_825
+    monkeypatch.setattr(solver_module, "MAX_EXPLORED", 5_824)
+    with pytest.raises(SolverError, match=r"'pocket' with 1 ghost is too large to solve exactly: it has more than "
+                                          r"5,824 reachable nodes \(bound 1,078,790\), the most the solver explores"):
+        solve(pocket, "random", "win")
+
+
 def test_a_maze_no_policy_can_end_has_no_expected_score(tmp_path):
     maze = tmp_path / "walled.lay"
     maze.write_text("%%%%%\n%P%.%\n%%%%%\n")
@@ -249,6 +268,27 @@ def test_trapped_is_solved_as_the_readme_says(tmp_path):
     data = json.loads(done.stdout)
     assert data["nodes"] == 1_119_420 and data["estimated_nodes"] == 7_793_268
     assert data["value"] == pytest.approx(-112.418457, abs=1e-5) and data["best_actions"] == ["East"]
+
+
+def test_solve_says_how_to_try_tiny_and_bounds_max_nodes(tmp_path):
+    done = cli(tmp_path, "solve", "tiny")
+    assert done.returncode == 2 and "--max-nodes, up to 100,000,000 lets it try" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    done = cli(tmp_path, "solve", "tiny", "--max-nodes", str(solver_module.MAX_NODES_CEILING + 1))
+    assert done.returncode == 2 and "--max-nodes" in done.stderr and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_tiny_is_solved_with_the_limit_raised(tmp_path):
+    # One ghost and a capsule: 11.6 million nodes under a bound of 83 million; about 5 min and 7 GB.
+    done = subprocess.run([sys.executable, "-m", "pacman", "solve", "tiny", "--max-nodes", "100000000", "--json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["nodes"] == 11_609_710 and data["estimated_nodes"] == 82_942_420
+    assert data["value"] == pytest.approx(1.0, abs=1e-9)
+    assert set(data["best_actions"]) == {"East", "West", "Stop"}
 
 
 def test_a_batch_of_the_optimal_agent_on_a_large_maze_stops_with_the_reason(tmp_path):
