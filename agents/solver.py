@@ -453,7 +453,8 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     with_ghosts = f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
     if bound > max_nodes:
         hint = ""
-        if max_nodes < MAX_NODES_CEILING and estimated_nodes(layout, num_ghosts, MAX_NODES_CEILING) <= MAX_NODES_CEILING:
+        ceiling = MAX_NODES_CEILING
+        if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling) <= ceiling:
             hint = (f" (max_nodes, --max-nodes, up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
                     f"{MAX_EXPLORED:,})")
         raise SolverError(
@@ -461,12 +462,12 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
             f"{hint}; the solver takes small mazes such as test, trapped, coinflip, threeway, corridor, pocket")
     if start.is_terminal():
         raise SolverError(f"{layout.name!r}: the game is over before the first move")
+    explored = min(max_nodes, MAX_EXPLORED)
     try:
-        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), min(max_nodes, MAX_EXPLORED))
+        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored)
     except _TooMany:
-        raise SolverError(
-            f"{with_ghosts} is too large to solve exactly: it has more than "
-            f"{min(max_nodes, MAX_EXPLORED):,} reachable nodes (bound {bound:,}), the most the solver explores") from None
+        raise SolverError(f"{with_ghosts} is too large to solve exactly: it has more than {explored:,} reachable "
+                          f"nodes (bound {bound:,}), the most the solver explores") from None
     n = graph.size
     values = np.zeros(n + 2)
     if objective == "win":
