@@ -343,6 +343,7 @@ typedef struct {
     int prune;                         /* alpha-beta, and Star1 where bounds are given */
     int star2;                         /* Star2: probing, null windows, each chance node's own bounds */
     int ordering;                      /* the table's best move first at max nodes, shallower depths first */
+    int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
     /* the chance model: directional[i] says ghost i uses the table below, else uniform */
     unsigned char *directional;
@@ -949,6 +950,11 @@ typedef struct {
     double *lows;             /* Star2: 5 probed lower bounds per level */
     double *after;            /* Star2: 5 weighted sums of the lower bounds after each outcome, per level */
     int local_bounds;         /* Star2: each chance node's own bounds (better's, computed here) */
+    /* far ghosts: the ghost-only sums of one far_value, by (ghosts, agent, depth); open addressing */
+    uint64_t *memo_key;       /* ghosts + 1 words each: the ghost words, then agent and depth */
+    double *memo_value;
+    uint32_t *memo_slot;      /* entry index + 1; 0: empty */
+    size_t memo_entries, memo_capacity, memo_slots;
 } Search;
 
 #define INF HUGE_VAL
@@ -1214,6 +1220,203 @@ out_of_time(Search *c)
     return 0;
 }
 
+/* ---------------------------------------------------------------- far ghosts */
+
+/* pacman.agents.expectimax._sums_exactly: a uniform chance node over 2, 3 or 4 moves, each worth `value`, is
+   worth `value` as the search adds it up. */
+static int
+sums_exactly(double value)
+{
+    for (int moves = 2; moves <= 4; moves++) {
+        double p = 1.0 / moves, total = 0.0;
+        for (int j = 0; j < moves; j++)
+            total += p * value;
+        if (total != value)
+            return 0;
+    }
+    return 1;
+}
+
+/* PacmanGame._pacman_value: the best evaluation Pacman reaches in `moves` moves with the ghosts standing still. */
+static double
+pacman_value(Search *c, const uint64_t *s, int moves, int level)
+{
+    Searcher *se = c->se;
+    c->nodes++;
+    if (moves == 0)
+        return evaluate(se, s);
+    if (level + 1 >= c->levels) {
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    uint64_t *kids = c->scratch + (size_t)level * 5 * se->size;
+    int count = successors(se, s, 0, kids, NULL);
+    double best = -INF;
+    for (int j = 0; j < count; j++) {
+        double v = pacman_value(c, kids + (size_t)j * se->size, moves - 1, level + 1);
+        if (c->stop)
+            return 0.0;
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The memo slot of (the ghost words of `s`, tag): where it is, or the empty slot where it goes. */
+static size_t
+memo_find(const Search *c, const uint64_t *s, uint64_t tag, uint64_t h, int *found)
+{
+    int n = c->se->ghosts;
+    size_t mask = c->memo_slots - 1, i = (size_t)h & mask;
+    while (c->memo_slot[i]) {
+        const uint64_t *key = c->memo_key + (size_t)(c->memo_slot[i] - 1) * (n + 1);
+        if (key[n] == tag && memcmp(key, s + 2, sizeof(uint64_t) * n) == 0) {
+            *found = 1;
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+    *found = 0;
+    return i;
+}
+
+/* Make room for one more memo entry: more entries and twice the slots when half full. -1: out of memory. */
+static int
+memo_room(Search *c)
+{
+    int n = c->se->ghosts;
+    if (c->memo_entries == c->memo_capacity) {
+        size_t capacity = c->memo_capacity ? 2 * c->memo_capacity : 1024;
+        uint64_t *keys = PyMem_RawRealloc(c->memo_key, capacity * (size_t)(n + 1) * sizeof(uint64_t));
+        if (keys == NULL)
+            return -1;
+        c->memo_key = keys;
+        double *values = PyMem_RawRealloc(c->memo_value, capacity * sizeof(double));
+        if (values == NULL)
+            return -1;
+        c->memo_value = values;
+        c->memo_capacity = capacity;
+    }
+    if (2 * (c->memo_entries + 1) > c->memo_slots) {
+        size_t slots = c->memo_slots ? 2 * c->memo_slots : 2048;
+        uint32_t *fresh = PyMem_RawCalloc(slots, sizeof(uint32_t));
+        if (fresh == NULL)
+            return -1;
+        PyMem_RawFree(c->memo_slot);
+        c->memo_slot = fresh;
+        c->memo_slots = slots;
+        size_t mask = slots - 1;
+        for (size_t e = 0; e < c->memo_entries; e++) {
+            const uint64_t *key = c->memo_key + e * (size_t)(n + 1);
+            size_t i = (size_t)state_hash(key, n, key[n]) & mask;
+            while (fresh[i])
+                i = (i + 1) & mask;
+            fresh[i] = (uint32_t)(e + 1);
+        }
+    }
+    return 0;
+}
+
+/* PacmanGame._ghost_average: the search's value of the chance node (`s`, `agent`) at `depth` when every leaf below
+   is worth `value`, summed over the ghosts' moves alone in the search's order; each (ghosts, agent, depth) once. */
+static double
+ghost_average(Search *c, const uint64_t *s, int agent, int depth, double value, int level)
+{
+    Searcher *se = c->se;
+    int n = se->ghosts;
+    c->nodes++;
+    uint64_t tag = entry_tag(agent, depth), h = state_hash(s + 2, n, tag);
+    int found;
+    size_t slot = memo_find(c, s, tag, h, &found);
+    if (found)
+        return c->memo_value[c->memo_slot[slot] - 1];
+    if (level + 1 >= c->levels) {
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    uint64_t *kids = c->scratch + (size_t)level * 5 * se->size;
+    int count = successors(se, s, agent, kids, NULL);
+    double p = 1.0 / count, total = 0.0;
+    int last = agent == n;
+    for (int j = 0; j < count; j++) {
+        const uint64_t *kid = kids + (size_t)j * se->size;
+        double v;
+        if (last)
+            v = depth == 1 ? value : ghost_average(c, kid, 1, depth - 1, value, level + 1);
+        else
+            v = ghost_average(c, kid, agent + 1, depth, value, level + 1);
+        if (c->stop)
+            return 0.0;
+        total += p * v;
+    }
+    if (memo_room(c) < 0) {
+        c->stop = STOP_ERROR;
+        return 0.0;
+    }
+    slot = memo_find(c, s, tag, h, &found); /* the slots may have grown */
+    size_t e = c->memo_entries++;
+    memcpy(c->memo_key + e * (size_t)(n + 1), s + 2, sizeof(uint64_t) * n);
+    c->memo_key[e * (size_t)(n + 1) + n] = tag;
+    c->memo_value[e] = total;
+    c->memo_slot[slot] = (uint32_t)(e + 1);
+    return total;
+}
+
+/* PacmanGame.far_value: 1 and the exact value of the live node (`s`, `agent`) at `depth` > 0 in *out when no ghost
+   can matter below it (none scared, no capsule or win within Pacman's reach, every ghost farther than the horizon
+   at every node below); 0 when a ghost may matter; -1 when the search must stop. */
+static int
+far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double *out)
+{
+    Searcher *se = c->se;
+    const Board *b = se->board;
+    int n = se->ghosts, w = se->words;
+    if (se->horizon < 0 || !n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (ST_TIMER(s, i))
+            return 0;
+    long long pacman_moves = agent == 0 ? depth : depth - 1;
+    const uint64_t *food = ST_FOOD(s, n), *caps = ST_CAPS(s, n, w);
+    int food_count = 0, capsule_count = 0;
+    for (int k = 0; k < w; k++) {
+        food_count += popcount64(food[k]);
+        capsule_count += popcount64(caps[k]);
+    }
+    if (food_count <= pacman_moves)
+        return 0;
+    int here = cell_of(b, ST_PAC(s));
+    if (capsule_count && nearest(se, here, caps, capsule_count) <= pacman_moves)
+        return 0;
+    const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * b->cells;
+    for (int i = 0; i < n; i++) {
+        long long ghost_moves = agent == 0 || i + 1 >= agent ? depth : depth - 1;
+        if ((long long)row[cell_of(b, ST_GHOST(s, i) / 5)] - pacman_moves - ghost_moves <= se->horizon)
+            return 0;
+    }
+    double best = pacman_value(c, s, (int)pacman_moves, level);
+    if (c->stop)
+        return -1;
+    if (sums_exactly(best)) {
+        *out = best;
+        return 1;
+    }
+    for (size_t e = 0; e < c->memo_entries; e++) { /* forget the last far node's sums: another value */
+        const uint64_t *key = c->memo_key + e * (size_t)(n + 1);
+        size_t i = (size_t)state_hash(key, n, key[n]) & (c->memo_slots - 1);
+        while (c->memo_slot[i] != (uint32_t)(e + 1))
+            i = (i + 1) & (c->memo_slots - 1);
+        c->memo_slot[i] = 0;
+    }
+    c->memo_entries = 0;
+    if (c->memo_slots == 0 && memo_room(c) < 0) {
+        c->stop = STOP_ERROR;
+        return -1;
+    }
+    *out = ghost_average(c, s, agent ? agent : 1, depth, best, level);
+    return c->stop ? -1 : 1;
+}
+
 /* Star2's probe of the live max node `s` (Searcher._probe): the value of one child (the table's best move, else
    the first), a lower bound on the node's value when above `alpha`; its exact value when in the table. */
 static double
@@ -1273,6 +1476,18 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         c->stop = STOP_ERROR;
         return 0.0;
     }
+    double value;
+    int far = far_value(c, s, agent, depth, level, &value);
+    if (far) { /* no ghost can matter any more: the exact value, from Pacman's moves alone */
+        if (far < 0)
+            return 0.0;
+        c->cut = 1;
+        if (use_table && table_put(se, s, tag, h, value) < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+        return value;
+    }
     int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
     int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
     int size = se->size;
@@ -1282,7 +1497,6 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
     if (next_depth > 0) /* leaves are not looked up */
         child_hashes(se, kids, count, next_agent, next_depth, hashes);
     int star2 = se->star2;
-    double value;
     if (agent == 0) {
         int order[5];
         move_order(se, s, agent, count, order);
@@ -1616,14 +1830,15 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
                                "directional", "probabilities", "distances", "weights", "order", "bounds",
-                               "star2", "ordering", NULL};
+                               "star2", "ordering", "horizon", NULL};
     PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
-    int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0;
+    int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0, horizon = -1;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOpp", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppi", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
-                                     &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering))
+                                     &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering,
+                                     &horizon))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -1657,6 +1872,8 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     se->ordering = ordering && prune && table_size > 0 && !minimise;
     se->table_size = table_size;
     se->slack = slack;
+    /* far ghosts are skipped in Star2's and ordering's search, with uniform chance layers (checked below) */
+    se->horizon = (se->star2 || se->ordering) ? horizon : -1;
     se->directional = PyMem_Calloc(ghosts ? ghosts : 1, 1);
     se->probability = PyMem_Calloc((size_t)(ghosts ? ghosts : 1) * 2 * 5 * MASKS * 4, sizeof(double));
     if (!se->directional || !se->probability) {
@@ -1680,6 +1897,8 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
             return -1;
         }
         se->directional[i] = (unsigned char)flag;
+        if (flag)
+            se->horizon = -1;
     }
     Py_DECREF(flags);
     PyObject *tables = PySequence_Fast(probabilities, "Searcher: probabilities must be a sequence");
@@ -1724,7 +1943,9 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         }
     }
     Py_DECREF(tables);
-    if (evaluation == EVAL_BETTER) {
+    if (minimise)
+        se->horizon = -1;
+    if (evaluation == EVAL_BETTER || (se->horizon >= 0 && distances != Py_None)) {
         if (PyObject_GetBuffer(distances, &se->distances, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
             return -1;
         se->has_distances = 1;
@@ -1735,6 +1956,10 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
             PyErr_SetString(PyExc_ValueError, "Searcher: distances must be a C-contiguous int32 cells x cells matrix");
             return -1;
         }
+    }
+    else
+        se->horizon = -1; /* the far test needs the distances */
+    if (evaluation == EVAL_BETTER) {
         if (order != Py_None) {
             if (PyObject_GetBuffer(order, &se->order, PyBUF_C_CONTIGUOUS) < 0)
                 return -1;
@@ -2037,6 +2262,9 @@ searcher_search(Searcher *se, PyObject *args)
     PyMem_RawFree(c.hashes);
     PyMem_RawFree(c.lows);
     PyMem_RawFree(c.after);
+    PyMem_RawFree(c.memo_key);
+    PyMem_RawFree(c.memo_value);
+    PyMem_RawFree(c.memo_slot);
     PyMem_Free(root);
     if (c.stop == STOP_ERROR) {
         if (!PyErr_Occurred())

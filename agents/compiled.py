@@ -26,7 +26,7 @@ from pacman.agents.evaluation import better_bounds_within, better_evaluation, be
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
-from pacman.distances import UNREACHABLE
+from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.rules import (
@@ -177,6 +177,10 @@ class CompiledSearcher:
         evaluation = _EVALUATIONS[game.evaluation]
         self._bytes = ((layout.width * layout.height + 63) // 64) * 8
         distances, weights, region, diameter = better_parameters(layout) if evaluation == 1 else (None,) * 4
+        # far ghosts (PacmanGame.far_value): the evaluation's horizon, tested with maze distances
+        horizon = game._horizon if game._horizon is not None else -1
+        if horizon >= 0 and distances is None:
+            distances = DistanceTable.of(layout).matrix
         order = _distance_order(layout, distances) if evaluation == 1 else None
         # better's bounds for Star1 (better_bounds_within) are computed by the core, from the same numbers
         bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
@@ -184,7 +188,7 @@ class CompiledSearcher:
         self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
-                             order=order, bounds=bounds, star2=star2, ordering=ordering)
+                             order=order, bounds=bounds, star2=star2, ordering=ordering, horizon=horizon)
         self._core = _core.Searcher(**self._options)
         self.star1 = star1_window(prune, game.bounds)[0]
         """True if the last search (or, before any, the evaluation's fixed bounds) let Star1 prune."""

@@ -226,6 +226,9 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
 
 
 better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
+#: hunting ghosts farther than this from Pacman change nothing in `better_evaluation` (nor in the score)
+better_evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
+score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
 
 
 def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:

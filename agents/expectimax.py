@@ -18,6 +18,7 @@ from pacman.agents.evaluation import EVALUATIONS, resolve_evaluation
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
+from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.state import GameState
@@ -115,6 +116,76 @@ class PacmanGame:
         self.ghost_kind = MIN if ghosts_minimise else CHANCE
         self.bounds = getattr(evaluation, "bounds", None)
         self._bounds_within = getattr(evaluation, "bounds_within", None)
+        horizon = getattr(evaluation, "ghost_horizon", None)
+        #: far ghosts are skipped only for an evaluation that says how far they matter, and uniform chance layers
+        self._horizon = horizon if ghost_models is None and not ghosts_minimise else None
+
+    def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
+        """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
+
+        No ghost can matter when none is scared, Pacman can neither eat a capsule
+        nor win within `depth`, and every ghost stays more than the evaluation's
+        `ghost_horizon` steps from him at every node below (each of them moving
+        one step a move). Then every leaf's evaluation ignores the ghosts, and the
+        value is `_ghost_average` of `_pacman_value`: the best Pacman can do alone,
+        passed up through the chance layers' sums exactly as expectimax adds them
+        (see docs/engine.md, "Far ghosts").
+        """
+        horizon = self._horizon
+        state, agent = node
+        if horizon is None or math.isinf(depth) or state[7] or not state[4] or any(state[5]):
+            return None
+        pacman_moves = depth if agent == 0 else depth - 1
+        if state.food_mask.bit_count() <= pacman_moves:
+            return None
+        table = DistanceTable.of(state.layout)
+        pacman = state.pacman_position
+        if state.capsule_mask and table.nearest(pacman, state.capsule_mask) <= pacman_moves:
+            return None
+        row = table.rows[table.cell(pacman)]
+        for j, position in enumerate(state.ghost_positions, start=1):
+            ghost_moves = depth if agent == 0 or j >= agent else depth - 1
+            if row[table.cell(position)] - pacman_moves - ghost_moves <= horizon:
+                return None
+        counter = [0]
+        best = self._pacman_value(state, pacman_moves, counter)
+        if _sums_exactly(best):  # every chance layer's sum gives back `best`: no need to add them up
+            return best, counter[0]
+        return self._ghost_average(state, agent if agent else 1, depth, best, {}, counter), counter[0]
+
+    def _pacman_value(self, state: GameState, moves: int, counter: list[int]) -> float:
+        """The best evaluation Pacman reaches in `moves` moves with the ghosts standing still."""
+        counter[0] += 1
+        if moves == 0:
+            return self.evaluation(state)
+        best = -math.inf
+        for child in state.successors(0):
+            v = self._pacman_value(child, moves - 1, counter)
+            if v > best:
+                best = v
+        return best
+
+    def _ghost_average(self, state: GameState, agent: int, depth: float, value: float, seen: dict,
+                       counter: list[int]) -> float:
+        """Expectimax's value of the chance node (`state`, `agent`) at `depth` when every leaf below is worth
+        `value`: the chance layers' sums over the ghosts' moves alone, in expectimax's order, so that the
+        rounding is the same."""
+        counter[0] += 1
+        key = (state[4], agent, depth)
+        hit = seen.get(key)
+        if hit is not None:
+            return hit
+        children = state.successors(agent)
+        p = 1.0 / len(children)
+        last = agent == self.num_agents - 1
+        total = 0.0
+        for child in children:
+            if last:
+                total += p * (value if depth == 1 else self._ghost_average(child, 1, depth - 1, value, seen, counter))
+            else:
+                total += p * self._ghost_average(child, agent + 1, depth, value, seen, counter)
+        seen[key] = total
+        return total
 
     def search_bounds(self, node: Node, depth: float) -> tuple[float, float] | None:
         """Bounds on every evaluation within `depth` plies of `node`: the evaluation's own
@@ -161,6 +232,19 @@ class PacmanGame:
 
     def key(self, node: Node) -> Node:
         return node
+
+
+def _sums_exactly(value: float) -> bool:
+    """True if a uniform chance node over 1 to 4 moves whose every outcome is worth `value` is worth `value`
+    as expectimax adds it up (``total += p * v``, p = 1 / moves), not a rounding away."""
+    for moves in (2, 3, 4):
+        p = 1.0 / moves
+        total = 0.0
+        for _ in range(moves):
+            total += p * value
+        if total != value:
+            return False
+    return True
 
 
 @dataclass

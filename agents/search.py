@@ -162,6 +162,8 @@ class Searcher(Generic[Node]):
         self._cut = False
         self._fixed_bounds = getattr(game, "bounds", None)
         self._search_bounds = getattr(game, "search_bounds", None)
+        #: the exact value of a node where nothing the chance layers do can matter (with Star2 or ordering)
+        self._far_value = getattr(game, "far_value", None) if (self.star2 or self.ordering) else None
         self._use_bounds(self._fixed_bounds)
 
     def _use_bounds(self, bounds: tuple[float, float] | None) -> None:
@@ -456,6 +458,17 @@ class Searcher(Generic[Node]):
                 hit = table.get(entry)
                 if hit is not None:
                     return hit
+        if self._far_value is not None:
+            far = self._far_value(node, depth)
+            if far is not None:  # no ghost can matter any more: the exact value, from Pacman's moves alone
+                value, visited = far
+                self.nodes += visited
+                self._cut = True  # its leaves are at the depth limit
+                if key is not None:
+                    if len(table) >= self.table_size:
+                        self._make_room()
+                    table[entry] = value
+                return value
         next_depth = depth - game.cost(node)
         star2 = self.star2
 
