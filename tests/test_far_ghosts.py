@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_compiled_core import USABLE, pacman_positions
 
-from pacman import GameState, load_layout, parse_layout
+from pacman import AgentSpecError, GameState, load_layout, parse_layout
 from pacman.agents import ExpectimaxAgent
 from pacman.agents.evaluation import better_evaluation, score_evaluation
 from pacman.agents.expectimax import PacmanGame, _sums_exactly
@@ -190,3 +190,32 @@ def test_better_ignores_hunting_ghosts_beyond_its_horizon():
                         assert score_evaluation(moved) == score_evaluation(state), name
                         checked += 1
     assert checked > 100
+
+
+def by_score(state):
+    """The score alone, declared blind to ghosts that cannot reach Pacman."""
+    return float(state.score)
+
+
+by_score.ghost_horizon = 0
+
+
+def test_a_users_evaluation_that_declares_a_horizon_has_far_ghosts_skipped_exactly():
+    states = [room_state(score) for score in (-2, 5, 16)]
+    for depth, state in enumerate(states, start=1):
+        game = PacmanGame(2, by_score)
+        assert game.far_value((state, 0), depth)[0] == plain_value(state, 0, depth, by_score)
+        agent = ExpectimaxAgent(depth=depth, evaluation=by_score, ghost_model="random")
+        plain = ExpectimaxAgent(depth=depth, evaluation=by_score, ghost_model="random", pruning=False)
+        assert agent.action_values(state) == plain.action_values(state)
+        assert agent.engine_used == "python" and agent.last_search.nodes < plain.last_search.nodes
+
+
+@pytest.mark.parametrize("horizon", [-1, 2.5, "8", True])
+def test_a_bad_horizon_is_refused_when_the_agent_is_made(horizon):
+    def evaluation(state):
+        return 0.0
+
+    evaluation.ghost_horizon = horizon
+    with pytest.raises(AgentSpecError, match=r"evaluation 'evaluation': ghost_horizon must be an int >= 0"):
+        ExpectimaxAgent(evaluation=evaluation)
