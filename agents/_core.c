@@ -1363,8 +1363,8 @@ ghost_average(Search *c, const uint64_t *s, int agent, int depth, double value, 
 }
 
 /* PacmanGame.far_value: 1 and the exact value of the live node (`s`, `agent`) at `depth` > 0 in *out when no ghost
-   can matter below it (none scared, no capsule or win within Pacman's reach, every ghost farther than the horizon
-   at every node below); 0 when a ghost may matter; -1 when the search must stop. */
+   can matter below it (no capsule or win within Pacman's reach, every ghost farther than the horizon at every node
+   below, or scared and out of his reach in time); 0 when a ghost may matter; -1 when the search must stop. */
 static int
 far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double *out)
 {
@@ -1373,9 +1373,6 @@ far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double 
     int n = se->ghosts, w = se->words;
     if (se->horizon < 0 || !n)
         return 0;
-    for (int i = 0; i < n; i++)
-        if (ST_TIMER(s, i))
-            return 0;
     long long pacman_moves = agent == 0 ? depth : depth - 1;
     const uint64_t *food = ST_FOOD(s, n), *caps = ST_CAPS(s, n, w);
     int food_count = 0, capsule_count = 0;
@@ -1391,8 +1388,14 @@ far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double 
     const int32_t *row = (const int32_t *)se->distances.buf + (size_t)here * b->cells;
     for (int i = 0; i < n; i++) {
         long long ghost_moves = agent == 0 || i + 1 >= agent ? depth : depth - 1;
-        if ((long long)row[cell_of(b, ST_GHOST(s, i) / 5)] - pacman_moves - ghost_moves <= se->horizon)
-            return 0;
+        long long d = row[cell_of(b, ST_GHOST(s, i) / 5)], timer = ST_TIMER(s, i);
+        if (!timer) {
+            if (d - pacman_moves - ghost_moves <= se->horizon)
+                return 0;
+        }
+        else if (timer > d - pacman_moves - 1
+                 || d - pacman_moves - ghost_moves - 1 <= (timer <= ghost_moves ? se->horizon : 0))
+            return 0; /* scared: no pull at the leaves, no meeting, and beyond the horizon once hunting */
     }
     double best = pacman_value(c, s, (int)pacman_moves, level);
     if (c->stop)

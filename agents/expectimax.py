@@ -123,17 +123,18 @@ class PacmanGame:
     def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
         """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
 
-        No ghost can matter when none is scared, Pacman can neither eat a capsule
-        nor win within `depth`, and every ghost stays more than the evaluation's
-        `ghost_horizon` steps from him at every node below (each of them moving
-        one step a move). Then every leaf's evaluation ignores the ghosts, and the
+        No ghost can matter when Pacman can neither eat a capsule nor win within
+        `depth`, and every ghost stays more than the evaluation's `ghost_horizon`
+        steps from him at every node below (each of them moving one step a move),
+        or, while scared, too far for him to reach in time (its timer at every
+        leaf at most its distance). Then every leaf's evaluation ignores the ghosts, and the
         value is `_ghost_average` of `_pacman_value`: the best Pacman can do alone,
         passed up through the chance layers' sums exactly as expectimax adds them
         (see docs/engine.md, "Far ghosts").
         """
         horizon = self._horizon
         state, agent = node
-        if horizon is None or math.isinf(depth) or state[7] or not state[4] or any(state[5]):
+        if horizon is None or math.isinf(depth) or state[7] or not state[4]:
             return None
         pacman_moves = depth if agent == 0 else depth - 1
         if state.food_mask.bit_count() <= pacman_moves:
@@ -143,9 +144,16 @@ class PacmanGame:
         if state.capsule_mask and table.nearest(pacman, state.capsule_mask) <= pacman_moves:
             return None
         row = table.rows[table.cell(pacman)]
-        for j, position in enumerate(state.ghost_positions, start=1):
+        for j, (position, timer) in enumerate(zip(state.ghost_positions, state.scared_timers), start=1):
             ghost_moves = depth if agent == 0 or j >= agent else depth - 1
-            if row[table.cell(position)] - pacman_moves - ghost_moves <= horizon:
+            d = row[table.cell(position)]
+            if not timer:
+                if d - pacman_moves - ghost_moves <= horizon:
+                    return None
+            # scared: half-cell steps, a step's rounding to spare; at the leaves its timer (less a move each
+            # move) must not exceed its distance (no pull), and once hunting again it must be beyond the horizon
+            elif timer > d - pacman_moves - 1 or d - pacman_moves - ghost_moves - 1 <= (
+                    horizon if timer <= ghost_moves else 0):
                 return None
         counter = [0]
         best = self._pacman_value(state, pacman_moves, counter)
@@ -171,7 +179,7 @@ class PacmanGame:
         `value`: the chance layers' sums over the ghosts' moves alone, in expectimax's order, so that the
         rounding is the same."""
         counter[0] += 1
-        key = (state[4], agent, depth)
+        key = (state[4], state[5], agent, depth)
         hit = seen.get(key)
         if hit is not None:
             return hit

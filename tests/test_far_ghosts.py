@@ -76,8 +76,8 @@ def test_nothing_is_skipped_where_a_ghost_may_still_matter():
     game = PacmanGame(2, better_evaluation)
     assert game.far_value((state, 0), 2) is not None
     pac, food, capsules, ghosts, timers, score, status = state.position_key
-    scared = GameState.from_position_key(ROOM, (pac, food, capsules, ghosts, (3,), score, status))
-    assert game.far_value((scared, 0), 2) is None  # a scared ghost pulls Pacman from any distance
+    scared = GameState.from_position_key(ROOM, (pac, food, capsules, ghosts, (40,), score, status))
+    assert game.far_value((scared, 0), 2) is None  # a scared ghost he can reach in time pulls him
     first = food & -food
     two = first | (food ^ first) & -(food ^ first)
     two_dots = GameState.from_position_key(ROOM, (pac, two, capsules, ghosts, timers, score, status))
@@ -219,3 +219,24 @@ def test_a_bad_horizon_is_refused_when_the_agent_is_made(horizon):
     evaluation.ghost_horizon = horizon
     with pytest.raises(AgentSpecError, match=r"evaluation 'evaluation': ghost_horizon must be an int >= 0"):
         ExpectimaxAgent(evaluation=evaluation)
+
+
+@pytest.mark.parametrize("evaluation", [better_evaluation, score_evaluation])
+def test_a_scared_ghost_is_far_while_pacman_cannot_reach_it_in_time(evaluation):
+    """19 steps away, depth 2: at the leaves Pacman has come 2 steps nearer, and the timer (less the ghost's
+    2 moves) must not exceed the distance (less the ghost's moves and a half-step's rounding): timers up to
+    16 leave the ghost out of reach; 17 does not."""
+    game = PacmanGame(2, evaluation)
+    pac, food, capsules, ghosts, _, score, status = GameState.initial(ROOM).position_key
+    for timer, far in ((1, True), (2, True), (9, True), (16, True), (17, False), (40, False)):
+        state = GameState.from_position_key(ROOM, (pac, food, capsules, ghosts, (timer,), score, status))
+        found = game.far_value((state, 0), 2)
+        assert (found is not None) == far, timer
+        if far:
+            assert found[0] == plain_value(state, 0, 2, evaluation)
+        for engine in ENGINES:
+            agent = ExpectimaxAgent(depth=2, evaluation=evaluation.__name__.split("_")[0], ghost_model="random",
+                                    engine=engine)
+            plain = ExpectimaxAgent(depth=2, evaluation=evaluation.__name__.split("_")[0], ghost_model="random",
+                                    pruning=False, engine="python")
+            assert agent.action_values(state) == plain.action_values(state)
