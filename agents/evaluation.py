@@ -6,11 +6,12 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
 move costs a point). `better` declares `bounds_within`; `score` declares none.
-It may also declare ``ghost_horizon = H`` (an int >= 0): while no ghost is
-scared and every ghost is more than H maze steps from Pacman, its value does
-not depend on where the ghosts are, or which way they face. Expectimax with
-Star2 then skips ghosts that stay that far (docs/engine.md, "Far ghosts"):
-`better` declares 8, `score` 0. `resolve_evaluation` turns what a user writes
+It may also declare ``ghost_horizon = H`` (an int >= 0): its value of a live
+state does not depend on where a ghost is, or which way it faces, while the
+ghost is hunting and more than H maze steps from Pacman, or scared with a
+timer no greater than its distance from him. Expectimax with Star2 then skips
+ghosts that stay so (docs/engine.md, "Far ghosts"): `better` declares 8,
+`score` 0. `resolve_evaluation` turns what a user writes
 into a callable: a callable, a registered name (``score``, ``better``),
 ``module:function`` or ``path/to/file.py:function``.
 """

@@ -243,9 +243,10 @@ class PacmanGame:
 
 
 def ghost_horizon(evaluation: Callable[[GameState], float]) -> int | None:
-    """The `ghost_horizon` an evaluation declares (None if none): while no ghost is scared and every ghost is
-    more than that many maze steps from Pacman, the evaluation does not depend on where the ghosts are.
-    Raises AgentSpecError for a declaration that is not an int >= 0."""
+    """The `ghost_horizon` an evaluation declares (None if none): the evaluation of a live state does not depend
+    on a ghost that is hunting and more than that many maze steps from Pacman, nor on a scared one whose timer
+    is at most its distance (see `pacman.agents.evaluation`). Raises AgentSpecError for a declaration that is
+    not an int >= 0."""
     horizon = getattr(evaluation, "ghost_horizon", None)
     if horizon is None:
         return None
