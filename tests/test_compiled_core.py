@@ -32,6 +32,7 @@ from pacman.agents.evaluation import better_bounds_within, better_evaluation, sc
 from pacman.agents.expectimax import PacmanGame
 from pacman import AgentSpecError, GameState, load_layout, parse_layout, run_game
 from pacman.conformance import textbook_action_values, uniform_ghosts
+from pacman.distances import DistanceTable
 from pacman.layout import layout_names
 
 USABLE, WHY = core_status()
@@ -105,6 +106,53 @@ def check_step_for_step(layout, rng, steps, num_ghosts=None):
                 assert by_kind["score_evaluation", "directional"].distribution(state, mover) == \
                     DirectionalGhost(mover).distribution(state)
     return states
+
+
+def corridor_mazes(width, height, ghosts, count, seed):
+    """`count` positions in one maze of long rows joined at alternating ends (traps with two ends): Pacman on
+    a random cell, `ghosts` ghosts on random cells at most r steps (along the rows) from him, r random, so that
+    some have him cornered and some not; food on every other cell."""
+    rng = random.Random(seed)
+    grid = []
+    for y in range(height):
+        if y in (0, height - 1):
+            grid.append(["%"] * width)
+        elif y % 2:
+            grid.append(["%"] + ["."] * (width - 2) + ["%"])
+        else:  # a wall row with one gap, at alternating ends
+            row = ["%"] * width
+            row[1 if y % 4 == 0 else width - 2] = "."
+            grid.append(row)
+    cells = [(x, y) for y in range(height) for x in range(width) if grid[y][x] == "."]
+    for _ in range(count):
+        px, py = rng.choice(cells)
+        reach = rng.choice((3, 6, 10, 20, width * height))
+        near = [c for c in cells if c != (px, py) and abs(c[0] - px) + abs(c[1] - py) <= reach]
+        rows = [row[:] for row in grid]
+        rows[py][px] = "P"
+        for x, y in rng.sample(near, min(ghosts, len(near))):
+            rows[y][x] = "G"
+        yield parse_layout("\n".join("".join(row) for row in rows), "corridors")
+
+
+@needs_core
+@pytest.mark.parametrize("width, height, ghosts", [(21, 11, 4), (31, 31, 17), (41, 31, 4)],
+                         ids=["order-walk", "17-hunters", "over-1024-cells"])
+def test_the_room_term_equals_the_python_engine_by_either_count(width, height, ghosts):
+    """The core counts Pacman's room walking the cells nearest him first and stops at 12 (where it stops
+    costing) when the layout has an order table and at most 16 hunters; else over the whole maze. Either way
+    `better` equals the Python engine's, in states with a small room (the term costs) and a large one."""
+    assert (width * height > compiled._ORDER_CELLS) == (width * height > 1024)
+    rooms = []
+    for layout in corridor_mazes(width, height, ghosts, 16, seed=width * 1000 + ghosts):
+        searcher = CompiledSearcher(layout, layout.num_ghosts + 1,
+                                    PacmanGame(layout.num_ghosts + 1, better_evaluation), True, 0)
+        state = GameState.initial(layout)
+        assert searcher.evaluate(state) == better_evaluation(state), repr(state)
+        distances = DistanceTable.of(state.layout)
+        rooms.append(distances.room(distances.cell(state.pacman_position),
+                                    [distances.cell(p) for p in state.ghost_positions]))
+    assert min(rooms) < 12 <= max(rooms), (min(rooms), max(rooms))
 
 
 # -- the rules, step for step --------------------------------------------------------------------------
