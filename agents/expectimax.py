@@ -416,10 +416,14 @@ class _SearchAgent:
 
     def _engine_for(self, models: list[Any] | None) -> str:
         """The engine a search with these ghost models would run on: "compiled" or "python"."""
+        return self._engine_choice(models)[0]
+
+    def _engine_choice(self, models: list[Any] | None) -> tuple[str, str | None]:
+        """(the engine a search with these ghost models runs on, what keeps it off the core, or None)."""
         if self._wanted_engine() == "python":
-            return "python"
+            return "python", None
         obstacle = compiled_obstacle(self.evaluation, self.evaluation_name, models, self.ghosts_minimise)
-        return "python" if obstacle is not None else "compiled"
+        return ("python" if obstacle is not None else "compiled"), obstacle
 
     def _wanted_engine(self) -> str:
         """The engine asked for: the ``engine`` argument, where ``auto`` yields to PACMAN_AI_ENGINE."""
@@ -435,12 +439,10 @@ class _SearchAgent:
             models = self._ghost_models(state.num_agents - 1)
             game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise)
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
-            wanted = self._wanted_engine()
-            obstacle = None if wanted == "python" else compiled_obstacle(
-                self.evaluation, self.evaluation_name, models, self.ghosts_minimise)
-            if wanted == "compiled" and obstacle is not None:
+            engine, obstacle = self._engine_choice(models)
+            if obstacle is not None and self._wanted_engine() == "compiled":
                 raise AgentSpecError(self._refusal(obstacle))
-            if wanted == "python" or obstacle is not None:
+            if engine == "python":
                 self._searcher = Searcher(game, prune=self.pruning, table_size=table, star2=self.star2,
                                           ordering=self.ordering)
                 self.engine_used = "python"
