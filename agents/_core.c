@@ -586,10 +586,10 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
     return found < 0 ? 0 : found;
 }
 
-/* agents/evaluation.py better_evaluation, operation for operation. */
 /* Hunters the room term walks the order table with (more are compared cell by cell over the whole maze). */
 #define ROOM_HUNTERS 16
 
+/* agents/evaluation.py better_evaluation, operation for operation. */
 static double
 evaluate_better(const Searcher *se, const uint64_t *s)
 {
