@@ -100,8 +100,8 @@ def pacman_ai() -> str:
 def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
-    solvable = {name for name in shipped_layouts(args.layouts)
-                if estimated_nodes(load_layout(name), limit=solver_limit(name)) <= solver_limit(name)}
+    solvable = {name for name, limit in ((name, solver_limit(name)) for name in shipped_layouts(args.layouts))
+                if estimated_nodes(load_layout(name), limit=limit) <= limit}
     cells = []
     for layout in shipped_layouts(args.layouts):
         for title, pacman, agent_args, cost in AGENTS:

@@ -38,3 +38,13 @@ def test_run_then_table_shows_win_rates_intervals_and_the_gap_to_the_optimum(tmp
 def test_an_unknown_layout_is_named(tmp_path):
     done = script(tmp_path, "table", "--layouts", "nosuch")
     assert done.returncode != 0 and "nosuch" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_run_plays_the_optimal_cell_only_where_the_solver_can_solve(tmp_path):
+    done = script(tmp_path, "run", "--games", "2", "--jobs", "1", "--results", "r", "--layouts", "coinflip,large",
+                  "--only", "optimal")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["coinflip__optimal__objective-win.jsonl"]
+    played = [line for line in done.stdout.splitlines() if " batch " in line]
+    assert len(played) == 1 and "--layout coinflip " in played[0]  # large is never tried
+    assert "failed" not in done.stderr
