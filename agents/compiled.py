@@ -22,7 +22,8 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from pacman.agents.evaluation import better_bounds_within, better_evaluation, better_parameters, score_evaluation
+from pacman.agents.evaluation import (better_bounds_within, better_evaluation, better_parameters, safe_bounds_within,
+                                      safe_evaluation, score_evaluation)
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
@@ -57,7 +58,7 @@ ENGINES = ("auto", "python", "compiled")
 ENGINE_VARIABLE = "PACMAN_AI_ENGINE"
 
 #: Evaluations the core implements, by the function the Python engine calls (the core's numbering).
-_EVALUATIONS: dict[Callable[..., float], int] = {score_evaluation: 0, better_evaluation: 1}
+_EVALUATIONS: dict[Callable[..., float], int] = {score_evaluation: 0, better_evaluation: 1, safe_evaluation: 1}
 
 
 def requested_engine() -> str:
@@ -106,7 +107,7 @@ def compiled_obstacle(evaluation: Callable[..., float], evaluation_name: str, gh
     if not usable:
         return why if _core is None else f"the compiled core is switched off ({why})"
     if evaluation not in _EVALUATIONS:
-        return (f"it needs a built-in evaluation (score, better); {evaluation_name!r} is "
+        return (f"it needs a built-in evaluation (score, better, safe); {evaluation_name!r} is "
                 f"{'a Python function' if callable(evaluation) else type(evaluation).__name__}")
     if ghosts_minimise or ghost_models is None:
         return None
@@ -176,15 +177,18 @@ class CompiledSearcher:
             tables = [None] * ghosts
         evaluation = _EVALUATIONS[game.evaluation]
         self._bytes = ((layout.width * layout.height + 63) // 64) * 8
-        distances, weights, region, diameter = better_parameters(layout) if evaluation == 1 else (None,) * 4
+        distances, weights, region, diameter = (better_parameters(layout, game.evaluation) if evaluation == 1
+                                                else (None,) * 4)
         # far ghosts (PacmanGame.far_value): the evaluation's horizon, tested with maze distances
         horizon = game._horizon if game._horizon is not None else -1
         if horizon >= 0 and distances is None:
             distances = DistanceTable.of(layout).matrix
         order = _distance_order(layout, distances) if evaluation == 1 else None
-        # better's bounds for Star1 (better_bounds_within) are computed by the core, from the same numbers
+        # the feature evaluation's bounds for Star1 (better_bounds_within) are computed by the core, from the
+        # same numbers
         bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
-        self._bounds_in_core = prune and getattr(game, "_bounds_within", None) is better_bounds_within
+        self._bounds_in_core = prune and getattr(game, "_bounds_within", None) in (better_bounds_within,
+                                                                                    safe_bounds_within)
         self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
@@ -228,7 +232,7 @@ class CompiledSearcher:
         return self._core.evaluate(self.core_state(state))
 
     def bounds(self, state: GameState, plies: int) -> tuple[float, float]:
-        """`better_bounds_within(state, plies)` as the core computes it (for tests; `better` only)."""
+        """`better_bounds_within(state, plies)` as the core computes it (for tests; `better` and `safe` only)."""
         return self._core.bounds(self.core_state(state), plies)
 
     def search(self, node: tuple, depth: float = math.inf, all_values: bool = True) -> SearchResult:

@@ -5,14 +5,14 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds = (low, high)`` true for every state, or a function attribute
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). `better` declares `bounds_within`; `score` declares none.
+move costs a point). `better` and `safe` declare `bounds_within`; `score` declares none.
 It may also declare ``ghost_horizon = H`` (an int >= 0): its value of a live
 state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
-ghosts that stay so (docs/engine.md, "Far ghosts"): `better` declares 8,
+ghosts that stay so (docs/engine.md, "Far ghosts"): `better` and `safe` declare 8,
 `score` 0. `resolve_evaluation` turns what a user writes
-into a callable: a callable, a registered name (``score``, ``better``),
+into a callable: a callable, a registered name (``score``, ``better``, ``safe``),
 ``module:function`` or ``path/to/file.py:function``.
 """
 
@@ -23,7 +23,7 @@ import importlib.util
 import inspect
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
@@ -31,10 +31,12 @@ from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "better_parameters",
+__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "safe_evaluation",
+           "safe_bounds_within", "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
 
 Evaluation = Callable[[GameState], float]
+Bounds = Callable[[GameState, int], tuple[float, float]]
 
 
 def score_evaluation(state: GameState) -> float:
@@ -47,27 +49,35 @@ def score_evaluation(state: GameState) -> float:
     return float(state.score)
 
 
-# The weights of `better_evaluation`, named once: the evaluation and its bounds both use them.
-_CAPSULE_PRICE = 25.0   # per capsule left
-_LOST_PENALTY = 2000.0  # on a lost game
-_STEP_PRICE = 1.5       # per step to the nearest food
-_SCARED_PULL = 150.0    # a reachable scared ghost at distance d: _SCARED_PULL / (1 + d)
-_CAUGHT_PENALTY = 300.0  # a hunting ghost within one step
-_NEAR_PENALTY = 40.0    # a hunting ghost at d in 2..5: _NEAR_PENALTY / (d - 1)
-_ROOM_CELLS = 12        # fewer cells of room than this ...
-_ROOM_PRICE = 30.0      # ... cost this much each
+class _Weights(NamedTuple):
+    """The weights of a feature evaluation (`better`, `safe`): the evaluation and its bounds both use them."""
+
+    capsule_price: float   # per capsule left
+    lost_penalty: float    # on a lost game
+    step_price: float      # per step to the nearest food
+    scared_pull: float     # a reachable scared ghost at distance d: scared_pull / (1 + d)
+    caught_penalty: float  # a hunting ghost within one step
+    near_penalty: float    # a hunting ghost at d in 2..5: near_penalty / (d - 1)
+    room_cells: int        # fewer cells of room than this ...
+    room_price: float      # ... cost this much each
+
+
+_BETTER = _Weights(capsule_price=25.0, lost_penalty=2000.0, step_price=1.5, scared_pull=150.0,
+                   caught_penalty=300.0, near_penalty=40.0, room_cells=12, room_price=30.0)
+#: `safe`: `better` weighted to win rather than to score (docs/search-strength.md, "The safe evaluation")
+_SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
 
 
 class _BetterTables:
-    """What `better_evaluation` needs of one layout, built once per layout (`Layout.derived`)."""
+    """What a feature evaluation needs of one layout, built once per layout and weights (`Layout.derived`)."""
 
     __slots__ = ("distances", "food_weight", "pacman_region", "ghost_starts")
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, step_price: float = _BETTER.step_price) -> None:
         self.distances = DistanceTable.of(layout)
-        #: the price of a food dot left: more than the longest walk to food (_STEP_PRICE per
+        #: the price of a food dot left: more than the longest walk to food (step_price per
         #: step), so eating a dot never looks worse than the walk to the next dot it leaves
-        self.food_weight = _STEP_PRICE * self.distances.diameter + 5.0
+        self.food_weight = step_price * self.distances.diameter + 5.0
         #: the mask of the cells Pacman can ever reach (his start cell's region)
         region = layout.region(layout.pacman_start)
         self.pacman_region = sum(1 << (x * layout.height + y) for x in range(layout.width)
@@ -76,8 +86,89 @@ class _BetterTables:
         self.ghost_starts = tuple(self.distances.cell(start) for start in layout.agent_starts[1:])
 
 
-def better_evaluation(state: GameState) -> float:
-    """A feature-based evaluation: the score, food left, the way to food, and the ghosts.
+def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bounds]:
+    """(evaluation, its bounds_within) with these weights: `better_evaluation`'s features, whose
+    docstrings say what each term is and why the bounds hold for any weights >= 0."""
+    (capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty, room_cells,
+     room_price) = weights
+    key = f"{name}_evaluation"
+
+    def build(layout: Layout) -> _BetterTables:
+        return _BetterTables(layout, step_price)
+
+    def evaluation(state: GameState) -> float:
+        tables = state.layout.derived(key, build)
+        table = tables.distances
+        value = (state.score - tables.food_weight * state.food_mask.bit_count()
+                 - capsule_price * state.capsule_mask.bit_count())
+        if state.is_terminal():
+            return value - lost_penalty if state.is_lose() else value
+        pacman = state.pacman_position
+        here = table.cell(pacman)
+        value -= step_price * table.nearest(pacman, state.food_mask)
+        row = table.rows[here]
+        hunters = []
+        closest = 1_000_000
+        for position, timer in zip(state.ghost_positions, state.scared_timers):
+            cell = table.cell(position)
+            d = row[cell]
+            if timer:
+                if timer > d:
+                    value += scared_pull / (1.0 + d)
+                continue
+            hunters.append(cell)
+            closest = min(closest, d)
+            if d <= 1:
+                value -= caught_penalty
+            elif d <= 5:
+                value -= near_penalty / (d - 1)
+        if hunters and closest <= 8:
+            room = table.room(here, hunters)
+            if room < room_cells:
+                value -= room_price * (room_cells - room)
+        return value
+
+    def bounds_within(state: GameState, plies: int) -> tuple[float, float]:
+        tables = state.layout.derived(key, build)
+        table = tables.distances
+        food, capsules = state.food_mask, state.capsule_mask
+        food_left, capsules_left = food.bit_count(), capsules.bit_count()
+        timers = state.scared_timers
+        ghosts = len(timers)
+        b0 = state.score - tables.food_weight * food_left - capsule_price * capsules_left
+        pacman = state.pacman_position
+        here = table.cell(pacman)
+        food_steps = table.nearest(pacman, food)
+        dots, eaten_capsules, eats, scared = _most_eaten(
+            plies, food_left, food_steps, capsules_left, table.nearest(pacman, capsules), timers)
+        high = (b0 + dots * (FOOD_POINTS - MOVE_COST + tables.food_weight)
+                + eaten_capsules * (capsule_price - MOVE_COST)
+                + (WIN_POINTS if food_left and dots >= food_left else 0)
+                + GHOST_POINTS * eats + scared_pull * scared)
+        outside = food & ~tables.pacman_region
+        farthest = table.diameter if not outside else UNREACHABLE
+        reach = _ghost_reach(state, plies, tables, here, eaten_capsules, weights) if ghosts else None
+        if reach is not None:  # no ghost can catch him
+            hunting, room = reach
+            walk = farthest if outside else min(farthest, food_steps + plies)
+            low = b0 - plies * MOVE_COST - step_price * walk - hunting - room
+            return (low, high)
+        live = -step_price * farthest - (caught_penalty * ghosts + room_price * room_cells if ghosts else 0.0)
+        low = b0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(live, -lost_penalty if ghosts else 0.0)
+        return (low, high)
+
+    evaluation.__name__ = evaluation.__qualname__ = key
+    bounds_within.__name__ = bounds_within.__qualname__ = f"{name}_bounds_within"
+    evaluation.bounds_within = bounds_within  # type: ignore[attr-defined]
+    #: hunting ghosts farther than this from Pacman change nothing in the evaluation (nor in the score)
+    evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
+    evaluation.weights = weights  # type: ignore[attr-defined]  # for the compiled core (better_parameters)
+    evaluation.tables = build  # type: ignore[attr-defined]
+    return evaluation, bounds_within
+
+
+better_evaluation, better_bounds_within = _feature_evaluation("better", _BETTER)
+better_evaluation.__doc__ = """A feature-based evaluation: the score, food left, the way to food, and the ghosts.
 
     Maze distances come from the layout's BFS table. Each food dot left costs more
     than the longest path in the maze, so eating never looks worse than the walk
@@ -91,41 +182,8 @@ def better_evaluation(state: GameState) -> float:
 
     It declares bounds for a search (`better_bounds_within`), so that Star1 prunes with it.
     """
-    tables = state.layout.derived("better_evaluation", _BetterTables)
-    table = tables.distances
-    value = (state.score - tables.food_weight * state.food_mask.bit_count()
-             - _CAPSULE_PRICE * state.capsule_mask.bit_count())
-    if state.is_terminal():
-        return value - _LOST_PENALTY if state.is_lose() else value
-    pacman = state.pacman_position
-    here = table.cell(pacman)
-    value -= _STEP_PRICE * table.nearest(pacman, state.food_mask)
-    row = table.rows[here]
-    hunters = []
-    closest = 1_000_000
-    for position, timer in zip(state.ghost_positions, state.scared_timers):
-        cell = table.cell(position)
-        d = row[cell]
-        if timer:
-            if timer > d:
-                value += _SCARED_PULL / (1.0 + d)
-            continue
-        hunters.append(cell)
-        closest = min(closest, d)
-        if d <= 1:
-            value -= _CAUGHT_PENALTY
-        elif d <= 5:
-            value -= _NEAR_PENALTY / (d - 1)
-    if hunters and closest <= 8:
-        room = table.room(here, hunters)
-        if room < _ROOM_CELLS:
-            value -= _ROOM_PRICE * (_ROOM_CELLS - room)
-    return value
-
-
-def better_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
-    """(low, high) holding `better_evaluation` of every state that `plies` moves of Pacman and
-    of each ghost can reach from `state`: the bounds Star1 prunes with.
+better_bounds_within.__doc__ = """(low, high) holding `better_evaluation` of every state that `plies` moves of
+    Pacman and of each ghost can reach from `state`: the bounds Star1 prunes with.
 
     Write the evaluation as ``B + T`` with ``B = score - W * food - 25 * capsules``
     (W the food weight) and T the rest. From `state` (B0, T any):
@@ -162,37 +220,25 @@ def better_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
     room 12 * 30 if some r is 8 or less. Tests check the bounds with random states on
     every shipped layout, and with every state within reach of ghosts at the edge.
     """
-    tables = state.layout.derived("better_evaluation", _BetterTables)
-    table = tables.distances
-    food, capsules = state.food_mask, state.capsule_mask
-    food_left, capsules_left = food.bit_count(), capsules.bit_count()
-    timers = state.scared_timers
-    ghosts = len(timers)
-    b0 = state.score - tables.food_weight * food_left - _CAPSULE_PRICE * capsules_left
-    pacman = state.pacman_position
-    here = table.cell(pacman)
-    food_steps = table.nearest(pacman, food)
-    dots, eaten_capsules, eats, scared = _most_eaten(
-        plies, food_left, food_steps, capsules_left, table.nearest(pacman, capsules), timers)
-    high = (b0 + dots * (FOOD_POINTS - MOVE_COST + tables.food_weight)
-            + eaten_capsules * (_CAPSULE_PRICE - MOVE_COST)
-            + (WIN_POINTS if food_left and dots >= food_left else 0)
-            + GHOST_POINTS * eats + _SCARED_PULL * scared)
-    outside = food & ~tables.pacman_region
-    farthest = table.diameter if not outside else UNREACHABLE
-    reach = _ghost_reach(state, plies, tables, here, eaten_capsules) if ghosts else None
-    if reach is not None:  # no ghost can catch him
-        hunting, room = reach
-        walk = farthest if outside else min(farthest, food_steps + plies)
-        low = b0 - plies * MOVE_COST - _STEP_PRICE * walk - hunting - room
-        return (low, high)
-    live = -_STEP_PRICE * farthest - (_CAUGHT_PENALTY * ghosts + _ROOM_PRICE * _ROOM_CELLS if ghosts else 0.0)
-    low = b0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(live, -_LOST_PENALTY if ghosts else 0.0)
-    return (low, high)
+
+safe_evaluation, safe_bounds_within = _feature_evaluation("safe", _SAFE)
+safe_evaluation.__doc__ = """`better`'s features weighted to win rather than to score.
+
+    Scared ghosts pull Pacman nowhere (`better` pulls him 150 / (1 + d) toward
+    each he can still reach): he eats one only when it is in his way, so games
+    are shorter and he spends less of them near the ghosts, which come back at
+    their start when eaten. Each cell of room below 12 costs 60 instead of 30.
+    Everything else, its bounds (`safe_bounds_within`, the same argument with
+    these weights) and its ghost horizon are `better`'s. On `tricky` and
+    `small` at depth 2 it wins 99.3-99.4% where `better` wins 98.3%, and scores
+    less (docs/search-strength.md, "The safe evaluation").
+    """
+safe_bounds_within.__doc__ = """(low, high) holding `safe_evaluation` of every state that `plies` moves of Pacman and of
+    each ghost can reach from `state`: `better_bounds_within` with `safe`'s weights."""
 
 
 def _ghost_reach(state: GameState, plies: int, tables: _BetterTables, here: int,
-                 eaten_capsules: int) -> tuple[float, float] | None:
+                 eaten_capsules: int, weights: _Weights = _BETTER) -> tuple[float, float] | None:
     """(the most the hunting ghosts can cost, the most the room term can cost) in any state `plies` plies
     from `state`, or None when a ghost may catch Pacman by then (see `better_bounds_within`)."""
     row = tables.distances.rows[here]
@@ -206,11 +252,11 @@ def _ghost_reach(state: GameState, plies: int, tables: _BetterTables, here: int,
         if r < 1:
             return None
         if r <= 1:
-            hunting += _CAUGHT_PENALTY
+            hunting += weights.caught_penalty
         elif r <= 5:
-            hunting += _NEAR_PENALTY / (r - 1)
+            hunting += weights.near_penalty / (r - 1)
         closest = min(closest, r)
-    return hunting, (_ROOM_PRICE * _ROOM_CELLS if closest <= 8 else 0.0)
+    return hunting, (weights.room_price * weights.room_cells if closest <= 8 else 0.0)
 
 
 def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: int, capsule_steps: float,
@@ -231,20 +277,19 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
     return dots, capsules, eats, scared
 
 
-better_evaluation.bounds_within = better_bounds_within  # type: ignore[attr-defined]
-#: hunting ghosts farther than this from Pacman change nothing in `better_evaluation` (nor in the score)
-better_evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
 score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
 
 
-def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
-    """What a compiled `better_evaluation` and `better_bounds_within` need of `layout`: the maze-distance
-    matrix (read-only int32, cells x cells); the weights in the order (food weight, capsule price, lost
-    penalty, step price, scared pull, caught penalty, near penalty, room price, room cells); the mask of
-    Pacman's region; and the maze's diameter: one home for the numbers."""
-    tables = layout.derived("better_evaluation", _BetterTables)
-    weights = (tables.food_weight, _CAPSULE_PRICE, _LOST_PENALTY, _STEP_PRICE, _SCARED_PULL, _CAUGHT_PENALTY,
-               _NEAR_PENALTY, _ROOM_PRICE, _ROOM_CELLS)
+def better_parameters(layout: Layout,
+                      evaluation: Evaluation = better_evaluation) -> tuple[Any, tuple[float, ...], int, int]:
+    """What a compiled feature evaluation (`better_evaluation`, `safe_evaluation`) and its bounds need of
+    `layout`: the maze-distance matrix (read-only int32, cells x cells); the weights in the order (food weight,
+    capsule price, lost penalty, step price, scared pull, caught penalty, near penalty, room price, room
+    cells); the mask of Pacman's region; and the maze's diameter: one home for the numbers."""
+    w: _Weights = evaluation.weights  # type: ignore[attr-defined]
+    tables = layout.derived(evaluation.__name__, evaluation.tables)  # type: ignore[attr-defined]
+    weights = (tables.food_weight, w.capsule_price, w.lost_penalty, w.step_price, w.scared_pull,
+               w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
     return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
 
@@ -252,6 +297,7 @@ def better_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]
 EVALUATIONS: dict[str, Evaluation] = {
     "score": score_evaluation,
     "better": better_evaluation,
+    "safe": safe_evaluation,
 }
 
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from pacman.agents import ExpectimaxAgent
-from pacman.agents.evaluation import better_bounds_within, better_evaluation, score_evaluation
+from pacman.agents.evaluation import (better_bounds_within, better_evaluation, safe_bounds_within, safe_evaluation,
+                                      score_evaluation)
 from pacman import Action, GameState, load_layout
 from pacman.layout import layout_names
 
@@ -49,7 +50,7 @@ def _every_descendant(state, plies, agent=0):
         yield from level
 
 
-EVALUATIONS = [(better_evaluation, better_bounds_within)]
+EVALUATIONS = [(better_evaluation, better_bounds_within), (safe_evaluation, safe_bounds_within)]
 
 
 @pytest.mark.parametrize("evaluation, bounds_within", EVALUATIONS)

@@ -130,7 +130,7 @@ def _lines(state: GameState, moves: int) -> list[GameState]:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("evaluation", ["better", "score"])
+@pytest.mark.parametrize("evaluation", ["better", "safe", "score"])
 def test_far_ghosts_leave_every_value_and_move_as_plain_expectimax_has_them(engine, evaluation):
     states = [room_state(score) for score in range(-12, 13)]
     states += [state for name in ("medium", "tricky", "large") for state in pacman_positions(load_layout(name), 3, seed=4)]

@@ -46,7 +46,7 @@ def test_star2_and_ordering_equal_plain_expectimax_on_every_shipped_layout(name)
     for i, state in enumerate(pacman_positions(layout, 4, seed=11)):
         depth = 1 + i % top
         for model in MODELS.values():
-            for evaluation in ("better", "score"):
+            for evaluation in ("better", "safe", "score"):
                 found = decisions(state, depth, model, evaluation)
                 plain = found["python", "plain"]
                 for (engine, mode), (values, action, value, nodes) in found.items():
