@@ -37,6 +37,7 @@ AGENTS = [
     ("greedy", "greedy", "", 1),
     ("expectimax d1", "expectimax", "depth=1,evaluation=better", 1),
     ("expectimax d2", "expectimax", "depth=2,evaluation=better", 1),
+    ("expectimax d2 safe", "expectimax", "depth=2,evaluation=safe", 1),
     ("alpha-beta d2", "alphabeta", "depth=2,evaluation=better", 1),
     ("expectimax d3", "expectimax", "depth=3,evaluation=better", 4),
     ("MCTS 100 it.", "mcts", "iterations=100,evaluation=better", 200),
