@@ -3,7 +3,7 @@
 Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
-from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, score_evaluation
+from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, safe_evaluation, score_evaluation
 from pacman.agents.expectimax import (
     MAX_CORE_SEARCH_LEAVES,
     MAX_SEARCH_LEAVES,
@@ -35,6 +35,7 @@ __all__ = [
     "EVALUATIONS",
     "score_evaluation",
     "better_evaluation",
+    "safe_evaluation",
     "resolve_evaluation",
     "GhostAgent",
     "RandomGhost",

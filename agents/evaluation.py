@@ -31,8 +31,8 @@ from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "score_evaluation", "better_evaluation", "better_bounds_within", "safe_evaluation",
-           "safe_bounds_within", "better_parameters",
+__all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
+           "safe_evaluation", "safe_bounds_within", "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
 
 Evaluation = Callable[[GameState], float]
@@ -292,6 +292,9 @@ def better_parameters(layout: Layout,
                w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
     return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
+
+#: The evaluation an agent gets when none is named (on the command line, or None in Python).
+DEFAULT_EVALUATION = "safe"
 
 #: Evaluations by name.
 EVALUATIONS: dict[str, Evaluation] = {

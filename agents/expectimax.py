@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from pacman.agents.compiled import ENGINES, CompiledSearcher, compiled_obstacle, core_status, requested_engine
-from pacman.agents.evaluation import EVALUATIONS, resolve_evaluation
+from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
@@ -303,7 +303,7 @@ class _SearchAgent:
     def __init__(
         self,
         depth: int | None = 2,
-        evaluation: str | Callable[[GameState], float] | None = "better",
+        evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
         ghost_model: str | Sequence[Any] | None = None,
         time_limit: float | None = None,
         transposition: bool = True,
@@ -335,7 +335,7 @@ class _SearchAgent:
             raise AgentSpecError(f"{name}: engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         self.depth = depth
         if evaluation is None:
-            evaluation = "better"
+            evaluation = DEFAULT_EVALUATION
         self.evaluation = resolve_evaluation(evaluation)
         self.evaluation_name = evaluation if isinstance(evaluation, str) else _evaluation_name(evaluation)
         ghost_horizon(self.evaluation)  # a bad declaration fails here, not at the first move
@@ -538,7 +538,7 @@ class ExpectimaxAgent(_SearchAgent):
     def __init__(
         self,
         depth: int | None = 2,
-        evaluation: str | Callable[[GameState], float] | None = "better",
+        evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
         ghost_model: str | Sequence[Any] | None = None,
         time_limit: float | None = None,
         transposition: bool = True,
@@ -561,7 +561,7 @@ class MinimaxAgent(_SearchAgent):
 
     ghosts_minimise = True
 
-    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
+    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION,
                  time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
         super().__init__(depth, evaluation, None, time_limit, transposition, pruning=False, engine=engine)
 
@@ -571,6 +571,6 @@ class AlphaBetaAgent(_SearchAgent):
 
     ghosts_minimise = True
 
-    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = "better",
+    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION,
                  time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
         super().__init__(depth, evaluation, None, time_limit, transposition, pruning=True, engine=engine)

@@ -32,7 +32,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from pacman.actions import Action
-from pacman.agents.evaluation import resolve_evaluation
+from pacman.agents.evaluation import DEFAULT_EVALUATION, resolve_evaluation
 from pacman.agents.expectimax import SearchInfo
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost, sample
 from pacman.errors import AgentSpecError
@@ -76,7 +76,7 @@ class MCTSAgent:
         self,
         iterations: int | None = None,
         time_limit: float | None = None,
-        evaluation: str | Callable[[GameState], float] | None = "better",
+        evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
         ghost_model: str | None = None,
         rollout_depth: int = 0,
         exploration: float = 0.7,
@@ -99,7 +99,7 @@ class MCTSAgent:
         self.iterations = iterations if iterations is not None or time_limit is not None else DEFAULT_ITERATIONS
         self.time_limit = float(time_limit) if time_limit is not None else None
         if evaluation is None:
-            evaluation = "better"
+            evaluation = DEFAULT_EVALUATION
         self.evaluation = resolve_evaluation(evaluation)
         self.evaluation_name = evaluation if isinstance(evaluation, str) else getattr(evaluation, "__name__", "callable")
         self.ghost_model = ghost_model

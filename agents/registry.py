@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Mapping
 
-from pacman.agents.evaluation import load_object, resolve_evaluation
+from pacman.agents.evaluation import DEFAULT_EVALUATION, load_object, resolve_evaluation
 from pacman.agents.expectimax import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 from pacman.agents.mcts import MCTSAgent
 from pacman.agents.simple import GreedyAgent, RandomAgent
@@ -13,9 +13,6 @@ from pacman.agents.solver import OptimalAgent
 from pacman.errors import AgentSpecError, describe_failure
 
 __all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]
-
-#: The evaluation an agent that takes one gets when none is named.
-DEFAULT_EVALUATION = "better"
 
 #: Pacman agents by name.
 PACMAN_AGENTS: dict[str, Callable[..., Any]] = {

@@ -172,8 +172,8 @@ def test_star2_without_ordering_is_the_default():
 
 
 def played_positions(name, seed, depth, max_moves=400):
-    """Every position Pacman moved from in a game of the default agent on `name` (the positions real games
-    meet: ghosts far and near, scared ones, many near-ties)."""
+    """Every position Pacman moved from in a game of expectimax with `better` on `name` (the positions real
+    games meet: ghosts far and near, scared ones, many near-ties)."""
     from pacman.agents import make_ghosts
 
     layout = load_layout(name)
@@ -181,7 +181,7 @@ def played_positions(name, seed, depth, max_moves=400):
 
     class Spy:
         def __init__(self):
-            self.agent = ExpectimaxAgent(depth=depth)
+            self.agent = ExpectimaxAgent(depth=depth, evaluation="better")
 
         def get_action(self, state):
             seen.append(state)
