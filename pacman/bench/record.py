@@ -46,7 +46,7 @@ def record_benchmark(layout: Layout, runs: int = 3, moves: int = 150, seed: int 
     """Milliseconds per frame of recording a game to GIF (rendering, quantising, encoding, writing), per encoder.
 
     Wall-clock and CPU (process time: steadier on a busy machine) medians.
-    One game of the default agent (expectimax depth 2, `better`, random ghosts) is
+    One game of expectimax (depth 2, `better`, random ghosts) is
     played once, its calls kept; each run records them again to a temporary GIF
     with each encoder, interleaved. Figures are medians over `runs`; "render" is
     the drawing alone (frames made and dropped), the floor any encoder adds to.
