@@ -159,9 +159,13 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     Pacman's visited cells are a connected set S holding his start; S fixes the
     food and capsules left and holds his position. For each such S the bound
     counts ``|S|`` Pacman positions times every ghost's possible (position, last
-    direction, scared timer), times the agents to move. Counting stops once the
-    bound passes `limit` (then some number above `limit` is returned), so a
-    large maze is refused in milliseconds.
+    direction, scared timer), times the agents to move. A second bound counts
+    instead every (food and capsules left, Pacman's cell) pair there can be:
+    the cells Pacman can reach times the subsets of the food and capsules among
+    them. Many sets S leave the same food where a maze has few dots, so the
+    smaller of the two is returned. Counting stops once the bound passes
+    `limit` (then some number above `limit` is returned), so a large maze is
+    refused in milliseconds.
     """
     if num_ghosts is None:
         num_ghosts = layout.num_ghosts
@@ -190,7 +194,19 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     for cell in layout.capsules:
         capsule_mask |= 1 << index[cell]
     start = 1 << index[layout.agent_starts[0]]
-    cap = limit if limit is not None else math.inf
+    reach, frontier = start, start
+    while frontier:
+        cell = frontier & -frontier
+        frontier ^= cell
+        fresh = neighbours[cell.bit_length() - 1] & ~reach
+        reach |= fresh
+        frontier |= fresh
+    food_mask = 0
+    for cell in layout.food:
+        food_mask |= 1 << index[cell]
+    dots, capsules = (reach & food_mask).bit_count(), (reach & capsule_mask).bit_count()
+    by_food = reach.bit_count() * 2 ** dots * (plain + (2 ** capsules - 1) * scared) * agents
+    cap = min(limit if limit is not None else math.inf, by_food)
     total = 0
 
     def visit(visited: int, size: int, frontier: int, banned: int) -> None:
@@ -212,8 +228,8 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     except _TooMany:
         pass
     except RecursionError:  # only a maze far beyond any limit has that many open cells in one set
-        return max(total, (limit or 0) + 1)
-    return total
+        return min(max(total, (limit or 0) + 1), by_food)
+    return min(total, by_food)
 
 
 # -- exploring the game --------------------------------------------------------------

@@ -218,8 +218,10 @@ def test_the_state_observation_lists_positions_timers_and_counts():
     obs, info = env.reset(seed=0)
     assert state_fields(3)[:5] == ("pacman_x", "pacman_y", "ghost_1_x", "ghost_1_y", "ghost_1_scared_timer")
     state = info["state"]
-    assert obs.tolist() == [1, 2, 7, 3, 0, 7, 2, 0, 7, 1, 0, state.food_count, 2]
+    assert obs.tolist() == [1, 2, 3, 2, 0, 5, 2, 0, 7, 2, 0, state.food_count, 0] and state.food_count == 4
     assert np.array_equal(obs, state_vector(state)) and obs in env.observation_space
+    obs, _ = PacmanEnv("tiny", observation="state").reset(seed=0)
+    assert obs[-2:].tolist() == [16, 1]  # tiny: 16 dots and a capsule
 
 
 def test_render_modes_give_a_frame_text_and_a_window():

@@ -34,13 +34,13 @@ def test_agents_spaces_and_masks():
     assert env.agents == ["pacman", "ghost_1", "ghost_2", "ghost_3"]
     observation = env.observe("pacman")
     assert observation["observation"].shape == (7, 5, 9)
-    assert observation["action_mask"].tolist() == [1, 1, 1, 0, 1]  # North, South, East, Stop
+    assert observation["action_mask"].tolist() == [1, 1, 0, 0, 1]  # North, South, Stop
     assert env.observe("ghost_1")["action_mask"].tolist() == [0] * 5  # not its turn
-    env.step(2)
+    env.step(4)
     assert env.agent_selection == "ghost_1"
-    assert env.observe("ghost_1")["action_mask"].tolist() == [0, 1, 0, 1, 0]  # a ghost never stops
+    assert env.observe("ghost_1")["action_mask"].tolist() == [1, 1, 0, 0, 0]  # a ghost never stops
     you = env.observe("ghost_1")["observation"][-1]
-    assert you.sum() == 1 and you[5 - 1 - 3, 7] == 1
+    assert you.sum() == 1 and you[5 - 1 - 2, 3] == 1  # ghost 1 in its pen at (3, 2)
     with pytest.raises(PacmanError, match="ghost_1: Stop is not legal"):
         env.step(4)
 

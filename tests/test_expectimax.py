@@ -150,7 +150,7 @@ def test_star1_pruning_gives_the_same_moves_and_values_with_fewer_nodes():
 def test_alpha_beta_equals_minimax_with_fewer_nodes():
     fewer = 0
     for name in ("minimax", "small", "trapped"):
-        for fast, _ in random_positions(load_layout(name), 4, seed=11):
+        for fast, _ in random_positions(load_layout(name), 6, seed=11):
             minimax = MinimaxAgent(depth=2, evaluation="better", transposition=False)
             alphabeta = AlphaBetaAgent(depth=2, evaluation="better", transposition=False)
             assert alphabeta.action_values(fast) == minimax.action_values(fast)

@@ -130,6 +130,15 @@ def test_expected_score_lies_between_pessimistic_and_optimistic_horizon_values(l
 # -- the size limit --------------------------------------------------------------------
 
 
+def test_few_dots_bound_the_nodes_by_food_left_and_pacman_cell():
+    # coinflip (`%P G.     %`): 9 cells; one ghost on a cell with the direction it entered by (2 x 8 corridor
+    # ends) or none (its start): 17; one dot. The connected sets of Pacman's visited cells count 1,530, but
+    # only 2 food sets times 9 Pacman cells can occur, times 17 ghosts, times 2 agents to move.
+    assert estimated_nodes(load_layout("coinflip")) == 9 * 2 * 17 * 2
+    # minimax: three ghosts and 4 dots, 17 cells, 36 directed edges plus 3 starts; no capsule.
+    assert estimated_nodes(load_layout("minimax")) == 17 * 2 ** 4 * (36 + 3) ** 3 * 4
+
+
 def test_the_bound_holds_on_every_small_maze():
     for name in SMALL:
         layout = load_layout(name)
@@ -271,12 +280,25 @@ def test_trapped_is_solved_as_the_readme_says(tmp_path):
 
 
 def test_solve_says_how_to_try_tiny_and_bounds_max_nodes(tmp_path):
-    done = cli(tmp_path, "solve", "tiny")
-    assert done.returncode == 2 and "--max-nodes, up to 100,000,000 lets it try" in done.stderr
+    for name in ("tiny", "minimax"):
+        done = cli(tmp_path, "solve", name)
+        assert done.returncode == 2 and "--max-nodes, up to 100,000,000 lets it try" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     done = cli(tmp_path, "solve", "tiny", "--max-nodes", str(solver_module.MAX_NODES_CEILING + 1))
     assert done.returncode == 2 and "--max-nodes" in done.stderr and "Traceback" not in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_minimax_is_solved_with_the_limit_raised_as_the_docs_say(tmp_path):
+    # Three ghosts and four dots: 3.1 million nodes under a bound of 65 million; about a minute and 1.3 GB.
+    done = subprocess.run([sys.executable, "-m", "pacman", "solve", "minimax", "--max-nodes", "100000000", "--json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["nodes"] == 3_061_193 and data["estimated_nodes"] == 64_539_072
+    assert data["value"] == pytest.approx(0.483705, abs=1e-6) and data["best_actions"] == ["Stop"]
+    assert data["action_values"]["North"] < data["value"] and data["action_values"]["South"] < data["value"]
 
 
 @pytest.mark.slow
