@@ -22,8 +22,7 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from pacman.agents.evaluation import (better_bounds_within, better_evaluation, better_parameters, safe_bounds_within,
-                                      safe_evaluation, score_evaluation)
+from pacman.agents.evaluation import better_evaluation, better_parameters, safe_evaluation, score_evaluation
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
@@ -187,8 +186,8 @@ class CompiledSearcher:
         # the feature evaluation's bounds for Star1 (better_bounds_within) are computed by the core, from the
         # same numbers
         bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
-        self._bounds_in_core = prune and getattr(game, "_bounds_within", None) in (better_bounds_within,
-                                                                                    safe_bounds_within)
+        self._bounds_in_core = (prune and evaluation == 1
+                                and getattr(game, "_bounds_within", None) is game.evaluation.bounds_within)
         self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,

@@ -164,6 +164,7 @@ def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bound
     evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
     evaluation.weights = weights  # type: ignore[attr-defined]  # for the compiled core (better_parameters)
     evaluation.tables = build  # type: ignore[attr-defined]
+    evaluation.tables_key = key  # type: ignore[attr-defined]  # the tables' key in `Layout.derived`
     return evaluation, bounds_within
 
 
@@ -287,7 +288,7 @@ def better_parameters(layout: Layout,
     capsule price, lost penalty, step price, scared pull, caught penalty, near penalty, room price, room
     cells); the mask of Pacman's region; and the maze's diameter: one home for the numbers."""
     w: _Weights = evaluation.weights  # type: ignore[attr-defined]
-    tables = layout.derived(evaluation.__name__, evaluation.tables)  # type: ignore[attr-defined]
+    tables = layout.derived(evaluation.tables_key, evaluation.tables)  # type: ignore[attr-defined]
     weights = (tables.food_weight, w.capsule_price, w.lost_penalty, w.step_price, w.scared_pull,
                w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
     return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter

@@ -157,6 +157,20 @@ def test_the_room_term_equals_the_python_engine_by_either_count(width, height, g
     assert min(rooms) < 12 <= max(rooms), (min(rooms), max(rooms))
 
 
+@needs_core
+def test_only_a_feature_evaluations_own_bounds_are_computed_in_the_core():
+    """The core computes `better`'s and `safe`'s bounds from their weights; any other bounds stay in Python."""
+    layout = load_layout("small")
+    agents = layout.num_ghosts + 1
+    for evaluation, prune, expected in ((better_evaluation, True, True), (safe_evaluation, True, True),
+                                        (better_evaluation, False, False), (score_evaluation, True, False)):
+        searcher = CompiledSearcher(layout, agents, PacmanGame(agents, evaluation), prune, 0)
+        assert searcher._bounds_in_core is expected, (evaluation.__name__, prune)
+    game = PacmanGame(agents, safe_evaluation)
+    game._bounds_within = better_evaluation.bounds_within  # not safe's: the core would compute other bounds
+    assert CompiledSearcher(layout, agents, game, True, 0)._bounds_in_core is False
+
+
 # -- the rules, step for step --------------------------------------------------------------------------
 
 
