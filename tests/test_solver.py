@@ -289,13 +289,18 @@ def test_solve_says_how_to_try_tiny_and_bounds_max_nodes(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def solved_with_the_limit_raised(tmp_path, name):
+    """`pacman-ai solve NAME --max-nodes 100000000 --json`, run as a user runs it; its JSON."""
+    done = subprocess.run([sys.executable, "-m", "pacman", "solve", name, "--max-nodes", "100000000", "--json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 @pytest.mark.slow
 def test_minimax_is_solved_with_the_limit_raised_as_the_docs_say(tmp_path):
     # Three ghosts and four dots: 3.1 million nodes under a bound of 65 million; about a minute and 1.3 GB.
-    done = subprocess.run([sys.executable, "-m", "pacman", "solve", "minimax", "--max-nodes", "100000000", "--json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+    data = solved_with_the_limit_raised(tmp_path, "minimax")
     assert data["nodes"] == 3_061_193 and data["estimated_nodes"] == 64_539_072
     assert data["value"] == pytest.approx(0.483705, abs=1e-6) and data["best_actions"] == ["Stop"]
     assert data["action_values"]["North"] < data["value"] and data["action_values"]["South"] < data["value"]
@@ -304,10 +309,7 @@ def test_minimax_is_solved_with_the_limit_raised_as_the_docs_say(tmp_path):
 @pytest.mark.slow
 def test_tiny_is_solved_with_the_limit_raised(tmp_path):
     # One ghost and a capsule: 11.6 million nodes under a bound of 83 million; about 5 min and 7 GB.
-    done = subprocess.run([sys.executable, "-m", "pacman", "solve", "tiny", "--max-nodes", "100000000", "--json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+    data = solved_with_the_limit_raised(tmp_path, "tiny")
     assert data["nodes"] == 11_609_710 and data["estimated_nodes"] == 82_942_420
     assert data["value"] == pytest.approx(1.0, abs=1e-9)
     assert set(data["best_actions"]) == {"East", "West", "Stop"}
