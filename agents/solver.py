@@ -21,8 +21,9 @@ without its score, plus the agent to move), then runs value iteration over them:
 
 The size limit is checked from the layout alone, before any state is made:
 `estimated_nodes` bounds the reachable node count (Pacman's visited cells form
-a connected set holding the start, which fixes the food and capsules left;
-ghosts, their last directions and scared timers multiply it). A maze whose
+a connected set holding the start, which fixes the food and capsules left, or,
+where that is fewer, every subset of the food and capsules with every cell of
+Pacman's; ghosts, their last directions and scared timers multiply it). A maze whose
 bound exceeds ``max_nodes`` (default `DEFAULT_MAX_NODES`, at most
 `MAX_NODES_CEILING`) is refused with a `SolverError`. The bound is loose, so
 exploring stops, with a `SolverError`, past `MAX_EXPLORED` nodes really reached,
