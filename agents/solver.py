@@ -195,13 +195,8 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     for cell in layout.capsules:
         capsule_mask |= 1 << index[cell]
     start = 1 << index[layout.agent_starts[0]]
-    reach, frontier = start, start
-    while frontier:
-        cell = frontier & -frontier
-        frontier ^= cell
-        fresh = neighbours[cell.bit_length() - 1] & ~reach
-        reach |= fresh
-        frontier |= fresh
+    home = layout.region(layout.agent_starts[0])
+    reach = sum(1 << i for cell, i in index.items() if layout.region(cell) == home)  # Pacman's cells
     food_mask = 0
     for cell in layout.food:
         food_mask |= 1 << index[cell]
