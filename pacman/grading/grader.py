@@ -40,12 +40,18 @@ class QuestionResult:
     tests: list[TestResult]
     notes: list[str] = field(default_factory=list)
     """About the question as a whole (a classic question skipped for its prerequisite, disabled tests)."""
+    not_graded: str | None = None
+    """Why the question could not be graded at all (a classic question naming a test class pacman-ai does not
+    know); None for a question that was graded. A report holding one is incomplete."""
 
     def to_dict(self) -> dict[str, Any]:
         data = {"id": self.id, "title": self.title, "score": self.score, "max_score": self.max_score,
                 "scoring": self.scoring, "tests": [t.to_dict() for t in self.tests]}
         if self.notes:
             data["notes"] = list(self.notes)
+        if self.not_graded is not None:
+            data["graded"] = False
+            data["not_graded"] = self.not_graded
         return data
 
 
@@ -61,6 +67,13 @@ class GradeReport:
     """What the submission printed, per test (truncated), for --verbose."""
     violations: list[Violation] = field(default_factory=list)
     """Forbidden imports: found in the source (nothing then ran) or attempted while it ran."""
+    context: str = ""
+    """What the report's first line adds about the assignment (a classic course's generation and engine)."""
+
+    @property
+    def incomplete(self) -> list[str]:
+        """The questions that could not be graded: with any, the total is not the whole grade."""
+        return [q.id for q in self.questions if q.not_graded is not None]
 
     @property
     def score(self) -> float:
@@ -72,10 +85,16 @@ class GradeReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` form."""
-        return {"assignment": self.assignment, "submission": self.submission, "score": self.score,
+        data = {"assignment": self.assignment, "submission": self.submission, "score": self.score,
                 "max_score": self.max_score, "execution_time": round(self.seconds, 3),
                 "violations": [v.to_dict() for v in self.violations],
                 "questions": [q.to_dict() for q in self.questions]}
+        if self.incomplete:
+            data["complete"] = False
+            data["not_graded"] = self.incomplete
+        if self.context:
+            data["context"] = self.context
+        return data
 
 
 def read_submission(path: str | Path) -> str:

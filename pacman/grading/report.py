@@ -32,7 +32,8 @@ def _violation_lines(report: GradeReport) -> list[str]:
 
 def format_report(report: GradeReport, verbose: bool = False) -> str:
     """The readable report: forbidden imports first, then per question each test's verdict, points and why; the total."""
-    lines = [f"Grading {report.submission} on assignment {report.assignment!r}", ""]
+    lines = [f"Grading {report.submission} on assignment {report.assignment!r}"
+             + (f" ({report.context})" if report.context else ""), ""]
     if report.violations:
         lines.extend(_violation_lines(report))
         lines.append("")
@@ -40,6 +41,8 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
         lines.append(f"Question {question.id}: {question.title}  "
                      f"{_points(question.score)}/{_points(question.max_score)}"
                      + ("  (all tests must pass)" if question.scoring == "all" else ""))
+        if question.not_graded is not None:
+            lines.append(f"  NOT GRADED: {question.not_graded}")
         lines.extend(f"  {note}" for note in question.notes)
         for test in question.tests:
             verdict = "PASS" if test.passed else "FAIL"
@@ -50,11 +53,19 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
         lines.append("")
     lines.append(f"Total: {_points(report.score)}/{_points(report.max_score)}  "
                  f"(graded in {report.seconds:.1f} s)")
+    if report.incomplete:
+        lines.append(_incomplete_line(report))
     if verbose and report.output:
         lines.append("")
         lines.append("What the submission printed (never part of the grade):")
         lines.extend(report.output)
     return "\n".join(lines)
+
+
+def _incomplete_line(report: GradeReport) -> str:
+    listed = ", ".join(report.incomplete)
+    return (f"INCOMPLETE: {listed} could not be graded (scored 0 here, not by the course's rules); "
+            f"this total is not the whole grade")
 
 
 def gradescope_results(report: GradeReport) -> dict[str, Any]:
@@ -63,25 +74,28 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
     tests = []
     for number, question in enumerate(report.questions, start=1):
         output = [f"FORBIDDEN IMPORT: {v.message}" for v in report.violations if question.id in v.questions]
+        if question.not_graded is not None:
+            output.append(f"NOT GRADED: {question.not_graded}")
         output.extend(question.notes)
         for test in question.tests:
             output.append(f"{'PASS' if test.passed else 'FAIL'} {test.name} ({test.kind}): "
                           f"{_points(test.score)}/{_points(test.max_score)}")
             output.extend(f"    {m}" for m in test.messages)
         tests.append({
-            "name": f"{question.id}: {question.title}",
+            "name": f"{question.id}: {question.title}" + (" (NOT GRADED)" if question.not_graded is not None else ""),
             "number": str(number),
             "score": question.score,
             "max_score": question.max_score,
-            "status": "passed" if question.score >= question.max_score else "failed",
+            "status": "passed" if question.score >= question.max_score and question.not_graded is None else "failed",
             "output": "\n".join(output),
             "visibility": question.visibility,
         })
     total = f"Total: {_points(report.score)}/{_points(report.max_score)}"
+    head = [total, _incomplete_line(report)] if report.incomplete else [total]
     return {
         "score": report.score,
         "execution_time": round(report.seconds, 3),
-        "output": "\n".join([total, *_violation_lines(report)]),
+        "output": "\n".join([*head, *_violation_lines(report)]),
         "stdout_visibility": "hidden",
         "tests": tests,
     }

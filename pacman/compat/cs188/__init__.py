@@ -28,6 +28,8 @@ from pacman.compat.cs188.classic_game import (
     CurrentAgent,
     Directions,
     Grid,
+    action_order,
+    set_action_order,
 )
 from pacman.compat.cs188.generation import (
     CLASSIC,
@@ -74,4 +76,5 @@ __all__ = [
     "ClassicAgent", "build_classic_agent", "classic_agent_args", "classic_spec_path", "effective_classic_args",
     "GhostAgent", "RandomGhost", "DirectionalGhost", "ClassicGhost", "CLASSIC_GHOSTS", "classic_ghosts",
     "Agent", "Directions", "Actions", "Grid", "Configuration", "AgentState", "MethodNotImplemented",
+    "action_order", "set_action_order",
 ]

@@ -3,7 +3,8 @@
 
 Directions are the plain strings ``"North"`` ... ``"Stop"``; `Actions` lists
 them in the classic order West, Stop, East, North, South, the order every
-classic list of legal actions follows.
+classic list of legal actions follows -- or in the order of a course's own
+``game.py`` once `set_action_order` is given it.
 
 The current (snake_case) generation's ``game`` module is the same classes under
 their snake_case method names (``Actions.direction_to_vector``,
@@ -18,7 +19,8 @@ from typing import Any
 
 from pacman.compat.cs188.classic_util import manhattanDistance, nearestPoint, raiseNotDefined
 
-__all__ = ["Agent", "CurrentAgent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER"]
+__all__ = ["Agent", "CurrentAgent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER",
+           "action_order", "set_action_order"]
 
 
 class Agent:
@@ -57,8 +59,34 @@ class Directions:
     REVERSE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST, STOP: STOP}
 
 
-#: The classic order of actions: every list of legal actions follows it.
+#: The classic order of actions: every list of legal actions follows it, unless a course's own engine
+#: says otherwise (`set_action_order`).
 CLASSIC_ORDER = (Directions.WEST, Directions.STOP, Directions.EAST, Directions.NORTH, Directions.SOUTH)
+#: The order in force in this process: one setting, not a store that grows (a grading child sets it once,
+#: from the course's ``game.py``, before it loads the student's file).
+_ORDER = [CLASSIC_ORDER]
+
+
+def action_order() -> tuple[str, ...]:
+    """The order every list of legal actions follows in this process (the classic order by default)."""
+    return _ORDER[0]
+
+
+def set_action_order(order: tuple[str, ...] | list[str] | None) -> None:
+    """Make lists of legal actions follow `order` (a permutation of the five actions; None: the classic order),
+    as a course whose ``game.py`` lists its directions in another order does
+    (`pacman.compat.cs188.quirks`)."""
+    chosen = CLASSIC_ORDER if order is None else tuple(order)
+    if sorted(chosen) != sorted(CLASSIC_ORDER):
+        raise ValueError(f"an order of actions must list the five actions once each, got {list(chosen)}")
+    if chosen != _ORDER[0]:
+        _ORDER[0] = chosen
+        for listener in _ON_ORDER:
+            listener(chosen)
+
+
+#: What must follow a change of order (the state view's cached orders), registered by those modules.
+_ON_ORDER: list = []
 
 _VECTORS = {
     Directions.WEST: (-1, 0),
@@ -235,14 +263,14 @@ class Actions:
         cell = nearestPoint(config.pos)
         if manhattanDistance(cell, config.pos) > _ON_CELL:
             return [config.getDirection()]
-        return [direction for direction in CLASSIC_ORDER
+        return [direction for direction in _ORDER[0]
                 if not walls[cell[0] + _VECTORS[direction][0]][cell[1] + _VECTORS[direction][1]]]
 
     @staticmethod
     def getLegalNeighbors(position: tuple[float, float], walls: Grid) -> list[tuple[int, int]]:
         """The open cells next to `position`, and its own cell, in the classic order."""
         x, y = nearestPoint(position)
-        around = ((x + dx, y + dy) for dx, dy in (_VECTORS[d] for d in CLASSIC_ORDER))
+        around = ((x + dx, y + dy) for dx, dy in (_VECTORS[d] for d in _ORDER[0]))
         return [(a, b) for a, b in around if 0 <= a < walls.width and 0 <= b < walls.height and not walls[a][b]]
 
     @staticmethod

@@ -4,7 +4,8 @@ The view reproduces the facts classic student code and the classic autograder
 depend on:
 
 - legal actions are plain strings in the classic order West, Stop, East, North,
-  South (among those legal); a ghost never has Stop; [] once the game is over;
+  South (among those legal), or the order of the course's own engine
+  (`pacman.compat.cs188.classic_game.set_action_order`); a ghost never has Stop; [] once the game is over;
 - a state's identity (``==``, ``hash``, the explored set) is the score, the food,
   the capsules, and every agent's position, direction and scared timer, not the
   win/lose flags. An agent's direction is that of its last move other than Stop
@@ -24,7 +25,15 @@ the same position for it, its scared timer not ticking.
 from __future__ import annotations
 
 from pacman.actions import Action
-from pacman.compat.cs188.classic_game import CLASSIC_ORDER, AgentState, Configuration, Directions, Grid
+from pacman.compat.cs188.classic_game import (
+    _ON_ORDER,
+    CLASSIC_ORDER,
+    AgentState,
+    Configuration,
+    Directions,
+    Grid,
+    action_order,
+)
 from pacman.errors import IllegalActionError, TerminalStateError
 from pacman.layout import Layout
 from pacman.state import GameState
@@ -33,11 +42,23 @@ __all__ = ["ClassicState", "CurrentState", "classic_legal_order"]
 
 _ACTIONS = {action.value: action for action in Action}
 _RANK = {name: i for i, name in enumerate(CLASSIC_ORDER)}
+#: Our legal tuples (at most 2^5 of them) as ordered strings, for the order in force.
 _ORDERED: dict[tuple[Action, ...], tuple[str, ...]] = {}
 
 
+def _follow_order(order: tuple[str, ...]) -> None:
+    _RANK.clear()
+    _RANK.update((name, i) for i, name in enumerate(order))
+    _ORDERED.clear()
+
+
+_ON_ORDER.append(_follow_order)
+_follow_order(action_order())
+
+
 def classic_legal_order(legal: tuple[Action, ...]) -> tuple[str, ...]:
-    """Our legal actions as classic strings, in the classic order West, Stop, East, North, South."""
+    """Our legal actions as classic strings, in the classic order West, Stop, East, North, South (or the
+    order a course's engine gives, `pacman.compat.cs188.classic_game.set_action_order`)."""
     ordered = _ORDERED.get(legal)
     if ordered is None:
         ordered = _ORDERED[legal] = tuple(sorted((a.value for a in legal), key=_RANK.__getitem__))

@@ -24,7 +24,9 @@ An exception in Pacman's agent (an illegal action too) ends that game as
 crashed, its score as it stands, and the games go on, as the classic game loop
 does; ``raiseNotDefined()`` instead fails the whole test.
 
-Points: one per threshold reached; the test's maximum is the number of
+Points: one per threshold reached -- or ``points_per_threshold`` each, when the
+file gives that key (a whole number; the same name in both generations, also
+read as ``pointsPerThreshold``); the test's maximum is that times the number of
 thresholds. A minimum that is missed makes the test earn 0 points; the test
 still completes, so, as in the classic autograder, it does not stop a
 PartialCreditQuestion (and counts as passed in a PassAllTestsQuestion).
@@ -121,6 +123,26 @@ def _thresholds(file: ClassicFile, key: str) -> list[float]:
     return values
 
 
+#: The spellings of the key giving the points each threshold reached earns (1 without it): the same in both
+#: generations.
+POINTS_PER_THRESHOLD = ("points_per_threshold", "pointsPerThreshold")
+#: Every key an EvalAgentTest's ``.test`` file may hold (classic names; the current generation's are read
+#: through `format.CURRENT_KEYS`); any other is refused by name.
+TEST_KEYS = ("class", "disabled", "agentName", "agentArgs", "layoutName", "maxTime", "numGames", "randomSeed",
+             "ghosts", "scoreThresholds", "winsThresholds", "nonTimeoutThresholds", "scoreMinimum",
+             "winsMinimum", "nonTimeoutMinimum") + POINTS_PER_THRESHOLD
+
+
+def _points_per_threshold(file: ClassicFile) -> int:
+    """The points each threshold reached earns: ``points_per_threshold`` (a whole number, at least 0), else 1."""
+    given = [key for key in POINTS_PER_THRESHOLD if key in file.values]
+    if len(given) > 1:
+        raise file.error(given[1], f"given with {given[0]!r} too; give one of them")
+    if not given:
+        return 1
+    return file.whole(given[0], 0)
+
+
 def find_layout(file: ClassicFile, name: str) -> tuple[str, str]:
     """(text, path) of the maze `name`: beside the test folder, in ./layouts, or shipped."""
     test_folder = Path(file.path).resolve().parent.parent
@@ -147,6 +169,8 @@ class EvalAgentTest(ClassicTest):
     """A test of class ``EvalAgentTest``: read, checked and judged by the grader (it has no solution values)."""
 
     class_name = "EvalAgentTest"
+    test_keys = TEST_KEYS
+    solution_keys = ()
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)
@@ -166,7 +190,8 @@ class EvalAgentTest(ClassicTest):
         self.ghosts = parse_ghosts(test)
         self.thresholds = {key: _thresholds(test, f"{key}Thresholds") for key in ("score", "wins", "nonTimeout")}
         self.minimums = {key: _number(test, f"{key}Minimum", whole=False) for key in ("score", "wins", "nonTimeout")}
-        self.max_points = float(sum(len(v) for v in self.thresholds.values()))
+        self.points_per_threshold = _points_per_threshold(test)
+        self.max_points = float(self.points_per_threshold * sum(len(v) for v in self.thresholds.values()))
         self.items = [{"kind": ITEM_KIND, "agent": self.alg, "args": self.agent_args, "layout": self.layout_text,
                        "layout_name": Path(self.layout_name).stem, "ghosts": self.ghosts,
                        "games": self.num_games, "seed": self.seed, "max_time": self.max_time}]
@@ -185,12 +210,14 @@ class EvalAgentTest(ClassicTest):
                  "nonTimeout": f"{values['nonTimeout']} games without a timeout"}
         points = 0
         messages = []
+        each = self.points_per_threshold
         for key, thresholds in self.thresholds.items():
             reached = sum(1 for t in thresholds if values[key] >= t)
-            points += reached
+            points += reached * each
             if thresholds:
+                worth = f", {each} points each" if each != 1 else ""
                 messages.append(f"{where}: {shown[key]}: {reached} of {len(thresholds)} thresholds "
-                                f"({' '.join(f'{t:g}' for t in thresholds)}) reached")
+                                f"({' '.join(f'{t:g}' for t in thresholds)}) reached{worth}")
         observed = {"scores": [g["score"] for g in games], "wins": values["wins"],
                     "timeouts": self.num_games - values["nonTimeout"], "average": average}
         missed = [key for key, minimum in self.minimums.items() if minimum is not None and values[key] < minimum]

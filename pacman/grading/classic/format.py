@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from pacman.grading.assignment import AssignmentError
 
-__all__ = ["ClassicFormatError", "ClassicFile", "parse_classic_text", "read_classic_file", "format_classic",
+__all__ = ["ClassicFormatError", "UnknownClassicError", "ClassicFile", "parse_classic_text", "read_classic_file", "format_classic",
            "CURRENT_KEYS", "CLASSIC_KEYS", "key_generation"]
 
 #: A classic test file larger than this is refused (their trees are a few kilobytes).
@@ -29,6 +30,12 @@ _BLOCK = re.compile(r'^([A-Za-z_][A-Za-z0-9_.\-]*):\s*"""\s*$')
 
 class ClassicFormatError(AssignmentError):
     """A classic course file that does not follow the format (the message names the file and line)."""
+
+
+class UnknownClassicError(ClassicFormatError):
+    """Something a question's files name that pacman-ai does not understand -- a key, a test class, a question
+    class -- so that it cannot grade the question as the course would: it costs that question only
+    (reported as not graded), never the others, and is never ignored."""
 
 
 #: Keys the classic generation writes in camelCase, with the current (snake_case) generation's name.
@@ -65,6 +72,8 @@ class ClassicFile:
     values: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     """For a single-line value, its line; for a block, the line of its first content line."""
+    key_lines: dict[str, int] = field(default_factory=dict)
+    """The line each key is written on."""
     generation: str | None = "classic"
 
     def name(self, key: str) -> str:
@@ -103,6 +112,19 @@ class ClassicFile:
             raise self.error(key, f"expected the name of an agent class, got {name!r}")
         return name
 
+    def check_keys(self, known: Iterable[str], what: str) -> None:
+        """UnknownClassicError naming the file, line and key of the first key (in file order) that is not one
+        of `known` (classic names, read in this file's generation) -- `what` says which file it is
+        (``"an EvalAgentTest .test file"``)."""
+        names = {self.name(key) for key in known}
+        for key in sorted(self.values, key=lambda k: self.key_lines.get(k, 0)):
+            if key not in names:
+                line = self.key_lines.get(key)
+                where = f"{self.path}:{line}" if line is not None else self.path
+                listed = ", ".join(sorted(names)) or "none"
+                raise UnknownClassicError(f"{where}: {key}: not a key of {what}, which pacman-ai cannot grade "
+                                          f"as the course would (its keys: {listed})")
+
     def error(self, key: str, message: str, offset: int = 0) -> ClassicFormatError:
         """An error about `key`'s value (`offset` lines into a block), naming the file, line and key as written."""
         key = self.name(key)
@@ -133,7 +155,7 @@ def parse_classic_text(text: str, path: str) -> ClassicFile:
             raise ClassicFormatError(f"{path}:{number}: key {key!r} given twice (first on line {parsed.lines[key]})")
         if single is not None:
             parsed.values[key] = single.group(2)
-            parsed.lines[key] = number
+            parsed.lines[key] = parsed.key_lines[key] = number
             continue
         opened = number
         body = []
@@ -147,6 +169,7 @@ def parse_classic_text(text: str, path: str) -> ClassicFile:
             body.append(line)
         parsed.values[key] = "\n".join(body)
         parsed.lines[key] = opened + 1
+        parsed.key_lines[key] = opened
     return parsed
 
 

@@ -67,9 +67,13 @@ def settle_generation(course: ClassicCourse, source: str, submission: str | Path
     return generation
 
 
-def with_generation(items: list[dict], generation: str) -> list[dict]:
-    """The items, each naming the generation the child loads the submission as and calls its agents by."""
-    return [dict(item, generation=generation) for item in items]
+def with_generation(items: list[dict], generation: str, engine=None) -> list[dict]:
+    """The items, each naming the generation the child loads the submission as and calls its agents by, and the
+    order of actions of the course's own engine (`ClassicCourse.engine`) when it is not the classic one."""
+    extra = {"generation": generation}
+    if engine is not None and not engine.is_default:
+        extra["action_order"] = list(engine.action_order)
+    return [dict(item, **extra) for item in items]
 
 
 def grade_course(
@@ -93,40 +97,72 @@ def grade_course(
     path = str(Path(submission).resolve())
     generation = settle_generation(course, source, submission)
     chosen = course.with_prerequisites(list(dict.fromkeys(questions))) if questions else list(course.questions)
+    context = course_context(course, generation)
     log = ViolationLog(Path(submission).name, course.forbid_imports)
     static = find_violations(source, log.file, course.forbid_imports)
     if static:  # every question is protected: none runs
         ids = tuple(question.id for question in chosen)
         for violation in static:
             log.add(replace(violation, questions=ids))
-        unrun = [unrun_for_violations(q.id, q.title, q.max_points, SCORING[q.question_class], "visible")
-                 for q in chosen]
-        return GradeReport(course.id, str(submission), unrun, time.perf_counter() - started, [], log.violations)
+        unrun = [_not_graded(q) if q.problem is not None else
+                 unrun_for_violations(q.id, q.title, q.max_points, _scoring(q), "visible") for q in chosen]
+        return GradeReport(course.id, str(submission), unrun, time.perf_counter() - started, [], log.violations,
+                           context)
     results: dict[str, QuestionResult] = {}
     output: list[str] = []
+    # As the course's autograder: prerequisites gate a question when the whole course is graded; with
+    # questions named (its -q), they are graded first but gate nothing.
+    gate = not questions
     for question in chosen:
         results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
-                                               memory_mb, output, progress, course.forbid_imports, log, generation)
+                                               memory_mb, output, progress, course.forbid_imports, log, generation,
+                                               course.engine, gate)
     return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
-                       log.violations)
+                       log.violations, context)
+
+
+def course_context(course: ClassicCourse, generation: str) -> str:
+    """What the report's first line says about a course: its generation and its engine's quirks."""
+    from pacman.compat.cs188 import GENERATIONS
+
+    title = GENERATIONS[generation].title.replace("the ", "", 1)
+    how = course.generation_evidence if course.generation else "the student file's names"
+    engine = course.engine.describe() if course.engine is not None else \
+        "engine: the classic one (no game.py or pacman.py beside the test folder)"
+    order = "" if course.order_source == "order" else "; questions: the subfolders, sorted (CONFIG gives no order)"
+    return f"CS188 {title} by {how}; {engine}{order}"
+
+
+def _scoring(question: ClassicQuestion) -> str:
+    return SCORING.get(question.question_class, "partial")
+
+
+def _not_graded(question: ClassicQuestion) -> QuestionResult:
+    return QuestionResult(question.id, question.title, 0.0, float(question.max_points), _scoring(question),
+                          "visible", [], [], not_graded=question.problem)
 
 
 def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], source: str, path: str,
                     submission: str | Path, sandbox_user: str | None, memory_mb: int, output: list[str],
                     progress: Callable[[str, TestResult], None] | None, forbid_imports: tuple[str, ...],
-                    log: ViolationLog, generation: str) -> QuestionResult:
+                    log: ViolationLog, generation: str, engine=None, gate: bool = True) -> QuestionResult:
+    if question.problem is not None:
+        return _not_graded(question)
     notes = []
     if question.disabled:
         notes.append(f"disabled tests, not run: {', '.join(question.disabled)}")
+    if question.skipped_files:
+        notes.append(f"not read (as the course's autograder skips names starting with '.', '#' or '~'): "
+                     f"{', '.join(question.skipped_files)}")
     result = QuestionResult(question.id, question.title, 0.0, float(question.max_points),
-                            SCORING[question.question_class], "visible", [], notes)
-    unmet = [d for d in question.depends if done[d].score < done[d].max_score]
+                            _scoring(question), "visible", [], notes)
+    unmet = [d for d in question.depends if d in done and done[d].score < done[d].max_score] if gate else []
     if unmet:
         which = " and ".join(unmet)
         notes.insert(0, f"skipped: it depends on {which}, which {'was' if len(unmet) == 1 else 'were'} "
                         f"not completed with full marks")
         return result
-    items = with_generation([item for test in question.tests for item in test.items], generation)
+    items = with_generation([item for test in question.tests for item in test.items], generation, engine)
     limits = [limit for test in question.tests for limit in test.time_limits]
     run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic",
                     forbid_imports=forbid_imports)
@@ -148,10 +184,11 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
                             completed and score >= test.max_points, messages, [observed] if observed else [],
                             sum(o.seconds for o in outcomes))
         result.tests.append(tested)
-        verdicts.append(Verdict(completed, tested.score))
+        verdicts.append(Verdict(completed, tested.score, test.test_points))
         if progress is not None:
             progress(question.id, tested)
-    result.score, counted = question_score(question.question_class, question.max_points, verdicts)
+    result.score, counted = question_score(question.question_class, question.max_points, verdicts,
+                                           question.extra_points)
     if counted < len(verdicts):
         stopped = result.tests[counted - 1].name
         for tested in result.tests[counted:]:

@@ -39,6 +39,9 @@ class GraphGameTreeTest(ClassicTest):
     """A test of class ``GraphGameTreeTest``: read, checked and judged by the grader."""
 
     class_name = "GraphGameTreeTest"
+    test_keys = ("class", "disabled", "alg", "depth", "diagram", "num_agents", "start_state", "win_states",
+                 "lose_states", "successors", "evaluation")
+    solution_keys = ("action", "generated")
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)

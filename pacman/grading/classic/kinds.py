@@ -25,6 +25,11 @@ class ClassicTest(abc.ABC):
 
     class_name = ""
     """The ``class`` value of the ``.test`` files this class reads."""
+    test_keys: tuple[str, ...] = ()
+    """Every key its ``.test`` file may hold (classic names): any other is refused by name
+    (`pacman.grading.classic.format.UnknownClassicError`), never ignored."""
+    solution_keys: tuple[str, ...] = ()
+    """Every key its ``.solution`` file may hold."""
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         self.name = name
@@ -33,6 +38,8 @@ class ClassicTest(abc.ABC):
         self.max_points = 0.0
         """Points the test can add to a PartialCreditQuestion (0 for tests that only pass or fail, as
         the classic ``GraphGameTreeTest`` and ``PacmanGameTreeTest``: their passing adds no points)."""
+        self.test_points: float | None = None
+        """The file's ``points``: what it adds when it passes, in a HackedPartialCreditQuestion only."""
         self.items: list[dict[str, Any]] = []
         self.time_limits: list[float] = []
 

@@ -2,10 +2,10 @@
 
 The ``.test`` file gives ``alg`` (the agent class), ``seed``, ``depth``,
 ``max_points``, ``layoutName`` (for people) and the maze inline as ``layout``.
-The ``.solution`` gives three blocks, ``optimalActions``, ``altDepthActions``
-and ``partialPlyBugActions`` (current generation: ``optimal_actions``,
-``alt_depth_actions``, ``partial_ply_bug_actions``), with one JSON line per
-Pacman move; a line is a list of *columns*. An ``optimalActions`` column is
+The ``.solution`` gives up to three blocks, ``optimalActions`` and the optional
+diagnosis blocks ``altDepthActions`` and ``partialPlyBugActions`` (current
+generation: ``optimal_actions``, ``alt_depth_actions``,
+``partial_ply_bug_actions``), with one JSON line per Pacman move; a line is a list of *columns*. An ``optimalActions`` column is
 ``[[actions...], explored]``: the actions a right search finds best (all ties)
 and the number of states it explores. The columns of the other two blocks are
 plain action lists with no count, e.g. ``[["West", "East"], ["West"]]``. The
@@ -135,6 +135,10 @@ VERDICTS = ("wrong-count", "pass", "partial-ply-bug", "depth-off-by-one", "subop
 def _verdict(counts: list[int], actions: list[str], columns: dict[str, list[list[Column]]]) -> tuple[str, str]:
     """(verdict, message) as the course decides, from the student's counts and actions at every move.
 
+    The diagnosis blocks are optional: a solution without ``partialPlyBugActions`` or
+    ``altDepthActions`` (some editions give only ``optimalActions``) is judged without
+    that diagnosis, as a grader that does not read them judges it.
+
     A count that is none of its move's optimal counts is "wrong-count", whatever the
     actions; otherwise an optimal column that stays consistent passes, then a
     partial-ply-bug column explains the failure, then an alternative-depth column,
@@ -150,10 +154,10 @@ def _verdict(counts: list[int], actions: list[str], columns: dict[str, list[list
                                    f"expected {' or '.join(map(str, allowed))}")
     if _consistent(optimal, actions) is not None:
         return "pass", ""
-    if _consistent(columns["partialPlyBugActions"], actions) is not None:
+    if "partialPlyBugActions" in columns and _consistent(columns["partialPlyBugActions"], actions) is not None:
         return "partial-ply-bug", ("the actions are those of a search with the partial ply bug (the depth "
                                    "counted per agent move, or the search stopping in the middle of a ply)")
-    if _consistent(columns["altDepthActions"], actions) is not None:
+    if "altDepthActions" in columns and _consistent(columns["altDepthActions"], actions) is not None:
         return "depth-off-by-one", "the actions are those of a search one ply too deep or too shallow"
     wrong = [i for i, (action, step_columns) in enumerate(zip(actions, optimal), start=1)
              if not any(action in column[0] for column in step_columns)]
@@ -169,6 +173,8 @@ class PacmanGameTreeTest(ClassicTest):
     """A test of class ``PacmanGameTreeTest``: read, checked and judged by the grader."""
 
     class_name = "PacmanGameTreeTest"
+    test_keys = ("class", "disabled", "alg", "seed", "depth", "max_points", "layoutName", "layout")
+    solution_keys = SOLUTION_KEYS + ("action", "generated")
 
     def __init__(self, name: str, test: ClassicFile, solution: ClassicFile | None) -> None:
         super().__init__(name, test, solution)
@@ -187,7 +193,8 @@ class PacmanGameTreeTest(ClassicTest):
         moves = None
         if solution is not None:
             for key in SOLUTION_KEYS:
-                self.columns[key] = parse_columns(solution, key)
+                if key == "optimalActions" or solution.get(key) is not None:
+                    self.columns[key] = parse_columns(solution, key)
             moves = [step[0][0][0] for step in self.columns["optimalActions"]]
         self.items = [{"kind": ITEM_KIND, "alg": self.alg, "depth": self.depth, "seed": self.seed,
                        "layout": self.layout_text, "layout_name": self.layout_name, "moves": moves}]

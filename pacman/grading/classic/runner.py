@@ -16,7 +16,7 @@ from pacman.grading.classic.eval_agent import ITEM_KIND as EVAL_AGENT, run_eval_
 from pacman.grading.classic.graph_tree import ITEM_KIND as GRAPH_TREE, run_graph_tree
 from pacman.grading.classic.pacman_tree import ITEM_KIND as PACMAN_TREE, run_pacman_tree
 
-__all__ = ["RUNNERS", "load_classic_submission", "local_copy", "COMPAT_MISSING"]
+__all__ = ["RUNNERS", "load_classic_submission", "local_copy", "COMPAT_MISSING", "apply_engine"]
 
 #: The item runners by item kind: ``runner(module, item) -> observations``.
 RUNNERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
@@ -31,6 +31,17 @@ def prepare_classic_api() -> None:
         import pacman.compat.cs188  # noqa: F401
     except ImportError:
         pass
+
+
+def apply_engine(items: list[dict[str, Any]]) -> None:
+    """Play by the course's own engine (its order of actions, read from its ``game.py`` by the grader and carried
+    by the items as ``action_order``), before the submission is loaded: the classic order when none is given."""
+    from pacman.compat.cs188 import set_action_order
+
+    orders = {tuple(item["action_order"]) for item in items if item.get("action_order")}
+    if len(orders) > 1:
+        raise ValueError(f"the items give {len(orders)} different orders of actions")
+    set_action_order(next(iter(orders), None))
 
 
 def local_copy(path: str) -> str:
@@ -49,6 +60,7 @@ def load_classic_submission(source: str, path: str, items: list[dict[str, Any]] 
     with open(local, "w", encoding="utf-8") as handle:
         handle.write(source)
     generation = next((item.get("generation") for item in items or () if item.get("generation")), None)
+    apply_engine(items or [])
     try:
         return load_classic_module(local, generation=generation), local
     except ValueError as exc:  # AgentSpecError naming this folder's copy: report the student's own error

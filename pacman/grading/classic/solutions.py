@@ -138,7 +138,9 @@ def plan_solutions(course: ClassicCourse, reference: str | Path, questions: list
     chosen = [course.question(q) for q in dict.fromkeys(questions)] if questions else course.questions
     planned: list[tuple[Path, str]] = []
     for question in chosen:
-        items = with_generation([item for test in question.tests for item in test.items], generation)
+        if question.problem is not None:
+            raise ClassicFormatError(f"{question.id}: cannot write its solutions: {question.problem}")
+        items = with_generation([item for test in question.tests for item in test.items], generation, course.engine)
         limits = [limit for test in question.tests for limit in test.time_limits]
         run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic")
         if run.import_error is not None:

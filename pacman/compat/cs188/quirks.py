@@ -1,0 +1,292 @@
+"""A course's own engine quirks, read (never run) from the ``game.py`` and ``pacman.py`` it ships.
+
+A CS188 course folder holds its own copy of the engine beside ``test_cases/``.
+What in it changes grading is read statically here, and the compatibility
+layer plays by it:
+
+- **the order of actions**: every list of legal actions follows
+  ``Actions._directionsAsList`` (current generation: ``_directions_as_list``),
+  usually ``_directions.items()``. Its order decides ties (a search keeps the
+  first best action) and alpha-beta's expanded states. Read from the file:
+  a dictionary literal iterates in the order written under Python 3, and in
+  Python 2's hash order under Python 2 (which is where the classic order West,
+  Stop, East, North, South comes from); ``sorted(...)`` sorts by name; a list
+  of pairs is taken as written. The engine is Python 2 when ``game.py`` does
+  not parse as Python 3 and shows Python 2 syntax (a ``print`` statement,
+  ``except E, e:``).
+- **the rules' constants** in ``pacman.py``: ``SCARED_TIME`` (40),
+  ``COLLISION_TOLERANCE`` (0.7) and ``TIME_PENALTY`` (1). pacman-ai plays the
+  classic values; a course with other values cannot be played as its own
+  engine plays, so its game questions are refused by name (`unsupported`).
+
+Anything in these files that cannot be read this way -- an order built by
+code, two assignments, direction names other than the classic strings -- is a
+`QuirksError` naming the file, line and name: never guessed.
+
+>>> python2_dict_order(["North", "South", "East", "West", "Stop"])
+['West', 'Stop', 'East', 'North', 'South']
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pacman.errors import PacmanError
+
+__all__ = ["EngineQuirks", "QuirksError", "read_engine_quirks", "python2_dict_order", "CLASSIC_CONSTANTS",
+           "DEFAULT_ORDER"]
+
+#: The classic order of actions (Python 2's order of the classic ``_directions`` dictionary).
+DEFAULT_ORDER = ("West", "Stop", "East", "North", "South")
+_DIRECTIONS = {"NORTH": "North", "SOUTH": "South", "EAST": "East", "WEST": "West", "STOP": "Stop"}
+#: The constants of ``pacman.py`` that pacman-ai's rules fix, with the values it plays.
+CLASSIC_CONSTANTS = {"SCARED_TIME": 40, "COLLISION_TOLERANCE": 0.7, "TIME_PENALTY": 1}
+#: The engine files read, at most this large.
+MAX_ENGINE_BYTES = 4 << 20
+_LIST_NAMES = ("_directionsAsList", "_directions_as_list")
+
+
+class QuirksError(PacmanError):
+    """A course engine file that cannot be read statically (the message names the file, line and name)."""
+
+
+@dataclass(frozen=True)
+class EngineQuirks:
+    """What a course's own engine files change in grading."""
+
+    action_order: tuple[str, ...] = DEFAULT_ORDER
+    """The order of every list of legal actions."""
+    order_evidence: str = ""
+    """Where the order was read (file, line, how), '' when the course ships no ``game.py``."""
+    python: str | None = None
+    """``"2"`` or ``"3"``: the Python the course's engine is written for (None: no ``game.py``)."""
+    unsupported: tuple[str, ...] = ()
+    """Quirks pacman-ai cannot play by (a rule constant with another value), each naming file, line and value."""
+    files: tuple[str, ...] = field(default=())
+    """The engine files read."""
+
+    @property
+    def is_default(self) -> bool:
+        return self.action_order == DEFAULT_ORDER and not self.unsupported
+
+    def describe(self) -> str:
+        """One line for the report: which engine files were read and what they change."""
+        order = ", ".join(self.action_order)
+        parts = [f"actions {order}" + (" (classic)" if self.action_order == DEFAULT_ORDER else "")
+                 + (f" from {self.order_evidence}" if self.order_evidence else " (no game.py: classic)")]
+        parts.extend(f"cannot play: {u}" for u in self.unsupported)
+        return f"engine: {', '.join(self.files)}, Python {self.python or '?'}: " + "; ".join(parts)
+
+
+def python2_dict_order(keys: list[str]) -> list[str]:
+    """The order Python 2 (64-bit) iterates a small dictionary of the string `keys`, inserted in that order.
+
+    Python 2's string hash and its open addressing in an 8-slot table (up to 5
+    keys) give the iteration order; this is why the classic order of actions is
+    West, Stop, East, North, South.
+    """
+    if len(keys) > 5:
+        raise ValueError("only dictionaries of at most 5 keys fit Python 2's small table")
+    mask64 = (1 << 64) - 1
+    table: list[str | None] = [None] * 8
+    for key in keys:
+        value = 0
+        if key:
+            value = (ord(key[0]) << 7) & mask64
+            for char in key:
+                value = ((1000003 * value) & mask64) ^ ord(char)
+            value ^= len(key)
+        if value == mask64:  # -1 is reserved for errors: the hash is -2
+            value = mask64 - 1
+        slot, perturb = value & 7, value
+        while table[slot & 7] is not None:
+            slot = ((slot << 2) + slot + perturb + 1) & mask64
+            perturb >>= 5
+        table[slot & 7] = key
+    return [key for key in table if key is not None]
+
+
+def _read(path: Path) -> str:
+    from pacman.files import read_input_file
+
+    data = read_input_file(path, "a course engine file", MAX_ENGINE_BYTES, QuirksError)
+    return data.decode("utf-8", errors="replace")
+
+
+_PY2 = re.compile(r"^\s*(print\s+[^\s(=]|print\s*>>|exec\s+['\"]|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
+
+
+def _python_version(text: str, path: Path) -> str:
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        if _PY2.search(text):
+            return "2"
+        raise QuirksError(f"{path}:{exc.lineno}: does not parse as Python 3 ({exc.msg}) and shows no Python 2 "
+                          f"syntax: the course's engine cannot be read") from None
+    return "3"
+
+
+def _class_lines(lines: list[str], name: str) -> tuple[int, int] | None:
+    """(first, end) line indexes of the top-level ``class NAME`` body, if the file has one."""
+    header = re.compile(rf"^class\s+{name}\b")
+    for index, line in enumerate(lines):
+        if header.match(line):
+            end = index + 1
+            while end < len(lines) and (not lines[end].strip() or lines[end][:1] in (" ", "\t", "#")):
+                end += 1
+            return index + 1, end
+    return None
+
+
+def _assignment(lines: list[str], span: tuple[int, int], names: tuple[str, ...],
+                path: Path) -> tuple[str, int, ast.expr] | None:
+    """(name, line number, the expression) of the one assignment to one of `names` in the class body `span`."""
+    pattern = re.compile(r"^(\s+)(%s)\s*(?::[^=]*)?=(?!=)\s*(.*)$" % "|".join(map(re.escape, names)))
+    found = []
+    for index in range(*span):
+        match = pattern.match(lines[index])
+        if match:
+            found.append((index, match))
+    if not found:
+        return None
+    if len(found) > 1:
+        (first, a), (second, _) = found[0], found[1]
+        raise QuirksError(f"{path}:{second + 1}: Actions.{a.group(2)} is assigned twice (first on line "
+                          f"{first + 1}): the order of actions cannot be read")
+    index, match = found[0]
+    text = match.group(3)
+    end = index
+    while True:
+        try:
+            expression = ast.parse(text.strip(), mode="eval").body
+            return match.group(2), index + 1, expression
+        except SyntaxError:
+            end += 1
+            if end >= span[1] or end - index > 40:
+                raise QuirksError(f"{path}:{index + 1}: Actions.{match.group(2)}: cannot read its value "
+                                  f"statically") from None
+            text += "\n" + lines[end]
+
+
+def _direction(node: ast.expr, names: dict[str, str], path: Path, line: int, what: str) -> str:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Directions" \
+            and node.attr in names:
+        return names[node.attr]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    shown = ast.unparse(node)[:40]
+    raise QuirksError(f"{path}:{line}: Actions.{what}: {shown!r} is not a direction pacman-ai can read "
+                      f"(Directions.NORTH ... or a string)")
+
+
+def _directions_names(lines: list[str], path: Path) -> dict[str, str]:
+    """The ``Directions`` constants' strings; a QuirksError if the course renamed one."""
+    span = _class_lines(lines, "Directions")
+    if span is None:
+        return dict(_DIRECTIONS)
+    pattern = re.compile(r"^\s+(NORTH|SOUTH|EAST|WEST|STOP)\s*(?::[^=]*)?=\s*(['\"])(.*?)\2\s*(#.*)?$")
+    for index in range(*span):
+        match = pattern.match(lines[index])
+        if match and match.group(3) != _DIRECTIONS[match.group(1)]:
+            raise QuirksError(f"{path}:{index + 1}: Directions.{match.group(1)} is {match.group(3)!r}, not "
+                              f"{_DIRECTIONS[match.group(1)]!r}: pacman-ai plays the classic direction names only")
+    return dict(_DIRECTIONS)
+
+
+def _action_order(text: str, path: Path, python: str) -> tuple[tuple[str, ...], str]:
+    lines = text.splitlines()
+    names = _directions_names(lines, path)
+    span = _class_lines(lines, "Actions")
+    if span is None:
+        raise QuirksError(f"{path}: has no class Actions: the order of actions cannot be read")
+    listed = _assignment(lines, span, _LIST_NAMES, path)
+    if listed is None:
+        raise QuirksError(f"{path}: class Actions assigns neither _directionsAsList nor _directions_as_list: the "
+                          f"order of actions cannot be read")
+    list_name, list_line, expression = listed
+    mapping = _assignment(lines, span, ("_directions",), path)
+
+    def dict_order() -> list[str]:
+        if mapping is None:
+            raise QuirksError(f"{path}:{list_line}: Actions.{list_name} reads _directions, which class Actions "
+                              f"does not assign")
+        _, line, node = mapping
+        if not isinstance(node, ast.Dict) or any(key is None for key in node.keys):
+            raise QuirksError(f"{path}:{line}: Actions._directions: expected a dictionary literal")
+        keys = [_direction(key, names, path, line, "_directions") for key in node.keys]
+        return python2_dict_order(keys) if python == "2" else list(dict.fromkeys(keys))
+
+    def is_items(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Call) and not node.args and not node.keywords
+                and isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "iteritems")
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "_directions")
+
+    node, how = expression, []
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
+            and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted" \
+            and len(node.args) == 1 and not node.keywords:
+        inner = node.args[0]
+        while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("list", "tuple") \
+                and len(inner.args) == 1:
+            inner = inner.args[0]
+        if is_items(inner):
+            order = sorted(dict_order())
+            return tuple(order), f"{path.name}:{list_line} ({list_name} = sorted(_directions.items()))"
+    if is_items(node):
+        order = dict_order()
+        how = "Python 2's dictionary order" if python == "2" else "the dictionary's order as written"
+        return tuple(order), f"{path.name}:{list_line} ({list_name} = _directions.items(), {how})"
+    if isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Tuple) and len(e.elts) == 2
+                                                        for e in node.elts):
+        order = [_direction(e.elts[0], names, path, list_line, list_name) for e in node.elts]
+        return tuple(order), f"{path.name}:{list_line} ({list_name}, a list as written)"
+    shown = ast.unparse(expression)[:60]
+    raise QuirksError(f"{path}:{list_line}: Actions.{list_name} = {shown}: not a form pacman-ai reads statically "
+                      f"(_directions.items(), list(...), sorted(...), or a list of (direction, vector) pairs)")
+
+
+def _constants(text: str, path: Path) -> list[str]:
+    unsupported = []
+    for index, line in enumerate(text.splitlines(), start=1):
+        match = re.match(r"^(SCARED_TIME|COLLISION_TOLERANCE|TIME_PENALTY)\s*=\s*([-+0-9.eE]+)\s*(#.*)?$", line)
+        if not match:
+            continue
+        try:
+            value = float(match.group(2))
+        except ValueError:
+            raise QuirksError(f"{path}:{index}: {match.group(1)}: expected a number, got {match.group(2)!r}") from None
+        if value != CLASSIC_CONSTANTS[match.group(1)]:
+            unsupported.append(f"{path.name}:{index} sets {match.group(1)} = {match.group(2)} (pacman-ai plays "
+                               f"{CLASSIC_CONSTANTS[match.group(1)]})")
+    return unsupported
+
+
+def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
+    """The quirks of the engine files in `course_root` (the folder holding ``test_cases/``); None if it has
+    neither ``game.py`` nor ``pacman.py``. Read, never imported or run."""
+    root = Path(course_root)
+    game, rules = root / "game.py", root / "pacman.py"
+    files = [p for p in (game, rules) if p.is_file()]
+    if not files:
+        return None
+    order, evidence, python = DEFAULT_ORDER, "", None
+    if game.is_file():
+        text = _read(game)
+        python = _python_version(text, game)
+        order, evidence = _action_order(text, game, python)
+        if sorted(order) != sorted(DEFAULT_ORDER):
+            raise QuirksError(f"{game}: the order of actions read ({', '.join(order)}) is not the five actions "
+                              f"{', '.join(sorted(DEFAULT_ORDER))}")
+    unsupported: list[str] = []
+    if rules.is_file():
+        text = _read(rules)
+        if python is None:
+            python = _python_version(text, rules)
+        unsupported = _constants(text, rules)
+    return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files))
