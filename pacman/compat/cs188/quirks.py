@@ -14,6 +14,11 @@ layer plays by it:
   of pairs is taken as written. The engine is Python 2 when ``game.py`` does
   not parse as Python 3 and shows Python 2 syntax (a ``print`` statement,
   ``except E, e:``).
+- **Python 2's random**: a Python 2 engine means the course's autograder ran the
+  student's code under Python 2, whose ``random.choice``, ``randrange``,
+  ``randint`` and ``shuffle`` turn the same ``random()`` draws into other
+  choices than Python 3's (a reflex agent breaking ties with
+  ``random.choice``); the grading child uses Python 2's (`use_python2_random`).
 - **the rules' constants** in ``pacman.py``: ``SCARED_TIME`` (40),
   ``COLLISION_TOLERANCE`` (0.7) and ``TIME_PENALTY`` (1). pacman-ai plays the
   classic values; a course with other values cannot be played as its own
@@ -37,7 +42,7 @@ from pathlib import Path
 from pacman.errors import PacmanError
 
 __all__ = ["EngineQuirks", "QuirksError", "read_engine_quirks", "python2_dict_order", "CLASSIC_CONSTANTS",
-           "DEFAULT_ORDER"]
+           "DEFAULT_ORDER", "use_python2_random", "PY2_RANDOM"]
 
 #: The classic order of actions (Python 2's order of the classic ``_directions`` dictionary).
 DEFAULT_ORDER = ("West", "Stop", "East", "North", "South")
@@ -290,3 +295,63 @@ def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
             python = _python_version(text, rules)
         unsupported = _constants(text, rules)
     return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files))
+
+
+# -- Python 2's random, for a course whose engine (and so its autograder) runs under Python 2 --------------------
+
+def _py2_randrange(start: int, stop: int | None = None, step: int = 1) -> int:
+    """`random.randrange` as Python 2.7 computes it from one ``random()`` draw (widths below 2**53)."""
+    import random
+
+    if stop is None:
+        if start <= 0:
+            raise ValueError("empty range for randrange()")
+        return int(random.random() * start)
+    width = stop - start
+    if step == 1:
+        if width <= 0:
+            raise ValueError(f"empty range for randrange() ({start}, {stop}, {width})")
+        return int(start + int(random.random() * width))
+    if step > 0:
+        count = (width + step - 1) // step
+    elif step < 0:
+        count = (width + step + 1) // step
+    else:
+        raise ValueError("zero step for randrange()")
+    if count <= 0:
+        raise ValueError("empty range for randrange()")
+    return start + step * int(random.random() * count)
+
+
+def _py2_randint(a: int, b: int) -> int:
+    return _py2_randrange(a, b + 1)
+
+
+def _py2_choice(seq):  # noqa: ANN001, ANN202 - the random module's signature
+    import random
+
+    return seq[int(random.random() * len(seq))]
+
+
+def _py2_shuffle(x, random=None):  # noqa: ANN001, ANN202
+    import random as module
+
+    draw = module.random if random is None else random
+    for i in reversed(range(1, len(x))):
+        j = int(draw() * (i + 1))
+        x[i], x[j] = x[j], x[i]
+
+
+#: The functions of `random` whose results differ between Python 2 and 3 for the same seed (``random()``
+#: itself, ``seed`` with an int, ``uniform`` and the ghosts' draws are the same in both).
+PY2_RANDOM = {"choice": _py2_choice, "randrange": _py2_randrange, "randint": _py2_randint, "shuffle": _py2_shuffle}
+
+
+def use_python2_random() -> None:
+    """Make the global `random` module's ``choice``, ``randrange``, ``randint`` and ``shuffle`` draw as Python 2's
+    do, for a student file graded on a Python 2 course (in the grading child process only: the course's own
+    autograder ran the student's ``random.choice`` under Python 2)."""
+    import random
+
+    for name, function in PY2_RANDOM.items():
+        setattr(random, name, function)

@@ -201,7 +201,9 @@ def _read_question(folder: Path, question_id: str, solutions: bool) -> _ReadQues
     tests = []
     disabled = []
     skipped = []
-    paths = sorted(p for p in folder.iterdir() if p.name.endswith(".test") and len(p.name) > len(".test"))
+    # Sorted by test name (the file name without .test), as the course sorts them: "a" before "a-b".
+    paths = sorted((p for p in folder.iterdir() if p.name.endswith(".test") and len(p.name) > len(".test")),
+                   key=lambda p: p.name[: -len(".test")])
     if len(paths) > MAX_TESTS:
         raise ClassicFormatError(f"{folder}: {len(paths)} tests, more than the {MAX_TESTS} a question may have")
     for path in paths:

@@ -71,8 +71,10 @@ def with_generation(items: list[dict], generation: str, engine=None) -> list[dic
     """The items, each naming the generation the child loads the submission as and calls its agents by, and the
     order of actions of the course's own engine (`ClassicCourse.engine`) when it is not the classic one."""
     extra = {"generation": generation}
-    if engine is not None and not engine.is_default:
+    if engine is not None:
         extra["action_order"] = list(engine.action_order)
+        if engine.python == "2":
+            extra["python2_random"] = True
     return [dict(item, **extra) for item in items]
 
 

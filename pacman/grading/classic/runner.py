@@ -35,13 +35,18 @@ def prepare_classic_api() -> None:
 
 def apply_engine(items: list[dict[str, Any]]) -> None:
     """Play by the course's own engine (its order of actions, read from its ``game.py`` by the grader and carried
-    by the items as ``action_order``), before the submission is loaded: the classic order when none is given."""
+    by the items as ``action_order``; Python 2's `random` for a Python 2 course), before the submission is
+    loaded: the classic order when none is given."""
     from pacman.compat.cs188 import set_action_order
 
     orders = {tuple(item["action_order"]) for item in items if item.get("action_order")}
     if len(orders) > 1:
         raise ValueError(f"the items give {len(orders)} different orders of actions")
     set_action_order(next(iter(orders), None))
+    if any(item.get("python2_random") for item in items):
+        from pacman.compat.cs188.quirks import use_python2_random
+
+        use_python2_random()
 
 
 def local_copy(path: str) -> str:
