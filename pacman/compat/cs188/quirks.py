@@ -13,7 +13,7 @@ layer plays by it:
   Stop, East, North, South comes from); ``sorted(...)`` sorts by name; a list
   of pairs is taken as written. The engine is Python 2 when ``game.py`` does
   not parse as Python 3 and shows Python 2 syntax (a ``print`` statement,
-  ``except E, e:``).
+  ``except E, e:``), or writes ``print >>stream, ...``.
 - **Python 2's random**: a Python 2 engine means the course's autograder ran the
   student's code under Python 2, whose ``random.choice``, ``randrange``,
   ``randint`` and ``shuffle`` turn the same ``random()`` draws into other
@@ -126,12 +126,16 @@ _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|print\s*>>|exec\s+['\"]|except\s+[\w.]+
 
 def _python_version(text: str, path: Path) -> str:
     try:
-        ast.parse(text)
+        tree = ast.parse(text)
     except SyntaxError as exc:
         if _PY2.search(text):
             return "2"
         raise QuirksError(f"{path}:{exc.lineno}: does not parse as Python 3 ({exc.msg}) and shows no Python 2 "
                           f"syntax: the course's engine cannot be read") from None
+    for node in ast.walk(tree):  # ``print >>sys.stderr, ...`` parses under Python 3 too, but is Python 2's
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and isinstance(node.left, ast.Name) \
+                and node.left.id == "print":
+            return "2"
     return "3"
 
 

@@ -282,10 +282,11 @@ def _build_question(read: _ReadQuestion, generation: str | None) -> ClassicQuest
         cls = TEST_CLASSES[test.require("class").strip()]
         hacked = question_class == "HackedPartialCreditQuestion"
         built = cls(name, test, solution)  # a missing or malformed value first: a mistake in the folder
+        article = "an" if cls.class_name[0] in "AEIOU" else "a"
         test.check_keys(cls.test_keys + ((TEST_POINTS_KEY,) if hacked else ()),
-                        f"a {cls.class_name} .test file" + ("" if hacked else f" in a {question_class}"))
+                        f"{article} {cls.class_name} .test file" + ("" if hacked else f" in a {question_class}"))
         if solution is not None:
-            solution.check_keys(cls.solution_keys, f"a {cls.class_name} .solution file")
+            solution.check_keys(cls.solution_keys, f"{article} {cls.class_name} .solution file")
         if hacked and test.get(TEST_POINTS_KEY) is not None:
             built.test_points = _test_points(test)
         tests.append(built)

@@ -1,0 +1,619 @@
+"""CS188 folders in other semesters' and schools' shapes, graded as their own autograders grade them.
+
+tests/cs188_variants holds three course folders of our own (nothing from CS188):
+
+- ``sorted_order``: a classic course whose own ``game.py`` lists the actions
+  sorted by name (``_directionsAsList = sorted(_directions.items())``); its
+  solutions were written by ``--write-solutions`` under that engine, so
+  alpha-beta's expanded states and the ties follow that order;
+- ``python3_port``: a snake_case course whose ``game.py`` is a Python 3 port
+  (``_directions_as_list = _directions.items()``: North, South, East, West,
+  Stop, the dictionary's order as written);
+- ``other_school``: no ``order`` in its CONFIG (the subfolders, sorted),
+  question folders named for what they test, an EvalAgentTest with
+  ``points_per_threshold: "4"``, a PacmanGameTreeTest solution holding only
+  ``optimalActions``, and a question of its own (a ``TicTacToeTest``) that
+  pacman-ai cannot grade.
+
+Each folder has a right reference file and wrong students; their scores per
+question are asserted. The course's rules for a trait (its question classes,
+an EvalAgentTest's points, Python 2's dictionary order and ``random``) are
+checked against references written here from the course's rules, on many
+generated inputs, and against a real Python 2.7 where one is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pacman.compat.cs188 import action_order, load_classic_module, set_action_order
+from pacman.compat.cs188.quirks import PY2_RANDOM, QuirksError, python2_dict_order, read_engine_quirks
+from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
+from pacman.grading.classic import grader as classic_grader
+from pacman.grading.classic.eval_agent import EvalAgentTest
+from pacman.grading.classic.questions import QUESTION_CLASSES, Verdict, question_score
+from pacman.grading.classic.runner import RUNNERS, apply_engine
+from pacman.grading.report import format_report, gradescope_results
+from pacman.grading.sandbox import ItemOutcome, SandboxRun
+
+HERE = Path(__file__).parent
+VARIANTS = HERE / "cs188_variants"
+CLASSIC = HERE / "cs188_classic"
+
+#: Per folder, per student file: (question, score) as the folder's own autograder gives them, and the exit status.
+EXPECTED = {
+    "sorted_order": {
+        "multiAgents.py": ([("q2", 5.0), ("q3", 5.0)], 0),
+        # searches the classic order West, Stop, East, North, South: alpha-beta expands other states
+        "students/classic_order.py": ([("q2", 5.0), ("q3", 0.0)], 0),
+        "students/prunes_on_equality.py": ([("q2", 5.0), ("q3", 0.0)], 0),
+    },
+    "python3_port": {
+        "multi_agents.py": ([("q2", 10.0), ("q3", 10.0)], 0),
+        "students/classic_order.py": ([("q2", 10.0), ("q3", 0.0)], 0),
+        "students/prunes_on_equality.py": ([("q2", 10.0), ("q3", 0.0)], 0),
+        "students/unfinished.py": ([("q2", 0.0), ("q3", 0.0)], 0),
+    },
+    "other_school": {
+        # reflex_games: 4 thresholds reached, 4 points each; tic_tac_toe cannot be graded: exit status 3
+        "multiAgents.py": ([("minimax", 3.0), ("reflex_games", 16.0), ("tic_tac_toe", 0.0)], 3),
+        "students/partial_ply.py": ([("minimax", 0.0), ("reflex_games", 16.0), ("tic_tac_toe", 0.0)], 3),
+        "students/depth_off.py": ([("minimax", 0.0), ("reflex_games", 16.0), ("tic_tac_toe", 0.0)], 3),
+        "students/unfinished.py": ([("minimax", 0.0), ("reflex_games", 0.0), ("tic_tac_toe", 0.0)], 3),
+    },
+}
+
+
+def _cli(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return subprocess.run(["pacman-ai", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
+
+
+def _copy(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copytree(VARIANTS / name, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture
+def in_process(monkeypatch):
+    """`run_items` without the sandbox's processes (the same loading, engine and runners), for fast tests."""
+
+    def run(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=()):
+        assert loader == "classic"
+        apply_engine(items)
+        module = load_classic_module(path, generation=items[0]["generation"])
+        outcomes = []
+        for item in items:
+            try:
+                outcomes.append(ItemOutcome(True, RUNNERS[item["kind"]](module, item)))
+            except BaseException as exc:  # noqa: BLE001 - as the child reports it
+                outcomes.append(ItemOutcome(False, error=str(exc) or type(exc).__name__))
+        return SandboxRun(outcomes, "", 0, 0.0)
+
+    monkeypatch.setattr(classic_grader, "run_items", run)
+    yield run
+    set_action_order(None)
+
+
+# --- every student of every folder, from the command line ------------------------------------------------------
+
+@pytest.mark.parametrize("folder, student", [(f, s) for f, students in EXPECTED.items() for s in students])
+def test_each_student_scores_what_the_folders_own_autograder_gives(tmp_path, folder, student):
+    course = _copy(folder, tmp_path)
+    done = _cli(course, "grade", "test_cases", student, "--json", "-", "--quiet")
+    scores, status = EXPECTED[folder][student]
+    assert done.returncode == status, done.stderr
+    data = json.loads(done.stdout)
+    assert [(q["id"], q["score"]) for q in data["questions"]] == scores
+    if status == 3:
+        assert data["complete"] is False and data["not_graded"] == ["tic_tac_toe"]
+        assert done.stderr == ("pacman-ai: incomplete: tic_tac_toe could not be graded (see the report); "
+                               "exit status 3\n")
+    else:
+        assert "complete" not in data and "not_graded" not in data
+
+
+def test_the_first_line_names_the_generation_and_the_engine_quirks(tmp_path):
+    first = {}
+    for folder, student in (("sorted_order", "multiAgents.py"), ("python3_port", "multi_agents.py"),
+                            ("other_school", "multiAgents.py")):
+        done = _cli(_copy(folder, tmp_path), "grade", "test_cases", student, "--quiet", "--question",
+                    "q2" if folder != "other_school" else "minimax")
+        assert done.returncode == 0, done.stderr
+        first[folder] = done.stdout.splitlines()[0]
+    assert first["sorted_order"] == (
+        "Grading multiAgents.py on assignment 'test_cases' (CS188 classic (camelCase) generation by 'layoutName' "
+        "in test_cases/q2/4-pacman-game.test; engine: game.py, pacman.py, Python 3: actions East, North, South, "
+        "Stop, West from game.py:23 (_directionsAsList = sorted(_directions.items())))")
+    assert first["python3_port"] == (
+        "Grading multi_agents.py on assignment 'test_cases' (CS188 current (snake_case) generation by "
+        "'layout_name' in test_cases/q2/4-pacman-game.test; engine: game.py, Python 3: actions North, South, East, "
+        "West, Stop from game.py:25 (_directions_as_list = _directions.items(), the dictionary's order as written))")
+    assert first["other_school"] == (
+        "Grading multiAgents.py on assignment 'test_cases' (CS188 classic (camelCase) generation by 'layoutName' "
+        "in test_cases/minimax/4-pacman-game.test; engine: the classic one (no game.py or pacman.py beside the test "
+        "folder); questions: the subfolders, sorted (CONFIG gives no order))")
+
+
+def test_the_engine_order_is_what_makes_the_reference_pass(tmp_path, in_process):
+    """Without its game.py, the sorted course's own solutions fail its own reference: counts and ties moved."""
+    folder = _copy("sorted_order", tmp_path)
+    with_engine = classic_grader.grade_course(load_course(folder / "test_cases"), folder / "multiAgents.py")
+    assert [(q.id, q.score) for q in with_engine.questions] == [("q2", 5.0), ("q3", 5.0)]
+    (folder / "game.py").unlink()
+    (folder / "pacman.py").unlink()
+    course = load_course(folder / "test_cases")
+    assert course.engine is None
+    classic = classic_grader.grade_course(course, folder / "multiAgents.py")
+    assert [(q.id, q.score) for q in classic.questions] == [("q2", 5.0), ("q3", 0.0)]
+    assert classic.questions[1].tests[2].messages == [
+        "AlphaBetaAgent, depth 2, on twoGhostRooms: wrong number of states expanded at move 1: 98, expected 55 or 82"]
+    assert action_order() == ("West", "Stop", "East", "North", "South")
+
+
+def test_the_python3_port_lists_legal_actions_in_its_own_order(tmp_path, in_process):
+    course = load_course(VARIANTS / "python3_port" / "test_cases")
+    items = classic_grader.with_generation([{"kind": "x"}], "current", course.engine)
+    assert items == [{"kind": "x", "generation": "current",
+                      "action_order": ["North", "South", "East", "West", "Stop"]}]
+    apply_engine(items)
+    from pacman import GameState, load_layout
+    from pacman.compat.cs188 import CurrentState
+
+    state = CurrentState(GameState.initial(load_layout("test")))
+    assert state.get_legal_actions(0) == [a for a in ("North", "South", "East", "West", "Stop")
+                                          if a in state.get_legal_actions(0)]
+    assert state.get_legal_actions(0)[-1] == "Stop"
+
+
+# --- a question that cannot be graded costs that question only ----------------------------------------------------
+
+def test_gradescope_and_json_mark_the_question_that_was_not_graded(tmp_path):
+    folder = _copy("other_school", tmp_path)
+    done = _cli(folder, "grade", "test_cases", "multiAgents.py", "--quiet", "--json", "out.json",
+                "--gradescope", "results.json")
+    assert done.returncode == 3
+    lines = done.stdout.splitlines()
+    assert "Question tic_tac_toe: tic_tac_toe  0/5  (all tests must pass)" in lines
+    problem = ("test_cases/tic_tac_toe/1-three-in-a-row.test:1: class: test class 'TicTacToeTest' is not one "
+               "pacman-ai grades (it grades GraphGameTreeTest, PacmanGameTreeTest, EvalAgentTest)")
+    assert f"  NOT GRADED: {problem}" in lines
+    assert lines[-1] == ("INCOMPLETE: tic_tac_toe could not be graded (scored 0 here, not by the course's rules); "
+                         "this total is not the whole grade")
+    data = json.loads((folder / "out.json").read_text())
+    assert data["questions"][2]["graded"] is False and data["questions"][2]["not_graded"] == problem
+    results = json.loads((folder / "results.json").read_text())
+    assert results["score"] == 19.0
+    assert results["output"].splitlines()[1].startswith("INCOMPLETE: tic_tac_toe could not be graded")
+    entry = results["tests"][2]
+    assert (entry["name"], entry["score"], entry["max_score"], entry["status"]) == (
+        "tic_tac_toe: tic_tac_toe (NOT GRADED)", 0.0, 5.0, "failed")
+    assert entry["output"] == f"NOT GRADED: {problem}"
+
+
+def test_the_question_flag_never_reads_the_other_questions(tmp_path):
+    """As the course's -q: the other question folders are never opened (here, one that is not even readable)."""
+    folder = _copy("other_school", tmp_path)
+    (folder / "test_cases" / "tic_tac_toe" / "CONFIG").write_text("this is not a CONFIG file\n")
+    (folder / "test_cases" / "tic_tac_toe" / "1-three-in-a-row.test").write_bytes(b"\xff\xfe not text")
+    done = _cli(folder, "grade", "test_cases", "multiAgents.py", "--question", "reflex_games", "--json", "-",
+                "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert [(q["id"], q["score"]) for q in json.loads(done.stdout)["questions"]] == [("reflex_games", 16.0)]
+    whole = _cli(folder, "grade", "test_cases", "multiAgents.py", "--quiet")
+    assert whole.returncode == 2 and whole.stderr.startswith("pacman-ai: ")
+    assert "tic_tac_toe/CONFIG:1" in whole.stderr and whole.stdout == ""
+
+
+def test_an_unknown_question_folder_is_named(tmp_path):
+    done = _cli(_copy("other_school", tmp_path), "grade", "test_cases", "multiAgents.py", "--question", "q1")
+    assert done.returncode == 2
+    assert done.stderr == ("pacman-ai: test_cases: no question 'q1' (its questions: minimax, reflex_games, "
+                           "tic_tac_toe)\n")
+
+
+# --- every key understood or refused by name -------------------------------------------------------------------
+
+def _tree_course(tmp_path: Path, edit: dict[str, str]) -> Path:
+    """cs188_classic's q2 and q5 (a tree question and a games question) with files replaced by `edit`."""
+    root = tmp_path / "course"
+    (root / "test_cases").mkdir(parents=True)
+    shutil.copytree(CLASSIC / "test_cases" / "q2", root / "test_cases" / "q2")
+    shutil.copytree(CLASSIC / "test_cases" / "q5", root / "test_cases" / "q5")
+    shutil.copytree(CLASSIC / "layouts", root / "layouts")
+    (root / "test_cases" / "CONFIG").write_text('order: "q2 q5"\n')
+    for name, text in edit.items():
+        path = root / "test_cases" / name
+        path.write_text(text if not text.startswith("+") else path.read_text() + text[1:])
+    return root / "test_cases"
+
+
+UNKNOWN_KEYS = [
+    ({"q5/grade-agent.test": '+basePoints: "2"\n'},
+     "q5", "test_cases/q5/grade-agent.test:15: basePoints: not a key of an EvalAgentTest .test file in a "
+           "PartialCreditQuestion, which pacman-ai cannot grade as the course would"),
+    ({"q5/grade-agent.test": '+scoreThreshold: "900"\n'},
+     "q5", "test_cases/q5/grade-agent.test:15: scoreThreshold: not a key of an EvalAgentTest"),
+    ({"q2/1-minimax-small.test": '+points: "2"\n'},
+     "q2", "test_cases/q2/1-minimax-small.test:"),
+    ({"q2/1-minimax-small.solution": '+explanation: "left is better"\n'},
+     "q2", "test_cases/q2/1-minimax-small.solution:"),
+    ({"q2/4-pacman-game.test": '+numGhosts: "1"\n'},
+     "q2", "test_cases/q2/4-pacman-game.test:"),
+    ({"q2/CONFIG": '+weight: "2"\n'},
+     "q2", "test_cases/q2/CONFIG:3: weight: not a key of a PassAllTestsQuestion CONFIG"),
+    ({"q2/CONFIG": 'max_points: "5"\nclass: "BonusQuestion"\n'},
+     "q2", "test_cases/q2/CONFIG:2: class: question class 'BonusQuestion' is not one pacman-ai grades"),
+]
+
+
+@pytest.mark.parametrize("edit, question, message", UNKNOWN_KEYS)
+def test_an_unknown_key_or_class_makes_its_question_not_gradable_naming_file_line_and_key(
+        tmp_path, in_process, edit, question, message):
+    root = _tree_course(tmp_path, edit)
+    course = load_course(root)
+    problems = {q.id: q.problem for q in course.questions}
+    assert problems[question].replace(str(root.parent) + "/", "").startswith(message), problems[question]
+    assert all(problem is None for qid, problem in problems.items() if qid != question)
+    report = classic_grader.grade_course(course, CLASSIC / "multiAgents.py")
+    assert report.incomplete == [question]
+    other = "q5" if question == "q2" else "q2"
+    assert {q.id: q.score for q in report.questions}[other] == (3.0 if other == "q5" else 5.0)
+    assert "INCOMPLETE: " + question in format_report(report)
+
+
+def test_an_unknown_key_of_the_top_config_refuses_the_folder(tmp_path):
+    root = _tree_course(tmp_path, {"CONFIG": 'order: "q2 q5"\nproject: "multiagent"\n'})
+    with pytest.raises(ClassicFormatError) as error:
+        load_course(root)
+    assert str(error.value).startswith(f"{root}/CONFIG:2: project: not a key of the top CONFIG of a test folder")
+
+
+def test_files_the_course_skips_by_name_are_listed_not_read(tmp_path, in_process):
+    root = _tree_course(tmp_path, {"q2/#1-backup.test": "not a test file at all", "q2/.hidden.test": "{",
+                                   "q2/~old.test": "nor this"})
+    report = classic_grader.grade_course(load_course(root), CLASSIC / "multiAgents.py", questions=["q2"])
+    assert report.questions[0].score == 5.0
+    assert report.questions[0].notes == ["not read (as the course's autograder skips names starting with '.', '#' "
+                                         "or '~'): #1-backup.test, .hidden.test, ~old.test"]
+
+
+# --- points_per_threshold, and the EvalAgentTest's points against the course's rules ------------------------------
+
+_EVAL = textwrap.dedent('''\
+    class: "EvalAgentTest"
+    agentName: "ReflexAgent"
+    layoutName: "smallRooms"
+    maxTime: "60"
+    numGames: "3"
+    randomSeed: "7"
+    ghosts: "[RandomGhost(1)]"
+    ''')
+
+
+def _eval_test(tmp_path: Path, extra: str) -> EvalAgentTest:
+    folder = tmp_path / "c" / "test_cases" / "q1"
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(CLASSIC / "layouts", tmp_path / "c" / "layouts", dirs_exist_ok=True)
+    path = folder / "t.test"
+    path.write_text(_EVAL + extra)
+    return EvalAgentTest("t", parse_classic_text(path.read_text(), str(path)), None)
+
+
+def _course_points(average, wins, non_timeouts, thresholds, minimums, per):
+    """An EvalAgentTest's points by the course's rules, written here: per kind, a missed minimum fails it; else
+    one point per threshold reached; points_per_threshold multiplies; any failed minimum makes the test 0."""
+    total, failed = 0, False
+    for value, kind in ((average, "score"), (non_timeouts, "nonTimeout"), (wins, "wins")):
+        minimum = minimums.get(kind)
+        if minimum is not None and value < minimum:
+            failed = True
+            continue
+        total += per * len([t for t in thresholds.get(kind, []) if value >= t])
+    return 0 if failed else total
+
+
+def test_the_issues_points_per_threshold_line_is_read_verbatim(tmp_path):
+    test = _eval_test(tmp_path, 'scoreThresholds: "0 300"\nwinsThresholds: "1 3"\npoints_per_threshold: "4"\n')
+    assert test.points_per_threshold == 4 and test.max_points == 16.0
+    games = [{"score": 500, "win": True, "timeout": False}, {"score": 100, "win": False, "timeout": False},
+             {"score": -200, "win": False, "timeout": False}]
+    completed, points, messages, _ = test.judge([ItemOutcome(True, {"games": games})])
+    assert (completed, points) == (True, 8.0)  # average 133.3: 1 of 2; 1 win: 1 of 2; 4 points each
+    assert messages[0] == ("ReflexAgent on smallRooms, 3 games: average score 133.333: 1 of 2 thresholds (0 300) "
+                           "reached, 4 points each")
+    alias = _eval_test(tmp_path, 'winsThresholds: "1"\npointsPerThreshold: "3"\n')
+    assert alias.max_points == 3.0
+
+
+@pytest.mark.parametrize("extra, message", [
+    ('points_per_threshold: "four"\n', "t.test:8: points_per_threshold: expected a whole number, got 'four'"),
+    ('points_per_threshold: "2"\npointsPerThreshold: "2"\n',
+     "t.test:9: pointsPerThreshold: given with 'points_per_threshold' too; give one of them"),
+    ('points_per_threshold: "-1"\n', "t.test:8: points_per_threshold: expected at least 0, got -1"),
+])
+def test_a_bad_points_per_threshold_names_file_line_and_key(tmp_path, extra, message):
+    with pytest.raises(ClassicFormatError) as error:
+        _eval_test(tmp_path, extra)
+    assert str(error.value).endswith(message)
+
+
+def test_eval_agent_points_match_the_courses_rules_on_generated_tests(tmp_path):
+    rng = random.Random(34)
+    for _ in range(300):
+        kinds = {"score": ("scoreThresholds", "scoreMinimum", lambda: rng.randrange(-600, 1600, 50)),
+                 "wins": ("winsThresholds", "winsMinimum", lambda: rng.randrange(0, 6)),
+                 "nonTimeout": ("nonTimeoutThresholds", "nonTimeoutMinimum", lambda: rng.randrange(0, 6))}
+        thresholds, minimums, lines = {}, {}, []
+        for kind, (key, minimum_key, draw) in kinds.items():
+            if rng.random() < 0.7:
+                thresholds[kind] = sorted(draw() for _ in range(rng.randrange(1, 4)))
+                lines.append(f'{key}: "{" ".join(map(str, thresholds[kind]))}"')
+            if rng.random() < 0.3:
+                minimums[kind] = draw()
+                lines.append(f'{minimum_key}: "{minimums[kind]}"')
+        per = rng.choice([None, 0, 1, 2, 4, 10])
+        if per is not None:
+            lines.append(f'points_per_threshold: "{per}"')
+        test = _eval_test(tmp_path, "\n".join(lines) + "\n")
+        games = [{"score": rng.randrange(-600, 1600), "win": rng.random() < 0.5, "timeout": rng.random() < 0.2}
+                 for _ in range(5)]
+        games = [dict(g, win=g["win"] and not g["timeout"]) for g in games]
+        test.num_games = 5
+        average = sum(g["score"] for g in games) / 5
+        wins = sum(g["win"] for g in games)
+        non_timeouts = sum(not g["timeout"] for g in games)
+        _, points, _, _ = test.judge([ItemOutcome(True, {"games": games})])
+        expected = _course_points(average, wins, non_timeouts, thresholds, minimums, 1 if per is None else per)
+        assert points == expected, (lines, games)
+        assert test.max_points == (1 if per is None else per) * sum(len(t) for t in thresholds.values())
+
+
+# --- the question classes against the course's rules --------------------------------------------------------------
+
+@dataclass
+class _Test:
+    returns: bool
+    """What the course's test function returns (an EvalAgentTest's testPartial returns True)."""
+    earned: float = 0.0
+    """Points it adds to the question's running total as it runs (an EvalAgentTest's testPartial)."""
+    points: float | None = None
+    """Its file's ``points`` (read by a HackedPartialCreditQuestion)."""
+
+
+def _course_question(question_class: str, max_points: int, extra: int, tests: list[_Test]) -> float:
+    """A question's points by the course's rules, written here as the course runs them: one running total the
+    tests add to as they run, and the question class's own steps around them."""
+    total = 0.0
+
+    def run(test: _Test) -> bool:
+        nonlocal total
+        total += test.earned
+        return test.returns
+
+    if question_class in ("PassAllTestsQuestion", "ExtraCreditPassAllTestsQuestion"):
+        failed = [not run(t) for t in tests]
+        if any(failed):
+            return 0.0
+        return float(max_points + (extra if question_class.startswith("Extra") else 0))
+    if question_class == "PartialCreditQuestion":
+        for test in tests:
+            if not run(test):
+                return 0.0
+        return total
+    if question_class == "Q6PartialCreditQuestion":
+        results = [run(t) for t in tests]
+        return 0.0 if False in results else total
+    if question_class == "NumberPassedQuestion":
+        passed = [run(t) for t in tests].count(True)  # the tests add their points, then the count is added
+        return total + passed
+    if question_class == "HackedPartialCreditQuestion":
+        points, passed = 0.0, True
+        for test in tests:
+            result = run(test)
+            if test.points is not None:
+                if result:
+                    points += test.points
+            else:
+                passed = passed and result
+        if int(points) == max_points and not passed:
+            return 0.0
+        return total + int(points)
+    raise AssertionError(question_class)
+
+
+def test_every_question_class_scores_as_the_course_on_generated_questions():
+    rng = random.Random(188)
+    for _ in range(3000):
+        question_class = rng.choice(QUESTION_CLASSES)
+        max_points = rng.randrange(0, 8)
+        extra = rng.randrange(0, 3)
+        tests = []
+        for _ in range(rng.randrange(0, 6)):
+            if rng.random() < 0.4:  # an EvalAgentTest: it adds what it earns and returns True
+                tests.append(_Test(True, float(rng.randrange(0, 5))))
+            else:
+                tests.append(_Test(rng.random() < 0.7))
+            if question_class == "HackedPartialCreditQuestion" and rng.random() < 0.5:
+                tests[-1].points = rng.choice([0.5, 1.0, 1.5, 2.0, 3.0])
+        verdicts = [Verdict(t.returns, t.earned, t.points) for t in tests]
+        score, _ = question_score(question_class, max_points, verdicts, extra)
+        assert score == _course_question(question_class, max_points, extra, tests), (question_class, tests)
+
+
+def test_a_hacked_question_reads_its_tests_points_from_the_folder(tmp_path, in_process):
+    root = _tree_course(tmp_path, {"q2/CONFIG": 'max_points: "2"\nclass: "HackedPartialCreditQuestion"\n',
+                                   "q2/1-minimax-small.test": '+points: "1.5"\n',
+                                   "q2/2-minimax-three-agents.test": '+points: "1"\n'})
+    course = load_course(root, questions=["q2"])
+    assert [t.test_points for t in course.questions[0].tests] == [1.5, 1.0, None, None]
+    report = classic_grader.grade_course(course, CLASSIC / "multiAgents.py", questions=["q2"])
+    assert report.questions[0].score == 2.0  # int(1.5 + 1), every other test passed
+    wrong = classic_grader.grade_course(course, CLASSIC / "students/depth_off.py", questions=["q2"])
+    assert [t.passed for t in wrong.questions[0].tests] == [True, True, False, False]
+    assert wrong.questions[0].score == 0.0  # the points reach max_points while a test failed: the course's 0
+
+
+def test_an_extra_credit_question_adds_its_extra_points(tmp_path, in_process):
+    root = _tree_course(tmp_path, {"q2/CONFIG": 'max_points: "5"\nclass: "ExtraCreditPassAllTestsQuestion"\n'
+                                                'extra_points: "2"\n'})
+    report = classic_grader.grade_course(load_course(root), CLASSIC / "multiAgents.py", questions=["q2"])
+    assert report.questions[0].score == 7.0
+
+
+# --- the optional diagnosis blocks ------------------------------------------------------------------------------
+
+def test_a_solution_with_only_optimal_actions_is_judged_without_the_diagnosis(tmp_path, in_process):
+    course = load_course(VARIANTS / "other_school" / "test_cases", questions=["minimax"])
+    tree = course.questions[0].tests[1]
+    assert sorted(tree.columns) == ["optimalActions"]
+    report = classic_grader.grade_course(course, VARIANTS / "other_school" / "students/partial_ply.py",
+                                         questions=["minimax"])
+    game = report.questions[0].tests[1]
+    # the same student on the full solution is diagnosed with the partial ply bug; here, its one wrong move
+    assert game.items[0]["verdict"] == "suboptimal"
+    assert game.messages == ["MinimaxAgent, depth 2, on twoGhostRooms: 1 suboptimal move; move 13: returned 'East', "
+                             "expected West"]
+    full = classic_grader.grade_course(load_course(CLASSIC / "test_cases", questions=["q2"]),
+                                       VARIANTS / "other_school" / "students/partial_ply.py", questions=["q2"])
+    assert full.questions[0].tests[3].items[0]["verdict"] == "partial-ply-bug"
+
+
+# --- reading a course's engine ------------------------------------------------------------------------------------
+
+_GAME = '''\
+class Directions:
+    NORTH = 'North'
+    SOUTH = 'South'
+    EAST = 'East'
+    WEST = 'West'
+    STOP = 'Stop'
+
+
+class Actions:
+    _directions = {Directions.NORTH: (0, 1), Directions.SOUTH: (0, -1), Directions.EAST: (1, 0),
+                   Directions.WEST: (-1, 0), Directions.STOP: (0, 0)}
+    _directionsAsList = %s
+
+    def reverseDirection(action):
+        return action
+'''
+_PY2_LINE = "\n\ndef warn(agent):\n    print >>sys.stderr, 'Agent %d timed out' % agent\n"
+
+
+@pytest.mark.parametrize("value, python2, order", [
+    ("_directions.items()", False, ("North", "South", "East", "West", "Stop")),
+    ("_directions.items()", True, ("West", "Stop", "East", "North", "South")),
+    ("list(_directions.items())", False, ("North", "South", "East", "West", "Stop")),
+    ("sorted(_directions.items())", False, ("East", "North", "South", "Stop", "West")),
+    ("sorted(_directions.items())", True, ("East", "North", "South", "Stop", "West")),
+    ("[(Directions.STOP, (0, 0)), ('West', (-1, 0)),\n        (Directions.EAST, (1, 0)), (Directions.NORTH, (0, 1)),"
+     "\n        (Directions.SOUTH, (0, -1))]", False, ("Stop", "West", "East", "North", "South")),
+])
+def test_the_order_of_actions_is_read_from_the_courses_game_py(tmp_path, value, python2, order):
+    (tmp_path / "game.py").write_text(_GAME % value + (_PY2_LINE if python2 else ""))
+    quirks = read_engine_quirks(tmp_path)
+    assert quirks.action_order == order and quirks.python == ("2" if python2 else "3")
+    assert quirks.order_evidence.startswith("game.py:12 (_directionsAsList")
+
+
+@pytest.mark.parametrize("text, message", [
+    (_GAME % "_directions.keys()", "game.py:12: Actions._directionsAsList = _directions.keys(): not a form"),
+    (_GAME % "build_order()", "game.py:12: Actions._directionsAsList = build_order(): not a form"),
+    (_GAME.replace("_directionsAsList", "directions") % "[]", "game.py: class Actions assigns neither"),
+    (_GAME.replace("'North'", "'N'") % "_directions.items()",
+     "game.py:2: Directions.NORTH is 'N', not 'North': pacman-ai plays the classic direction names only"),
+    (_GAME % "_directions.items()\n    _directionsAsList = []", "game.py:13: Actions._directionsAsList is "
+                                                              "assigned twice (first on line 12)"),
+    ("def broken(:\n    pass\n", "game.py:1: does not parse as Python 3"),
+    ("x = 1\n", "game.py: has no class Actions"),
+])
+def test_an_engine_that_cannot_be_read_statically_is_refused_naming_file_and_line(tmp_path, text, message):
+    (tmp_path / "game.py").write_text(text)
+    with pytest.raises(QuirksError) as error:
+        read_engine_quirks(tmp_path)
+    assert str(error.value).replace(f"{tmp_path}/", "").startswith(message)
+
+
+def test_rule_constants_the_engine_cannot_play_cost_the_game_questions_only(tmp_path, in_process):
+    root = _tree_course(tmp_path, {})
+    (root.parent / "pacman.py").write_text("SCARED_TIME = 30    # shorter than the classic 40\nTIME_PENALTY = 1\n")
+    course = load_course(root)
+    assert course.engine.unsupported == ("pacman.py:1 sets SCARED_TIME = 30 (pacman-ai plays 40)",)
+    assert [q.problem is None for q in course.questions] == [False, False]  # q2 has a Pacman game, q5 games
+    (root / "q2" / "4-pacman-game.test").unlink()
+    (root / "q2" / "4-pacman-game.solution").unlink()
+    course = load_course(root)
+    assert course.questions[0].problem is None
+    assert course.questions[1].problem.startswith("its EvalAgentTest grade-agent plays the course's engine, which "
+                                                  "pacman-ai cannot play as it is: pacman.py:1 sets SCARED_TIME")
+    report = classic_grader.grade_course(course, CLASSIC / "multiAgents.py")
+    assert [(q.id, q.score) for q in report.questions] == [("q2", 5.0), ("q5", 0.0)] and report.incomplete == ["q5"]
+
+
+def test_python2_dictionary_order_is_the_classic_order():
+    assert python2_dict_order(["North", "South", "East", "West", "Stop"]) == ["West", "Stop", "East", "North",
+                                                                               "South"]
+
+
+def _python27() -> str | None:
+    """A Python 2.7 to check against: $PYTHON27, python2.7 on the PATH, or one pyenv installed."""
+    candidates = [os.environ.get("PYTHON27"), shutil.which("python2.7")]
+    pyenv = Path.home() / ".pyenv" / "versions"
+    if pyenv.is_dir():
+        candidates.extend(str(p) for p in sorted(pyenv.glob("2.7*/bin/python2.7")))
+    for candidate in filter(None, candidates):
+        try:
+            done = subprocess.run([candidate, "-c", "print 1"], capture_output=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0:
+            return candidate
+    return None
+
+
+PYTHON27 = _python27()
+
+
+@pytest.mark.skipif(PYTHON27 is None, reason="no Python 2.7 here to check against")
+def test_python2_dictionary_order_and_random_match_a_real_python_2():
+    """Independent reference: a real Python 2.7 iterates the five directions' dictionary, written in every order,
+    and draws choice, randint, randrange and shuffle from the same seeds, as we compute them."""
+    import itertools
+
+    names = ["North", "South", "East", "West", "Stop"]
+    orders = list(itertools.permutations(names))
+    script = ("import json, random\nout = {'orders': [], 'draws': []}\n"
+              f"for order in {json.dumps([list(o) for o in orders])}:\n"
+              "    d = {}\n    for k in order:\n        d[str(k)] = 1\n    out['orders'].append(d.keys())\n"
+              "for seed in range(60):\n    random.seed(seed)\n    x = range(9)\n    random.shuffle(x)\n"
+              "    out['draws'].append([random.choice('abcdefg'), random.randint(1, 6), random.randrange(40),"
+              " random.randrange(3, 50, 4), random.randrange(10, 1, -3), x])\n"
+              "print json.dumps(out)\n")
+    done = subprocess.run([PYTHON27, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    real = json.loads(done.stdout)
+    assert [python2_dict_order(list(o)) for o in orders] == real["orders"]
+    saved = random.getstate()
+    try:
+        for seed, expected in enumerate(real["draws"]):
+            random.seed(seed)
+            x = list(range(9))
+            PY2_RANDOM["shuffle"](x)
+            drawn = [PY2_RANDOM["choice"]("abcdefg"), PY2_RANDOM["randint"](1, 6), PY2_RANDOM["randrange"](40),
+                     PY2_RANDOM["randrange"](3, 50, 4), PY2_RANDOM["randrange"](10, 1, -3), x]
+            assert drawn == expected, seed
+    finally:
+        random.setstate(saved)
