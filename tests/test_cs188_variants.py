@@ -141,6 +141,8 @@ def test_the_first_line_names_the_generation_and_the_engine_quirks(tmp_path):
         "Grading multi_agents.py on assignment 'test_cases' (CS188 current (snake_case) generation by "
         "'layout_name' in test_cases/q2/4-pacman-game.test; engine: game.py, Python 3: actions North, South, East, "
         "West, Stop from game.py:25 (_directions_as_list = _directions.items(), the dictionary's order as written))")
+    documented = (HERE.parent / "docs" / "cs188.md").read_text(encoding="utf-8")
+    assert f"```text\n{first['sorted_order']}\n```" in documented  # the page shows this very line
     assert first["other_school"] == (
         "Grading multiAgents.py on assignment 'test_cases' (CS188 classic (camelCase) generation by 'layoutName' "
         "in test_cases/minimax/4-pacman-game.test; engine: the classic one (no game.py or pacman.py beside the test "
