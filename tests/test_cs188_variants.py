@@ -619,3 +619,32 @@ def test_python2_dictionary_order_and_random_match_a_real_python_2():
             assert drawn == expected, seed
     finally:
         random.setstate(saved)
+
+
+# --- Gradescope: the package carries the course's engine ------------------------------------------------------
+
+def test_a_gradescope_package_carries_the_courses_engine_and_grades_by_it(tmp_path):
+    source = _copy("sorted_order", tmp_path)
+    done = _cli(tmp_path, "grade", "sorted_order/test_cases", "--gradescope-package", "pkg", "--requirement",
+                "pacman-ai")
+    assert done.returncode == 0, done.stderr
+    package = tmp_path / "pkg"
+    assert (package / "course" / "game.py").read_text() == (source / "game.py").read_text()
+    assert (package / "course" / "pacman.py").read_text() == (source / "pacman.py").read_text()
+    root = tmp_path / "autograder"
+    shutil.copytree(package, root / "source")
+    (root / "submission").mkdir()
+    shutil.copy(source / "multiAgents.py", root / "submission" / "multiAgents.py")
+    (root / "venv" / "bin").mkdir(parents=True)
+    (root / "venv" / "bin" / "pacman-ai").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pacman "$@"\n')
+    (root / "venv" / "bin" / "pacman-ai").chmod(0o755)
+    (root / "venv" / "bin" / "python").symlink_to(sys.executable)
+    shutil.rmtree(source)  # graded from the package's copy only
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root), PACMAN_AI_SANDBOX_USER="",
+               PYTHONPATH=str(HERE.parent))
+    graded = subprocess.run(["bash", str(root / "source" / "run_autograder")], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert [(t["name"], t["score"]) for t in results["tests"]] == [("q2: MinimaxAgent", 5.0),
+                                                                   ("q3: AlphaBetaAgent", 5.0)]

@@ -36,7 +36,7 @@ from pacman.errors import PacmanError
 from pacman.files import file_kind, output_problem
 
 __all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "download_wheels",
-           "parse_python_version", "classic_layouts", "MARKER", "CLASSIC_SUBMISSION"]
+           "parse_python_version", "classic_layouts", "classic_engine_files", "MARKER", "CLASSIC_SUBMISSION"]
 
 #: The line every script of the package carries; a folder holding it may be replaced.
 MARKER = "Written by `pacman-ai grade --gradescope-package`."
@@ -538,6 +538,27 @@ def classic_layouts(test_folder: str | os.PathLike[str]) -> Path | None:
     return layouts
 
 
+#: The course's own engine files beside a classic test folder, read for its quirks (order of actions, rules):
+#: copied into the package so that Gradescope grades on the same engine.
+CLASSIC_ENGINE_FILES = ("game.py", "pacman.py")
+
+
+def classic_engine_files(test_folder: str | os.PathLike[str]) -> list[Path]:
+    """The course's ``game.py`` and ``pacman.py`` beside a classic test folder (those that are there).
+
+    A link or anything but a regular file under those names is refused (PackageError).
+    """
+    found = []
+    for name in CLASSIC_ENGINE_FILES:
+        path = Path(test_folder).absolute().parent / name
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise PackageError(f"{path}: is not a regular file; the package copies the course's engine files as "
+                               f"files only")
+        if path.is_file():
+            found.append(path)
+    return found
+
+
 def write_gradescope_package(directory: str | os.PathLike[str], assignment: str, submission_file: str,
                              requirement: str | None = None, assignment_files: Path | None = None,
                              classic: bool = False, python: str | None = None) -> list[Path]:
@@ -597,7 +618,9 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
         total = _copy_assignment(assignment_files, folder / COURSE / name)
         layouts = classic_layouts(assignment_files)
         if layouts is not None:
-            _copy_assignment(layouts, folder / COURSE / "layouts", total)
+            total = _copy_assignment(layouts, folder / COURSE / "layouts", total)
+        for engine in classic_engine_files(assignment_files):
+            shutil.copyfile(engine, folder / COURSE / engine.name, follow_symlinks=False)
         written.append(COURSE)
         target = f"source/{COURSE}/{name}"
     elif assignment_files is not None:
@@ -631,7 +654,8 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
         contents.append(f"setup.sh pip-installs {requirement} (from the package index, unless it is a path or URL).")
     if classic and assignment_files is not None:
         contents.append(f"{COURSE}/         the classic test folder, graded from /autograder/{target} "
-                        f"(with {COURSE}/layouts/ if the folder had layouts/ beside it)")
+                        f"(with {COURSE}/layouts/ if the folder had layouts/ beside it, and the course's own "
+                        f"game.py and pacman.py, read for its engine's quirks, if it had them)")
     elif assignment_files is not None:
         contents.append("assignment/     the assignment, graded from /autograder/source/assignment")
     setup = folder / "setup.sh"
