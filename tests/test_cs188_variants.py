@@ -93,7 +93,7 @@ def in_process(monkeypatch):
     def run(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=()):
         assert loader == "classic"
         apply_engine(items)
-        module = load_classic_module(path, generation=items[0]["generation"])
+        module = load_classic_module(path, generation=items[0]["generation"] if items else "classic")
         outcomes = []
         for item in items:
             try:
@@ -648,3 +648,160 @@ def test_a_gradescope_package_carries_the_courses_engine_and_grades_by_it(tmp_pa
     results = json.loads((root / "results" / "results.json").read_text())
     assert [(t["name"], t["score"]) for t in results["tests"]] == [("q2: MinimaxAgent", 5.0),
                                                                    ("q3: AlphaBetaAgent", 5.0)]
+
+
+# --- generated folders: random shapes, trees and question classes, against a textbook search ---------------------
+
+STUDENTS = {"reference": CLASSIC / "multiAgents.py", "expectimax_min": CLASSIC / "students/expectimax_min.py",
+            "prunes_on_equality": CLASSIC / "students/prunes_on_equality.py"}
+
+
+@dataclass
+class _Tree:
+    agents: int
+    depth: int
+    start: str
+    children: dict[str, list[tuple[str, str]]]
+    values: dict[str, int]
+    win: list[str]
+    lose: list[str]
+
+
+def _random_tree(rng: random.Random) -> _Tree:
+    agents, depth = rng.choice([2, 3]), rng.choice([1, 1, 2])
+    height = agents * depth
+    children: dict[str, list[tuple[str, str]]] = {}
+    values: dict[str, int] = {}
+    win: list[str] = []
+    lose: list[str] = []
+    counter = [0]
+
+    def grow(level: int) -> str:
+        name = f"s{counter[0]}"
+        counter[0] += 1
+        if level == height:
+            values[name] = rng.randrange(-4, 5)
+        elif level > 0 and rng.random() < 0.15:
+            (win if rng.random() < 0.5 else lose).append(name)
+            values[name] = rng.randrange(-4, 5)
+        else:
+            actions = rng.sample(["l", "r", "m", "x"], rng.randrange(1, 4 if level else 3) + (level == 0))
+            children[name] = [(action, grow(level + 1)) for action in actions]
+        return name
+
+    start = grow(0)
+    return _Tree(agents, depth, start, children, values, win, lose)
+
+
+def _textbook(tree: _Tree, alg: str, bug: str | None = None) -> tuple[str, list[str]]:
+    """(action, generated states) of a textbook search on `tree`, with the conventions the course grades: depth in
+    whole plies, ties to the first action, alpha-beta pruning on strict inequality only (`bug` changes that, or makes
+    expectimax take the minimum)."""
+    generated = {tree.start}
+
+    def value(node: str, moved: int, alpha: float, beta: float) -> float:
+        agent = moved % tree.agents
+        if node in tree.win or node in tree.lose or node not in tree.children or \
+                (agent == 0 and moved == tree.agents * tree.depth):
+            return tree.values[node]
+        best = float("-inf") if agent == 0 else float("inf")
+        outcomes = []
+        for _, child in tree.children[node]:
+            generated.add(child)
+            result = value(child, moved + 1, alpha, beta)
+            outcomes.append(result)
+            if alg == "AlphaBetaAgent":
+                if agent == 0:
+                    best = max(best, result)
+                    if best > beta or (bug == "prunes_on_equality" and best >= beta):
+                        return best
+                    alpha = max(alpha, best)
+                else:
+                    best = min(best, result)
+                    if best < alpha or (bug == "prunes_on_equality" and best <= alpha):
+                        return best
+                    beta = min(beta, best)
+        if alg == "AlphaBetaAgent":
+            return best
+        if agent == 0:
+            return max(outcomes)
+        if alg == "ExpectimaxAgent" and bug != "expectimax_min":
+            return sum(outcomes) / len(outcomes)
+        return min(outcomes)
+
+    best, choice, alpha = float("-inf"), None, float("-inf")
+    for action, child in tree.children[tree.start]:
+        generated.add(child)
+        result = value(child, 1, alpha, float("inf"))
+        if result > best:
+            best, choice = result, action
+        if alg == "AlphaBetaAgent":
+            alpha = max(alpha, best)
+    return choice, sorted(generated)
+
+
+def _tree_text(tree: _Tree, alg: str) -> str:
+    successors = "\n".join(f"{node} {action} {child}" for node, moves in tree.children.items()
+                           for action, child in moves)
+    evaluation = "\n".join(f"{node} {value}" for node, value in tree.values.items())
+    return (f'class: "GraphGameTreeTest"\nalg: "{alg}"\ndepth: "{tree.depth}"\nnum_agents: "{tree.agents}"\n'
+            f'diagram: """\n(a generated tree)\n"""\nstart_state: "{tree.start}"\nwin_states: "{" ".join(tree.win)}"\n'
+            f'lose_states: "{" ".join(tree.lose)}"\nsuccessors: """\n{successors}\n"""\n'
+            f'evaluation: """\n{evaluation}\n"""\n')
+
+
+def _random_folder(rng: random.Random, root: Path) -> dict[str, dict[str, float]]:
+    """Write a random course folder under `root`; the score of each question for each student, by the course's
+    rules applied to the textbook search's verdicts."""
+    names = rng.sample(["q1", "q2", "q3", "test_minimax", "part-b", "zeta", "alpha_beta", "Q7"], rng.randrange(1, 5))
+    order = names if rng.random() < 0.5 else None
+    (root / "test_cases").mkdir(parents=True)
+    (root / "test_cases" / "CONFIG").write_text(
+        "# a generated folder\n" + (f'order: "{" ".join(order)}"\n' if order else ""))
+    expected: dict[str, dict[str, float]] = {student: {} for student in STUDENTS}
+    for name in (order or sorted(names)):
+        folder = root / "test_cases" / name
+        folder.mkdir()
+        question_class = rng.choice(QUESTION_CLASSES)
+        max_points, extra = rng.randrange(1, 6), rng.randrange(0, 3)
+        config = f'max_points: "{max_points}"\nclass: "{question_class}"\n'
+        if question_class == "ExtraCreditPassAllTestsQuestion":
+            config += f'extra_points: "{extra}"\n'
+        (folder / "CONFIG").write_text(config)
+        tests: dict[str, list[_Test]] = {student: [] for student in STUDENTS}
+        for number in range(rng.randrange(1, 5)):
+            tree = _random_tree(rng)
+            alg = rng.choice(["MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent"])
+            text = _tree_text(tree, alg)
+            points = None
+            if question_class == "HackedPartialCreditQuestion" and rng.random() < 0.5:
+                points = rng.choice([0.5, 1.0, 2.0])
+                text += f'points: "{points}"\n'
+            stem = f"{number}-{alg.lower()}"
+            if rng.random() < 0.1:
+                (folder / f"{stem}.test").write_text(text + 'disabled: "true"\n')
+                continue
+            if rng.random() < 0.1:  # an editor's backup, which the course does not read
+                (folder / f"#{stem}.test").write_text("not a test")
+            action, generated = _textbook(tree, alg)
+            (folder / f"{stem}.test").write_text(text)
+            (folder / f"{stem}.solution").write_text(f'action: "{action}"\ngenerated: "{" ".join(generated)}"\n')
+            for student in STUDENTS:
+                bug = None if student == "reference" else student
+                passed = _textbook(tree, alg, bug) == (action, generated)
+                tests[student].append(_Test(passed, 0.0, points))
+        for student in STUDENTS:
+            expected[student][name] = _course_question(question_class, max_points, extra, tests[student])
+    return expected
+
+
+@pytest.mark.parametrize("seed", list(range(24)) + [1000 + k for k in range(24)])  # 1000+: held out, never tuned on
+def test_generated_folders_grade_as_the_course_rules_say(tmp_path, in_process, seed):
+    rng = random.Random(seed)
+    expected = _random_folder(rng, tmp_path / "course")
+    course = load_course(tmp_path / "course" / "test_cases")
+    assert all(q.problem is None for q in course.questions)
+    for student, path in STUDENTS.items():
+        report = classic_grader.grade_course(course, path)
+        assert {q.id: q.score for q in report.questions} == expected[student], (seed, student)
+        assert [q.id for q in report.questions] == list(expected[student])
