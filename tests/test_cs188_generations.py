@@ -195,7 +195,8 @@ def test_every_verdict_of_the_pacman_game_tree_test(monkeypatch, generation, stu
     verdict, message = VERDICT_STUDENTS[student]
     assert tree.name == "4-pacman-game" and tree.items[0]["verdict"] == verdict
     layout = "twoGhostRooms" if generation == "classic" else "two_ghost_rooms"
-    assert tree.messages == ([] if message is None else [f"MinimaxAgent, depth 2, on {layout}: {message}"])
+    judged = [m for m in tree.messages if not m.startswith("not counted: ")]  # an earlier tree may stop q2
+    assert judged == ([] if message is None else [f"MinimaxAgent, depth 2, on {layout}: {message}"])
     assert report.questions[0].score == (POINTS[generation][1] if verdict == "pass" else 0.0)
 
 

@@ -393,6 +393,8 @@ class _Test:
     """Points it adds to the question's running total as it runs (an EvalAgentTest's testPartial)."""
     points: float | None = None
     """Its file's ``points`` (read by a HackedPartialCreditQuestion)."""
+    stops: str | None = None
+    """``"raised"``: an exception escapes it; ``"exit"``: the student's code exits (raiseNotDefined)."""
 
 
 def _course_question(question_class: str, max_points: int, extra: int, tests: list[_Test]) -> float:
@@ -402,9 +404,23 @@ def _course_question(question_class: str, max_points: int, extra: int, tests: li
 
     def run(test: _Test) -> bool:
         nonlocal total
+        if test.stops == "raised":
+            raise ValueError("the student's search raised")
+        if test.stops == "exit":
+            raise SystemExit(1)
         total += test.earned
         return test.returns
 
+    try:
+        return _course_steps(question_class, max_points, extra, tests, run, lambda: total)
+    except SystemExit:  # the course's grader fails the question: 0
+        return 0.0
+    except Exception:  # noqa: BLE001 - caught around the whole question: the points so far stay
+        return total
+
+
+def _course_steps(question_class, max_points, extra, tests, run, running) -> float:
+    """The question classes' own steps around `run` (a test) and `running()` (the question's running total)."""
     if question_class in ("PassAllTestsQuestion", "ExtraCreditPassAllTestsQuestion"):
         failed = [not run(t) for t in tests]
         if any(failed):
@@ -414,13 +430,13 @@ def _course_question(question_class: str, max_points: int, extra: int, tests: li
         for test in tests:
             if not run(test):
                 return 0.0
-        return total
+        return running()
     if question_class == "Q6PartialCreditQuestion":
         results = [run(t) for t in tests]
-        return 0.0 if False in results else total
+        return 0.0 if False in results else running()
     if question_class == "NumberPassedQuestion":
         passed = [run(t) for t in tests].count(True)  # the tests add their points, then the count is added
-        return total + passed
+        return running() + passed
     if question_class == "HackedPartialCreditQuestion":
         points, passed = 0.0, True
         for test in tests:
@@ -432,7 +448,7 @@ def _course_question(question_class: str, max_points: int, extra: int, tests: li
                 passed = passed and result
         if int(points) == max_points and not passed:
             return 0.0
-        return total + int(points)
+        return running() + int(points)
     raise AssertionError(question_class)
 
 
@@ -450,7 +466,9 @@ def test_every_question_class_scores_as_the_course_on_generated_questions():
                 tests.append(_Test(rng.random() < 0.7))
             if question_class == "HackedPartialCreditQuestion" and rng.random() < 0.5:
                 tests[-1].points = rng.choice([0.5, 1.0, 1.5, 2.0, 3.0])
-        verdicts = [Verdict(t.returns, t.earned, t.points) for t in tests]
+            if rng.random() < 0.1:
+                tests[-1] = _Test(False, 0.0, tests[-1].points, rng.choice(["raised", "exit"]))
+        verdicts = [Verdict(t.returns, t.earned, t.points, t.stops) for t in tests]
         score, _ = question_score(question_class, max_points, verdicts, extra)
         assert score == _course_question(question_class, max_points, extra, tests), (question_class, tests)
 
@@ -487,7 +505,9 @@ def test_a_solution_with_only_optimal_actions_is_judged_without_the_diagnosis(tm
     # the same student on the full solution is diagnosed with the partial ply bug; here, its one wrong move
     assert game.items[0]["verdict"] == "suboptimal"
     assert game.messages == ["MinimaxAgent, depth 2, on twoGhostRooms: 1 suboptimal move; move 13: returned 'East', "
-                             "expected West"]
+                             "expected West",
+                             # as in the course: its search raised on the tree before, which stops the question
+                             "not counted: the question stopped at 1-minimax-small, where an exception escaped"]
     full = classic_grader.grade_course(load_course(CLASSIC / "test_cases", questions=["q2"]),
                                        VARIANTS / "other_school" / "students/partial_ply.py", questions=["q2"])
     assert full.questions[0].tests[3].items[0]["verdict"] == "partial-ply-bug"

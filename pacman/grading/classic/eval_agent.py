@@ -169,6 +169,7 @@ class EvalAgentTest(ClassicTest):
     """A test of class ``EvalAgentTest``: read, checked and judged by the grader (it has no solution values)."""
 
     class_name = "EvalAgentTest"
+    exceptions_escape = True  # building the agent is outside the games, which catch their crashes
     test_keys = TEST_KEYS
     solution_keys = ()
 

@@ -186,14 +186,16 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
                             completed and score >= test.max_points, messages, [observed] if observed else [],
                             sum(o.seconds for o in outcomes))
         result.tests.append(tested)
-        verdicts.append(Verdict(completed, tested.score, test.test_points))
+        verdicts.append(Verdict(completed, tested.score, test.test_points, test.stops(outcomes)))
         if progress is not None:
             progress(question.id, tested)
     result.score, counted = question_score(question.question_class, question.max_points, verdicts,
                                            question.extra_points)
     if counted < len(verdicts):
         stopped = result.tests[counted - 1].name
+        how = {"raised": "where an exception escaped", "exit": "where the submission exited"}.get(
+            verdicts[counted - 1].stops, "which failed")
         for tested in result.tests[counted:]:
             tested.score = 0.0
-            tested.messages.append(f"not counted: the question stopped at {stopped}, which failed")
+            tested.messages.append(f"not counted: the question stopped at {stopped}, {how}")
     return result

@@ -39,6 +39,7 @@ class GraphGameTreeTest(ClassicTest):
     """A test of class ``GraphGameTreeTest``: read, checked and judged by the grader."""
 
     class_name = "GraphGameTreeTest"
+    exceptions_escape = True  # the search is run outside any game
     test_keys = ("class", "disabled", "alg", "depth", "diagram", "num_agents", "start_state", "win_states",
                  "lose_states", "successors", "evaluation")
     solution_keys = ("action", "generated")

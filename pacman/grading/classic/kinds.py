@@ -43,6 +43,21 @@ class ClassicTest(abc.ABC):
         self.items: list[dict[str, Any]] = []
         self.time_limits: list[float] = []
 
+    exceptions_escape = False
+    """Whether an exception in the student's code escapes this test class in the course's autograder (and so stops
+    the question, keeping its points so far) rather than failing the test (a game's crash)."""
+
+    def stops(self, outcomes: list[ItemOutcome]) -> str | None:
+        """How the test ended its question (`pacman.grading.classic.questions.Verdict.stops`): ``"exit"`` when the
+        student's code exited (``raiseNotDefined()``), ``"raised"`` when an exception escaped a test class that
+        lets it (`exceptions_escape`), None otherwise."""
+        errors = [outcome.error or "" for outcome in outcomes if not outcome.ok]
+        if not errors:
+            return None
+        if any(error.startswith(("not implemented:", "called exit()")) for error in errors):
+            return "exit"
+        return "raised" if self.exceptions_escape else None
+
     @abc.abstractmethod
     def judge(self, outcomes: list[ItemOutcome]) -> tuple[bool, float, list[str], dict[str, Any]]:
         """(completed, points earned, messages, observations for --json) from one outcome per item.

@@ -18,7 +18,11 @@ Every question class of the course's ``testClasses`` module, with its rules:
   add up to exactly ``max_points`` while another test failed, the question
   scores 0.
 
-Points are never capped at ``max_points``. A question whose prerequisite
+In every class, a test that an exception escapes stops the question, which
+keeps the points the tests before it added (the course's autograder catches the
+exception around the whole question), and student code that exits
+(``raiseNotDefined()``) sets the question to 0. Points are never capped at
+``max_points``. A question whose prerequisite
 (``depends``) was not completed with full marks is skipped with a note and
 scores 0.
 """
@@ -52,6 +56,10 @@ class Verdict:
     """Points the test earned (tests that only pass or fail earn 0)."""
     test_points: float | None = None
     """The test file's own ``points`` (HackedPartialCreditQuestion), if it gives them."""
+    stops: str | None = None
+    """How the test ended the question, as in the course's autograder: ``"raised"`` (an exception escaped the
+    test: the question stops there, keeping the points the tests before it added), ``"exit"`` (the student's
+    code exited, e.g. ``raiseNotDefined()``: the question scores 0), or None (it returned a verdict)."""
 
 
 def question_score(question_class: str, max_points: float, verdicts: list[Verdict],
@@ -65,6 +73,13 @@ def question_score(question_class: str, max_points: float, verdicts: list[Verdic
     >>> question_score("NumberPassedQuestion", 4, [Verdict(True), Verdict(False), Verdict(True, 2)])
     (4.0, 3)
     """
+    for counted, verdict in enumerate(verdicts, start=1):
+        if verdict.stops == "exit":
+            return 0.0, counted
+        if verdict.stops == "raised":
+            return round(sum(v.points for v in verdicts[:counted - 1]), 6), counted
+        if question_class == "PartialCreditQuestion" and not verdict.passed:
+            return 0.0, counted
     everything = len(verdicts)
     earned = round(sum(v.points for v in verdicts), 6)
     all_passed = all(v.passed for v in verdicts)
@@ -73,12 +88,7 @@ def question_score(question_class: str, max_points: float, verdicts: list[Verdic
     if question_class == "ExtraCreditPassAllTestsQuestion":
         return (float(max_points) + float(extra_points) if all_passed else 0.0), everything
     if question_class == "PartialCreditQuestion":
-        total = 0.0
-        for counted, verdict in enumerate(verdicts, start=1):
-            if not verdict.passed:
-                return 0.0, counted
-            total += verdict.points
-        return round(total, 6), everything
+        return earned, everything
     if question_class == "Q6PartialCreditQuestion":
         return (earned if all_passed else 0.0), everything
     if question_class == "NumberPassedQuestion":
