@@ -30,15 +30,18 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     grade = commands.add_parser(
         "grade", help="autograde a submission on an assignment (sandboxed), or print its starter",
         description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', a directory with "
-                    "an assignment.toml, or a classic CS188 test folder: a directory whose CONFIG gives the "
-                    "questions' order, graded as the classic autograder grades it). Each test runs in a separate "
-                    "process with time and memory limits. "
-                    "The report goes to stdout; --json and --gradescope write result files.")
+                    "an assignment.toml, or a classic CS188 test folder: a directory with a CONFIG file, graded as "
+                    "its own autograder grades it, on the engine its own game.py describes). Each test runs in a "
+                    "separate process with time and memory limits. "
+                    "The report goes to stdout; --json and --gradescope write result files. Exit status: 0 graded; "
+                    f"2 a usage error or a mistake in the folder (nothing graded); {EXIT_INCOMPLETE} graded, but some "
+                    "question could not be (the report names it and why).")
     grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
                        help="shipped assignment id, assignment directory, or classic test folder (test_cases)")
     grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py", help="the student's file")
     grade.add_argument("--question", action="append", default=None, metavar="ID",
-                       help="grade only this question (repeat for several)")
+                       help="grade only this question (repeat for several); in a classic folder, as its -q, only "
+                            "that question and those it depends on are read")
     grade.add_argument("--json", default=None, metavar="OUT", help="write the full results as JSON to OUT ('-': stdout)")
     grade.add_argument("--gradescope", default=None, metavar="OUT",
                        help="write Gradescope's results.json to OUT")
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if _is_classic(args.assignment):
         return _grade_classic(args)
     if args.write_solutions:
-        raise _usage("--write-solutions is for classic test folders (a folder whose CONFIG gives 'order')")
+        raise _usage("--write-solutions is for classic test folders (a folder with a CONFIG file)")
     if args.force:
         raise _usage("--force goes with --write-solutions only")
     assignment = load_assignment(args.assignment)
