@@ -825,3 +825,15 @@ def test_generated_folders_grade_as_the_course_rules_say(tmp_path, in_process, s
         report = classic_grader.grade_course(course, path)
         assert {q.id: q.score for q in report.questions} == expected[student], (seed, student)
         assert [q.id for q in report.questions] == list(expected[student])
+
+
+def test_a_question_depending_on_one_that_cannot_be_graded_is_not_graded_either(tmp_path, in_process):
+    root = _tree_course(tmp_path, {"q2/1-minimax-small.test": '+basePoints: "1"\n',
+                                   "q5/CONFIG": '+depends: "q2"\n'})
+    report = classic_grader.grade_course(load_course(root), CLASSIC / "multiAgents.py")
+    assert report.incomplete == ["q2", "q5"]
+    assert report.questions[1].not_graded == ("it depends on q2, which could not be graded, so whether the course's "
+                                              "autograder runs it is unknown")
+    alone = classic_grader.grade_course(load_course(root, questions=["q5"]), CLASSIC / "multiAgents.py",
+                                        questions=["q5"])
+    assert [(q.id, q.score, q.not_graded is None) for q in alone.questions] == [("q2", 0.0, False), ("q5", 3.0, True)]

@@ -158,6 +158,12 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
                      f"{', '.join(question.skipped_files)}")
     result = QuestionResult(question.id, question.title, 0.0, float(question.max_points),
                             _scoring(question), "visible", [], notes)
+    unknown = [d for d in question.depends if d in done and done[d].not_graded is not None] if gate else []
+    if unknown:  # whether it runs depends on a score nobody knows: it cannot be graded either
+        which = " and ".join(unknown)
+        result.not_graded = (f"it depends on {which}, which could not be graded, so whether the course's "
+                             f"autograder runs it is unknown")
+        return result
     unmet = [d for d in question.depends if d in done and done[d].score < done[d].max_score] if gate else []
     if unmet:
         which = " and ".join(unmet)
