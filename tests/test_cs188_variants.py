@@ -837,3 +837,29 @@ def test_a_question_depending_on_one_that_cannot_be_graded_is_not_graded_either(
     alone = classic_grader.grade_course(load_course(root, questions=["q5"]), CLASSIC / "multiAgents.py",
                                         questions=["q5"])
     assert [(q.id, q.score, q.not_graded is None) for q in alone.questions] == [("q2", 0.0, False), ("q5", 3.0, True)]
+
+
+@pytest.mark.parametrize("value, python2, order", [
+    ("dict(sorted(_directions.items())).items()", False, ("East", "North", "South", "Stop", "West")),
+    ("collections.OrderedDict([(Directions.SOUTH, (0, -1)), (Directions.NORTH, (0, 1)), (Directions.WEST, (-1, 0)),"
+     " (Directions.EAST, (1, 0)), (Directions.STOP, (0, 0))]).items()", True, ("South", "North", "West", "East", "Stop")),
+    ("dict([(Directions.NORTH, (0, 1)), (Directions.SOUTH, (0, -1)), (Directions.EAST, (1, 0)), (Directions.WEST, "
+     "(-1, 0)), (Directions.STOP, (0, 0))]).items()", True, ("West", "Stop", "East", "North", "South")),
+    ("list(_directions.iteritems())", True, ("West", "Stop", "East", "North", "South")),
+])
+def test_other_forms_of_the_order_are_read_too(tmp_path, value, python2, order):
+    (tmp_path / "game.py").write_text(_GAME % value + (_PY2_LINE if python2 else ""))
+    assert read_engine_quirks(tmp_path).action_order == order
+
+
+def test_the_courses_autograder_decides_its_python(tmp_path):
+    """A game.py that reads as Python 3 beside a Python 2 autograder.py: the course runs under Python 2, so its
+    dictionary iterates in Python 2's order."""
+    (tmp_path / "game.py").write_text(_GAME % "_directions.items()")
+    assert read_engine_quirks(tmp_path).action_order == ("North", "South", "East", "West", "Stop")
+    (tmp_path / "autograder.py").write_text("import sys\n\nif __name__ == '__main__':\n    print 'Starting on %s'\n")
+    quirks = read_engine_quirks(tmp_path)
+    assert (quirks.python, quirks.python_evidence) == ("2", "autograder.py:4")
+    assert quirks.action_order == ("West", "Stop", "East", "North", "South")
+    assert quirks.describe().startswith("engine: game.py, Python 2 (autograder.py:4): actions West, Stop, East, "
+                                        "North, South (classic) from game.py:12")

@@ -11,9 +11,12 @@ layer plays by it:
   a dictionary literal iterates in the order written under Python 3, and in
   Python 2's hash order under Python 2 (which is where the classic order West,
   Stop, East, North, South comes from); ``sorted(...)`` sorts by name; a list
-  of pairs is taken as written. The engine is Python 2 when ``game.py`` does
-  not parse as Python 3 and shows Python 2 syntax (a ``print`` statement,
-  ``except E, e:``), or writes ``print >>stream, ...``.
+  of pairs is taken as written. The engine is Python 2 when one of the
+  course's core files (``autograder.py``, ``grading.py``, ``testClasses.py``,
+  ``testParser.py``, ``util.py``, ``game.py``, ``pacman.py``) does not parse as
+  Python 3 and shows Python 2 syntax (a ``print`` statement, ``except E, e:``),
+  or writes ``print >>stream, ...``: the course's autograder then runs under
+  Python 2.
 - **Python 2's random**: a Python 2 engine means the course's autograder ran the
   student's code under Python 2, whose ``random.choice``, ``randrange``,
   ``randint`` and ``shuffle`` turn the same ``random()`` draws into other
@@ -72,6 +75,8 @@ class EngineQuirks:
     """Quirks pacman-ai cannot play by (a rule constant with another value), each naming file, line and value."""
     files: tuple[str, ...] = field(default=())
     """The engine files read."""
+    python_evidence: str = ""
+    """Where Python 2 only syntax was seen (``autograder.py:12``), '' for Python 3."""
 
     @property
     def is_default(self) -> bool:
@@ -83,7 +88,8 @@ class EngineQuirks:
         parts = [f"actions {order}" + (" (classic)" if self.action_order == DEFAULT_ORDER else "")
                  + (f" from {self.order_evidence}" if self.order_evidence else " (no game.py: classic)")]
         parts.extend(f"cannot play: {u}" for u in self.unsupported)
-        return f"engine: {', '.join(self.files)}, Python {self.python or '?'}: " + "; ".join(parts)
+        python = f"Python {self.python or '?'}" + (f" ({self.python_evidence})" if self.python_evidence else "")
+        return f"engine: {', '.join(self.files)}, {python}: " + "; ".join(parts)
 
 
 def python2_dict_order(keys: list[str]) -> list[str]:
@@ -124,19 +130,41 @@ def _read(path: Path) -> str:
 _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|print\s*>>|exec\s+['\"]|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
-def _python_version(text: str, path: Path) -> str:
+#: The course's own files whose Python decides the engine's: the autograder and what it runs.
+CORE_FILES = ("autograder.py", "grading.py", "testClasses.py", "testParser.py", "util.py", "game.py", "pacman.py")
+
+
+def _python2_evidence(text: str, path: Path) -> str | None:
+    """Where `text` shows Python 2 only syntax (``file:line``), or None when it reads as Python 3; a QuirksError
+    for a file that is neither."""
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
-        if _PY2.search(text):
-            return "2"
+        match = _PY2.search(text)
+        if match:
+            return f"{path.name}:{text.count(chr(10), 0, match.start()) + 1}"
         raise QuirksError(f"{path}:{exc.lineno}: does not parse as Python 3 ({exc.msg}) and shows no Python 2 "
                           f"syntax: the course's engine cannot be read") from None
     for node in ast.walk(tree):  # ``print >>sys.stderr, ...`` parses under Python 3 too, but is Python 2's
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and isinstance(node.left, ast.Name) \
                 and node.left.id == "print":
-            return "2"
-    return "3"
+            return f"{path.name}:{node.lineno}"
+    return None
+
+
+def _python_version(root: Path, texts: dict[str, str]) -> tuple[str, str]:
+    """("2" or "3", the evidence): Python 2 when any of the course's core files shows Python 2 only syntax (its
+    autograder then runs under Python 2), else 3."""
+    for name in CORE_FILES:
+        path = root / name
+        if name not in texts:
+            if not path.is_file() or path.is_symlink():
+                continue
+            texts[name] = _read(path)
+        evidence = _python2_evidence(texts[name], path)
+        if evidence is not None:
+            return "2", evidence
+    return "3", ""
 
 
 def _class_lines(lines: list[str], name: str) -> tuple[int, int] | None:
@@ -218,46 +246,61 @@ def _action_order(text: str, path: Path, python: str) -> tuple[tuple[str, ...], 
                           f"order of actions cannot be read")
     list_name, list_line, expression = listed
     mapping = _assignment(lines, span, ("_directions",), path)
+    how: list[str] = []
 
-    def dict_order() -> list[str]:
-        if mapping is None:
-            raise QuirksError(f"{path}:{list_line}: Actions.{list_name} reads _directions, which class Actions "
-                              f"does not assign")
-        _, line, node = mapping
-        if not isinstance(node, ast.Dict) or any(key is None for key in node.keys):
-            raise QuirksError(f"{path}:{line}: Actions._directions: expected a dictionary literal")
-        keys = [_direction(key, names, path, line, "_directions") for key in node.keys]
-        return python2_dict_order(keys) if python == "2" else list(dict.fromkeys(keys))
+    def refuse(node: ast.expr, line: int, name: str) -> QuirksError:
+        shown = ast.unparse(node)[:60]
+        return QuirksError(f"{path}:{line}: Actions.{name} = {shown}: not a form pacman-ai reads statically "
+                           f"(a dictionary literal, dict(...), OrderedDict(...), .items(), list(...), sorted(...), "
+                           f"or a list of (direction, vector) pairs)")
 
-    def is_items(node: ast.expr) -> bool:
-        return (isinstance(node, ast.Call) and not node.args and not node.keywords
-                and isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "iteritems")
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "_directions")
+    def keys(node: ast.expr, line: int, name: str, pairs: bool) -> list[str]:
+        """The directions `node` iterates, in order; `pairs`: it must iterate (direction, vector) pairs."""
+        if isinstance(node, ast.Dict) and not pairs:
+            if any(key is None for key in node.keys):
+                raise refuse(node, line, name)
+            written = [_direction(key, names, path, line, name) for key in node.keys]
+            how.append("Python 2's dictionary order" if python == "2" else "the dictionary's order as written")
+            return python2_dict_order(list(dict.fromkeys(written))) if python == "2" else list(dict.fromkeys(written))
+        if isinstance(node, (ast.List, ast.Tuple)) and pairs and \
+                all(isinstance(e, ast.Tuple) and len(e.elts) == 2 for e in node.elts):
+            how.append("a list as written")
+            return [_direction(e.elts[0], names, path, line, name) for e in node.elts]
+        if isinstance(node, ast.Name) and node.id == "_directions" and not pairs:
+            if mapping is None:
+                raise QuirksError(f"{path}:{line}: Actions.{name} reads _directions, which class Actions does not "
+                                  f"assign")
+            return keys(mapping[2], mapping[1], "_directions", False)
+        if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
+            function, argument = node.func, node.args[0]
+            called = function.id if isinstance(function, ast.Name) else \
+                function.attr if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) \
+                and function.value.id == "collections" else None
+            if called in ("list", "tuple"):
+                return keys(argument, line, name, pairs)
+            if called == "sorted":  # by name: whatever order the inner iterable had no longer matters
+                order = sorted(keys(argument, line, name, pairs))
+                del how[:]
+                return order
+            if called == "OrderedDict" and not pairs:
+                return keys(argument, line, name, True)
+            if called == "dict" and not pairs:
+                order = keys(argument, line, name, True)
+                if python == "2":
+                    how.append("Python 2's dictionary order")
+                    return python2_dict_order(list(dict.fromkeys(order)))
+                return list(dict.fromkeys(order))
+        if isinstance(node, ast.Call) and not node.args and not node.keywords and pairs \
+                and isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "iteritems"):
+            return keys(node.func.value, line, name, False)
+        raise refuse(node, line, name)
 
-    node, how = expression, []
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
-            and len(node.args) == 1 and not node.keywords:
-        node = node.args[0]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted" \
-            and len(node.args) == 1 and not node.keywords:
-        inner = node.args[0]
-        while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("list", "tuple") \
-                and len(inner.args) == 1:
-            inner = inner.args[0]
-        if is_items(inner):
-            order = sorted(dict_order())
-            return tuple(order), f"{path.name}:{list_line} ({list_name} = sorted(_directions.items()))"
-    if is_items(node):
-        order = dict_order()
-        how = "Python 2's dictionary order" if python == "2" else "the dictionary's order as written"
-        return tuple(order), f"{path.name}:{list_line} ({list_name} = _directions.items(), {how})"
-    if isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Tuple) and len(e.elts) == 2
-                                                        for e in node.elts):
-        order = [_direction(e.elts[0], names, path, list_line, list_name) for e in node.elts]
-        return tuple(order), f"{path.name}:{list_line} ({list_name}, a list as written)"
-    shown = ast.unparse(expression)[:60]
-    raise QuirksError(f"{path}:{list_line}: Actions.{list_name} = {shown}: not a form pacman-ai reads statically "
-                      f"(_directions.items(), list(...), sorted(...), or a list of (direction, vector) pairs)")
+    order = keys(expression, list_line, list_name, True)
+    shown = ast.unparse(expression)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    detail = ", ".join(dict.fromkeys(reversed(how))) if how else ""
+    evidence = f"{path.name}:{list_line} ({list_name} = {shown}" + (f", {detail})" if detail else ")")
+    return tuple(order), evidence
 
 
 def _constants(text: str, path: Path) -> list[str]:
@@ -284,21 +327,17 @@ def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
     files = [p for p in (game, rules) if p.is_file()]
     if not files:
         return None
-    order, evidence, python = DEFAULT_ORDER, "", None
+    texts = {p.name: _read(p) for p in files}
+    python, python_evidence = _python_version(root, texts)
+    order, evidence = DEFAULT_ORDER, ""
     if game.is_file():
-        text = _read(game)
-        python = _python_version(text, game)
-        order, evidence = _action_order(text, game, python)
+        order, evidence = _action_order(texts["game.py"], game, python)
         if sorted(order) != sorted(DEFAULT_ORDER):
             raise QuirksError(f"{game}: the order of actions read ({', '.join(order)}) is not the five actions "
                               f"{', '.join(sorted(DEFAULT_ORDER))}")
-    unsupported: list[str] = []
-    if rules.is_file():
-        text = _read(rules)
-        if python is None:
-            python = _python_version(text, rules)
-        unsupported = _constants(text, rules)
-    return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files))
+    unsupported = _constants(texts["pacman.py"], rules) if rules.is_file() else []
+    return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files),
+                        python_evidence)
 
 
 # -- Python 2's random, for a course whose engine (and so its autograder) runs under Python 2 --------------------
