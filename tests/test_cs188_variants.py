@@ -199,6 +199,7 @@ def test_gradescope_and_json_mark_the_question_that_was_not_graded(tmp_path):
     results = json.loads((folder / "results.json").read_text())
     assert results["score"] == 19.0
     assert results["output"].splitlines()[1].startswith("INCOMPLETE: tic_tac_toe could not be graded")
+    assert results["output"].splitlines()[2] == "Graded as: " + lines[0].split(" (", 1)[1][:-1]
     entry = results["tests"][2]
     assert (entry["name"], entry["score"], entry["max_score"], entry["status"]) == (
         "tic_tac_toe: tic_tac_toe (NOT GRADED)", 0.0, 5.0, "failed")

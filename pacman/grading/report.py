@@ -92,6 +92,8 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
         })
     total = f"Total: {_points(report.score)}/{_points(report.max_score)}"
     head = [total, _incomplete_line(report)] if report.incomplete else [total]
+    if report.context:
+        head.append(f"Graded as: {report.context}")
     return {
         "score": report.score,
         "execution_time": round(report.seconds, 3),
