@@ -864,3 +864,22 @@ def test_the_courses_autograder_decides_its_python(tmp_path):
     assert quirks.action_order == ("West", "Stop", "East", "North", "South")
     assert quirks.describe().startswith("engine: game.py, Python 2 (autograder.py:4): actions West, Stop, East, "
                                         "North, South (classic) from game.py:12")
+
+
+def test_write_solutions_keeps_a_solution_without_the_diagnosis_blocks_in_its_shape(tmp_path):
+    folder = _copy("other_school", tmp_path)
+    solution = folder / "test_cases" / "minimax" / "4-pacman-game.solution"
+    before = solution.read_text()
+    done = _cli(folder, "grade", "test_cases", "multiAgents.py", "--write-solutions", "--question", "minimax")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["unchanged  test_cases/minimax/1-minimax-small.solution",
+                                        "unchanged  test_cases/minimax/4-pacman-game.solution"]
+    assert solution.read_text() == before
+    solution.unlink()  # a new file gets every block
+    done = _cli(folder, "grade", "test_cases", "multiAgents.py", "--write-solutions", "--question", "minimax")
+    assert done.returncode == 0, done.stderr
+    assert [line.split('"""')[0] for line in solution.read_text().splitlines() if line.endswith('"""')
+            and not line.startswith('"""')] == ["optimalActions: ", "altDepthActions: ", "partialPlyBugActions: "]
+    refused = _cli(folder, "grade", "test_cases", "multiAgents.py", "--write-solutions")
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "pacman-ai: tic_tac_toe: cannot write its solutions: test_cases/tic_tac_toe/1-three-in-a-row.test:1: class:")

@@ -91,6 +91,22 @@ def _change(target: Path, text: str) -> SolutionChange:
     return SolutionChange(target, text, "changed", _differences(old, new))
 
 
+def _keep_shape(target: Path, values: dict[str, str]) -> dict[str, str]:
+    """`values` without the optional diagnosis blocks an existing solution file leaves out (a course whose grader
+    reads only ``optimalActions`` keeps its solutions in that shape); every block for a new file."""
+    from pacman.grading.classic.format import CLASSIC_KEYS
+    from pacman.grading.classic.pacman_tree import OPTIONAL_SOLUTION_KEYS
+
+    if not target.is_file():
+        return values
+    try:
+        old = read_classic_file(target).values
+    except ClassicFormatError:
+        return values
+    return {key: value for key, value in values.items()
+            if key in old or CLASSIC_KEYS.get(key, key) not in OPTIONAL_SOLUTION_KEYS}
+
+
 def write_solutions(course: ClassicCourse, reference: str | Path, questions: list[str] | None = None,
                     sandbox_user: str | None = None, memory_mb: int = 1024, force: bool = False) -> list[Path]:
     """Write ``NAME.solution`` beside every enabled ``NAME.test`` (of `questions`, if given); the paths written.
@@ -157,6 +173,8 @@ def plan_solutions(course: ClassicCourse, reference: str | Path, questions: list
                 values = test.solution_values(outcomes)
             except ValueError as exc:
                 raise SubmissionError(f"{reference}: on {shown}: {exc}") from None
+            target = course.folder(question) / f"{test.name}.solution"
+            values = _keep_shape(target, values)
             text = format_classic(values, f"Written by pacman-ai grade --write-solutions from {Path(reference).name}.")
-            planned.append((course.folder(question) / f"{test.name}.solution", text))
+            planned.append((target, text))
     return [_change(target, text) for target, text in planned]
