@@ -43,7 +43,7 @@ from pacman.grading.classic import grader as classic_grader
 from pacman.grading.classic.eval_agent import EvalAgentTest
 from pacman.grading.classic.questions import QUESTION_CLASSES, Verdict, question_score
 from pacman.grading.classic.runner import RUNNERS, apply_engine
-from pacman.grading.report import format_report, gradescope_results
+from pacman.grading.report import format_report
 from pacman.grading.sandbox import ItemOutcome, SandboxRun
 
 HERE = Path(__file__).parent

@@ -40,7 +40,9 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from pacman.errors import PacmanError
 
@@ -370,13 +372,13 @@ def _py2_randint(a: int, b: int) -> int:
     return _py2_randrange(a, b + 1)
 
 
-def _py2_choice(seq):  # noqa: ANN001, ANN202 - the random module's signature
+def _py2_choice(seq: Sequence[Any]) -> Any:
     import random
 
     return seq[int(random.random() * len(seq))]
 
 
-def _py2_shuffle(x, random=None):  # noqa: ANN001, ANN202
+def _py2_shuffle(x: list[Any], random: Callable[[], float] | None = None) -> None:
     import random as module
 
     draw = module.random if random is None else random

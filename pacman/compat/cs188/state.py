@@ -77,8 +77,8 @@ class ClassicState:
 
     >>> from pacman import load_layout
     >>> start = ClassicState(GameState.initial(load_layout("test")))
-    >>> start.getLegalActions(0)[-1]
-    'Stop'
+    >>> start.getLegalActions(0)
+    ['Stop', 'East', 'South']
     """
 
     __slots__ = ("game_state", "pacman_direction", "_key", "_hash", "_food")
@@ -258,7 +258,7 @@ class CurrentState(ClassicState):
 
     >>> from pacman import load_layout
     >>> start = CurrentState(GameState.initial(load_layout("test")))
-    >>> start.get_legal_actions(0)[-1], type(start.generate_successor(0, "Stop")).__name__
+    >>> start.get_legal_actions(0)[0], type(start.generate_successor(0, "Stop")).__name__
     ('Stop', 'CurrentState')
     """
 
