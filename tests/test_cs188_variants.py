@@ -560,7 +560,6 @@ def test_the_order_of_actions_is_read_from_the_courses_game_py(tmp_path, value, 
      "game.py:2: Directions.NORTH is 'N', not 'North': pacman-ai plays the classic direction names only"),
     (_GAME % "_directions.items()\n    _directionsAsList = []", "game.py:13: Actions._directionsAsList is "
                                                               "assigned twice (first on line 12)"),
-    ("def broken(:\n    pass\n", "game.py:1: does not parse as Python 3"),
     ("x = 1\n", "game.py: has no class Actions"),
 ])
 def test_an_engine_that_cannot_be_read_statically_is_refused_naming_file_and_line(tmp_path, text, message):
@@ -883,3 +882,11 @@ def test_write_solutions_keeps_a_solution_without_the_diagnosis_blocks_in_its_sh
     refused = _cli(folder, "grade", "test_cases", "multiAgents.py", "--write-solutions")
     assert refused.returncode == 2 and refused.stderr.startswith(
         "pacman-ai: tic_tac_toe: cannot write its solutions: test_cases/tic_tac_toe/1-three-in-a-row.test:1: class:")
+
+
+def test_a_game_py_that_only_python_2_parses_makes_a_python_2_engine(tmp_path):
+    """Tabs mixed with spaces: no Python 3 runs it, so the course's Python is 2 (its dictionary order with it)."""
+    (tmp_path / "game.py").write_text((_GAME % "_directions.items()") + "\ndef f():\n\tif 1:\n        return 2\n")
+    quirks = read_engine_quirks(tmp_path)
+    assert (quirks.python, quirks.python_evidence) == ("2", "game.py:19")
+    assert quirks.action_order == ("West", "Stop", "East", "North", "South")

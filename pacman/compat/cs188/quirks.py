@@ -14,8 +14,8 @@ layer plays by it:
   of pairs is taken as written. The engine is Python 2 when one of the
   course's core files (``autograder.py``, ``grading.py``, ``testClasses.py``,
   ``testParser.py``, ``util.py``, ``game.py``, ``pacman.py``) does not parse as
-  Python 3 and shows Python 2 syntax (a ``print`` statement, ``except E, e:``),
-  or writes ``print >>stream, ...``: the course's autograder then runs under
+  Python 3 (a ``print`` statement, ``except E, e:``, tabs mixed with spaces), or
+  writes ``print >>stream, ...``: the course's autograder then runs under
   Python 2.
 - **Python 2's random**: a Python 2 engine means the course's autograder ran the
   student's code under Python 2, whose ``random.choice``, ``randrange``,
@@ -137,17 +137,18 @@ CORE_FILES = ("autograder.py", "grading.py", "testClasses.py", "testParser.py", 
 
 
 def _python2_evidence(text: str, path: Path) -> str | None:
-    """Where `text` shows Python 2 only syntax (``file:line``), or None when it reads as Python 3; a QuirksError
-    for a file that is neither."""
+    """Where `text` shows that only Python 2 runs it (``file:line``), or None when it reads as Python 3.
+
+    A file that does not parse as Python 3 (a ``print`` statement, ``except E, e:``, tabs mixed with spaces)
+    can only be a Python 2 course's; ``print >>stream, ...`` parses under Python 3 but is Python 2's.
+    """
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
         match = _PY2.search(text)
-        if match:
-            return f"{path.name}:{text.count(chr(10), 0, match.start()) + 1}"
-        raise QuirksError(f"{path}:{exc.lineno}: does not parse as Python 3 ({exc.msg}) and shows no Python 2 "
-                          f"syntax: the course's engine cannot be read") from None
-    for node in ast.walk(tree):  # ``print >>sys.stderr, ...`` parses under Python 3 too, but is Python 2's
+        line = text.count(chr(10), 0, match.start()) + 1 if match else exc.lineno
+        return f"{path.name}:{line}"
+    for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and isinstance(node.left, ast.Name) \
                 and node.left.id == "print":
             return f"{path.name}:{node.lineno}"
