@@ -890,3 +890,29 @@ def test_a_game_py_that_only_python_2_parses_makes_a_python_2_engine(tmp_path):
     quirks = read_engine_quirks(tmp_path)
     assert (quirks.python, quirks.python_evidence) == ("2", "game.py:19")
     assert quirks.action_order == ("West", "Stop", "East", "North", "South")
+
+
+@pytest.mark.parametrize("ghosts, parsed", [
+    ("[DirectionalGhost(i) for i in range(1, 3)]", [["DirectionalGhost", 1], ["DirectionalGhost", 2]]),
+    ("[RandomGhost(i, 0.5) for i in range(1, 2)]", [["RandomGhost", 1, 0.5]]),
+    ("[RandomGhost(1), DirectionalGhost(2, 0.9)]", [["RandomGhost", 1], ["DirectionalGhost", 2, 0.9]]),
+])
+def test_the_ghosts_the_course_evaluates_are_read_statically(tmp_path, ghosts, parsed):
+    test = _eval_test(tmp_path, "").test_file
+    test.values["ghosts"] = ghosts
+    from pacman.grading.classic.eval_agent import parse_ghosts
+
+    assert parse_ghosts(test) == parsed
+
+
+@pytest.mark.parametrize("ghosts", ["[DirectionalGhost(i) for i in range(n)]", "[RandomGhost(i + 1) for i in range(2)]",
+                                    "[make(i) for i in range(1, 3)]", "ghost_list()"])
+def test_ghosts_that_need_running_code_are_refused_naming_the_line(tmp_path, ghosts):
+    from pacman.grading.classic.eval_agent import parse_ghosts
+
+    test = _eval_test(tmp_path, "").test_file
+    test.values["ghosts"] = ghosts
+    with pytest.raises(ClassicFormatError) as error:
+        parse_ghosts(test)
+    assert str(error.value).split(": ", 1)[1].startswith("ghosts: expected ")
+    assert ":7: " in str(error.value)

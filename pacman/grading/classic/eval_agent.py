@@ -4,7 +4,8 @@ The ``.test`` file gives ``agentName`` (a class of the student's file, built
 the classic way with ``agentArgs`` such as ``"depth=2,evalFn=better"``, every
 value a string), ``layoutName``, ``maxTime`` (seconds of Pacman's thinking per
 game), ``numGames``, ``randomSeed``, ``ghosts`` such as
-``"[RandomGhost(1), DirectionalGhost(2)]"`` (parsed, never evaluated), the
+``"[RandomGhost(1), DirectionalGhost(2)]"`` or ``"[DirectionalGhost(i) for i in
+range(1, 3)]"`` (parsed, never evaluated), the
 thresholds ``scoreThresholds`` (on the average score), ``winsThresholds`` and
 ``nonTimeoutThresholds`` (on the number of games), and the optional minimums
 ``scoreMinimum``, ``winsMinimum``, ``nonTimeoutMinimum``. The current generation
@@ -64,8 +65,11 @@ def parse_ghosts(file: ClassicFile) -> list[list[Any]]:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError:
         tree = None
+    if isinstance(tree, ast.ListComp):
+        tree = _expand_comprehension(tree)
     if not isinstance(tree, ast.List):
-        raise file.error("ghosts", f"expected a list such as [RandomGhost(1)], got {text[:60]!r}")
+        raise file.error("ghosts", f"expected a list such as [RandomGhost(1)] or [RandomGhost(i) for i in "
+                                   f"range(1, 3)], got {text[:60]!r}")
     ghosts = []
     for node in tree.elts:
         ok = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GHOST_CLASSES
@@ -81,6 +85,31 @@ def parse_ghosts(file: ClassicFile) -> list[list[Any]]:
         if ghost[1] != position:
             raise file.error("ghosts", f"ghost {position} has index {ghost[1]}; list the ghosts as 1, 2, ...")
     return ghosts
+
+
+def _expand_comprehension(node: ast.ListComp) -> ast.expr:
+    """``[Ghost(i) for i in range(a, b)]`` (the course evaluates the ghosts' text) as the list it makes; anything
+    else is returned unchanged, and refused by the caller."""
+    if len(node.generators) != 1:
+        return node
+    loop = node.generators[0]
+    bounds = loop.iter
+    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name) or not (
+            isinstance(bounds, ast.Call) and isinstance(bounds.func, ast.Name) and bounds.func.id == "range"
+            and not bounds.keywords and 1 <= len(bounds.args) <= 2
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in bounds.args)):
+        return node
+    element = node.elt
+    if not (isinstance(element, ast.Call) and element.args and isinstance(element.args[0], ast.Name)
+            and element.args[0].id == loop.target.id
+            and not any(isinstance(n, ast.Name) and n.id == loop.target.id
+                        for a in element.args[1:] for n in ast.walk(a))):
+        return node
+    numbers = range(*(a.value for a in bounds.args))
+    if len(numbers) > 16:
+        return node
+    return ast.List(elts=[ast.Call(func=element.func, args=[ast.Constant(i), *element.args[1:]],
+                                   keywords=element.keywords) for i in numbers], ctx=ast.Load())
 
 
 def parse_agent_args(file: ClassicFile) -> dict[str, str]:
