@@ -916,3 +916,15 @@ def test_ghosts_that_need_running_code_are_refused_naming_the_line(tmp_path, gho
         parse_ghosts(test)
     assert str(error.value).split(": ", 1)[1].startswith("ghosts: expected ")
     assert ":7: " in str(error.value)
+
+
+def test_agent_args_are_read_as_the_course_reads_them(tmp_path):
+    from pacman.grading.classic.eval_agent import parse_agent_args
+
+    test = _eval_test(tmp_path, 'agentArgs: "depth=3,evalFn=better,verbose"\n')
+    assert parse_agent_args(test.test_file) == {"depth": "3", "evalFn": "better", "verbose": 1}
+    test.test_file.values["agentArgs"] = "depth=2=3"
+    with pytest.raises(ClassicFormatError) as error:
+        parse_agent_args(test.test_file)
+    assert str(error.value).endswith("t.test:8: agentArgs: expected name=value pairs separated by commas, got "
+                                     "'depth=2=3'")

@@ -112,17 +112,18 @@ def _expand_comprehension(node: ast.ListComp) -> ast.expr:
                                    keywords=element.keywords) for i in numbers], ctx=ast.Load())
 
 
-def parse_agent_args(file: ClassicFile) -> dict[str, str]:
-    """``depth=2,evalFn=better`` as ``{"depth": "2", "evalFn": "better"}`` (values stay strings)."""
-    args: dict[str, str] = {}
+def parse_agent_args(file: ClassicFile) -> dict[str, str | int]:
+    """``depth=2,evalFn=better`` as ``{"depth": "2", "evalFn": "better"}`` (values stay strings); a name given
+    without ``=value`` is 1, as the course's parser makes it (``useFlag`` -> ``{"useFlag": 1}``)."""
+    args: dict[str, str | int] = {}
     for part in (file.get("agentArgs") or "").split(","):
         if not part.strip():
             continue
         key, sep, value = part.partition("=")
         key = key.strip()
-        if not sep or not key.isidentifier():
+        if not key.isidentifier() or "=" in value:
             raise file.error("agentArgs", f"expected name=value pairs separated by commas, got {part.strip()!r}")
-        args[key] = value.strip()
+        args[key] = value.strip() if sep else 1
     return args
 
 
