@@ -928,3 +928,15 @@ def test_agent_args_are_read_as_the_course_reads_them(tmp_path):
         parse_agent_args(test.test_file)
     assert str(error.value).endswith("t.test:8: agentArgs: expected name=value pairs separated by commas, got "
                                      "'depth=2=3'")
+
+
+def test_packaging_a_folder_with_a_question_it_cannot_grade_says_so(tmp_path):
+    _copy("other_school", tmp_path)
+    done = _cli(tmp_path, "grade", "other_school/test_cases", "--gradescope-package", "pkg", "--requirement",
+                "pacman-ai")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "pacman-ai: warning: tic_tac_toe will not be graded on Gradescope (its results will say so): "
+        "other_school/test_cases/tic_tac_toe/1-three-in-a-row.test:1: class: test class 'TicTacToeTest' is not one "
+        "pacman-ai grades (it grades GraphGameTreeTest, PacmanGameTreeTest, EvalAgentTest)")
+    assert (tmp_path / "pkg" / "course" / "test_cases" / "tic_tac_toe" / "CONFIG").is_file()

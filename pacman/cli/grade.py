@@ -348,6 +348,9 @@ def _package_classic(args: argparse.Namespace) -> int:
 
     course = load_course(args.assignment)  # a mistake in the folder is reported now, not on Gradescope
     _check_mazes_travel(course, classic_layouts(args.assignment))
+    for question in course.ungradable:  # packaged all the same (the others are graded), but said now
+        print(f"pacman-ai: warning: {question.id} will not be graded on Gradescope (its results will say so): "
+              f"{question.problem}", file=sys.stderr)
     student_file = GENERATIONS[course.generation].student_file if course.generation else CLASSIC_SUBMISSION
     written = write_gradescope_package(args.gradescope_package, course.id, student_file,
                                        requirement=args.requirement, assignment_files=Path(args.assignment),
