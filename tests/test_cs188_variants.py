@@ -940,3 +940,20 @@ def test_packaging_a_folder_with_a_question_it_cannot_grade_says_so(tmp_path):
         "other_school/test_cases/tic_tac_toe/1-three-in-a-row.test:1: class: test class 'TicTacToeTest' is not one "
         "pacman-ai grades (it grades GraphGameTreeTest, PacmanGameTreeTest, EvalAgentTest)")
     assert (tmp_path / "pkg" / "course" / "test_cases" / "tic_tac_toe" / "CONFIG").is_file()
+
+
+def test_a_python_2_course_grades_the_students_random_as_python_2_draws_it(tmp_path):
+    """End to end, in the sandbox's child: beside a Python 2 autograder.py, the student's random.choice is
+    Python 2's; the report's first line says so."""
+    folder = _copy("sorted_order", tmp_path)
+    student = folder / "students" / "says_choice.py"
+    student.write_text((folder / "multiAgents.py").read_text() + "\nprint('choice is', random.choice.__name__)\n")
+    done = _cli(folder, "grade", "test_cases", "students/says_choice.py", "--question", "q2", "--verbose")
+    assert done.returncode == 0, done.stderr
+    assert "choice is choice" in done.stdout and ", Python 3: " in done.stdout.splitlines()[0]
+    (folder / "autograder.py").write_text("import sys\nprint 'Starting on %s at %s' % ('a', 'b')\n")
+    done = _cli(folder, "grade", "test_cases", "students/says_choice.py", "--question", "q2", "--verbose")
+    assert done.returncode == 0, done.stderr
+    assert "choice is _py2_choice" in done.stdout
+    assert ", Python 2 (autograder.py:2): actions East, North, South, Stop, West" in done.stdout.splitlines()[0]
+    assert "Question q2: MinimaxAgent  5/5" in done.stdout
