@@ -61,7 +61,7 @@ def dask_executor(address: str, *, workers: int | None = None,
             with _sigint_ignored_by_children():
                 cluster = stack.enter_context(LocalCluster(
                     n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=logging.ERROR))
+                    dashboard_address=None, silence_logs=logging.CRITICAL))  # its close is noisy
             client = stack.enter_context(Client(cluster, timeout=f"{timeout}s"))
             description = f"Dask LocalCluster, {count} worker{'s' if count != 1 else ''}"
         else:
