@@ -9,7 +9,6 @@ line for a game that was not played, and `--resume` gives the clean run's lines.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import json
 import os
 import signal
 import socket

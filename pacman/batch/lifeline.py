@@ -18,39 +18,28 @@ The same thread beats: every half second it writes the time into the pool's
 shared `Heartbeats`, so the batch notices a worker that stopped (SIGSTOP) or
 hangs with the interpreter locked, kills it and replays its games elsewhere
 (`pacman.batch.runner`).
+
+`stop_on_signals` (from `pacman.process_guard`) makes SIGTERM and SIGHUP stop a
+run as Ctrl-C does, so that its clean-up runs whatever stopped it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import select
-import signal
-import sys
 import threading
 import time
 from typing import Any
 
-__all__ = ["die_with", "set_parent_death_signal", "Heartbeats", "BEAT_SECONDS"]
+from pacman.process_guard import STOP_SIGNALS, RunSignal, set_parent_death_signal, stop_on_signals
+
+__all__ = ["die_with", "set_parent_death_signal", "Heartbeats", "BEAT_SECONDS", "RunSignal", "stop_on_signals",
+           "STOP_SIGNALS"]
+
 
 #: Seconds between two beats of a worker (and two looks at its batch's process).
 BEAT_SECONDS = 0.5
-
-_PR_SET_PDEATHSIG = 1
-
-
-def set_parent_death_signal(number: int = signal.SIGKILL) -> bool:
-    """Ask Linux to send `number` to this process when its parent ends; False where that cannot be done."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, int(number), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
 
 def _process_gone(pid: int) -> bool:
     try:

@@ -25,11 +25,10 @@ import contextlib
 import concurrent.futures as cf
 import os
 import signal
-import threading
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from pacman.batch.config import (
     MAX_CONFIGURATIONS,
@@ -45,6 +44,7 @@ from pacman.batch.config import (
     show_value,
     validate_config,
 )
+from pacman.process_guard import RunSignal, stop_on_signals
 from pacman.batch.pool import process_pool, stop_pool
 from pacman.batch.results import ResultsFile, check_out, check_writable, lock_results, resumed_lines
 from pacman.batch.summary import summarize_batch, varying_fields
@@ -74,47 +74,6 @@ EXECUTOR_TRIES = 3
 
 _NESTED = ("run_batch was called while {where}: the file that defines the agent (or evaluation) starts a batch "
            "when it is imported; put that call under if __name__ == \"__main__\":, or the agent in a file of its own")
-
-
-class RunSignal(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised where the run is (as Ctrl-C raises KeyboardInterrupt), so it stops the same way."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(signal.Signals(number).name)
-        self.signal = number
-
-
-#: The signals that stop a run as Ctrl-C does (those that exist here).
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop what runs in the ``with`` block as Ctrl-C does: `RunSignal`, a KeyboardInterrupt.
-
-    What ``kill PID``, a supervisor, ``subprocess.terminate()`` or a closed
-    terminal sends then ends a batch like Ctrl-C: its workers stopped, every
-    finished game kept, the table printed, the file ready for ``--resume``. The
-    previous handlers come back at the end of the block; outside the main thread
-    nothing is changed. A second signal while the run stops is not raised again.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    stopping = False
-
-    def handler(number: int, frame: Any) -> None:
-        nonlocal stopping
-        if not stopping:
-            stopping = True
-            raise RunSignal(number)
-
-    previous = {number: signal.signal(number, handler) for number in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for number, old in previous.items():
-            signal.signal(number, old)
 
 
 @dataclass
