@@ -65,7 +65,7 @@ WRITE_BUDGET = 32 << 20
 #: Processes a submission may have at once, counted by the grader's watch (with or without --sandbox-user).
 MAX_PROCESSES = 16
 #: Seconds between two looks of the watch at the submission's processes (CPU time, writes, processes, sockets).
-_WATCH_EVERY = 0.1
+_WATCH_EVERY = 0.05
 
 
 class SandboxError(PacmanError):
@@ -322,6 +322,10 @@ def run_items(
     outcome per item, whatever the submission does.
     """
     ids = _user_ids(user) if user is not None else None
+    if write_budget <= 0:  # used up by earlier tests of this grading: nothing more of the submission runs
+        reason = (f"not run: the submission used up the {_megabytes(WRITE_BUDGET)} write budget of the grading in "
+                  f"earlier tests")
+        return SandboxRun([ItemOutcome(False, error=reason) for _ in items], "", 0, 0.0)
     with stop_on_signals(), _undumpable():  # stopped by a signal: the finally blocks end the child, remove the folder
         return _run_items(source, path, items, time_limits, memory_mb, ids, loader, forbid_imports, write_budget)
 
@@ -351,24 +355,33 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
                 os.chown(home, *ids)
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
             before = _own_written()
-            status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                capture_path, ids, loader, forbid_imports, scratch, write_budget - written)
-            # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade` is).
-            end_children(keep=ours)
+            try:
+                status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
+                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written)
+            finally:
+                # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade`
+                # is); on the way out of a signal too.
+                end_children(keep=ours)
             after = _own_written()
             # Everything the child's processes wrote, counted by the kernel as they were reaped (into this process's
             # figures): exact, where the watch only samples.
-            child_written = (max(0, after - before - status.job_bytes - status.received)
-                             if before is not None and after is not None else 0)
+            child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received)
+                                if before is not None and after is not None else 0)
             written += child_written
             outside.extend(f for f in status.files if f not in outside)
             if ids is not None:
                 outside.extend(f for f in _remove_files_of(ids[0]) if f not in outside)
+            if written > write_budget and (status.limit is None or status.limit.startswith("disk:")):
+                # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
+                total = WRITE_BUDGET - write_budget + written
+                status.limit = (f"disk: the submission's processes wrote {_megabytes(total)} in this grading, over "
+                                f"its {_megabytes(WRITE_BUDGET)} write budget (files, output and pipes, all its "
+                                f"processes together): stopped")
+                if status.current is not None:
+                    status.reason = status.limit
+                elif status.fatal is not None:
+                    status.fatal = status.limit
             if status.limit is not None:
-                limits.append(status.limit)
-            elif written > write_budget:  # a burst between two looks of the watch: the total still counts
-                status.limit = (f"disk: the submission's processes wrote {_megabytes(written)} in all, over the "
-                                f"{_megabytes(WRITE_BUDGET)} write budget of a grading")
                 limits.append(status.limit)
             try:
                 with open(capture_path, "rb") as handle:
@@ -399,7 +412,9 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             first = progressed
     if outside:
         shown = ", ".join(outside[:5]) + (f" and {len(outside) - 5} more" if len(outside) > 5 else "")
-        what = "removed" if ids is not None else "not removed: only with --sandbox-user can the grader tell them apart"
+        what = ("removed, with every file of the sandbox user in the shared temporary folders" if ids is not None
+                else "left in place, and maybe others the grader did not see open: only with --sandbox-user can "
+                     "the grader find and remove them")
         limits.append(f"disk: the submission wrote files outside its folder: {shown} ({what})")
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
     return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
@@ -472,6 +487,8 @@ class _ChildStatus:
     """The report line of the limit the child hit (it was stopped for it), if any."""
     files: list[str] = field(default_factory=list)
     """Files outside its folder that the watch saw the submission hold open for writing."""
+    sampled_written: int = 0
+    """The most the watch saw it had written (a floor where the kernel's count misses processes init reaped)."""
 
 
 class _Watch:
@@ -491,6 +508,7 @@ class _Watch:
         self.cpu_allowed = IMPORT_CPU_LIMIT
         self.files: list[str] = []
         self.pids: list[int] = []
+        self.written = 0  # the most the submission had written at any look
         self._next = 0.0
         self.enabled = os.path.isdir(f"/proc/{os.getpid()}")
 
@@ -507,6 +525,7 @@ class _Watch:
         self.pids = usage.pids
         self.files.extend(f for f in usage.files if f not in self.files)
         written = usage.written - received
+        self.written = max(self.written, written)
         if written > self.write_allowance:
             return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
                     f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
@@ -563,8 +582,11 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
                        lambda found: _violation_error(found, path, forbid_imports), watch)
     finally:
         status.files = watch.files
-        if status.limit is not None:
-            _end_tree(watch.pids)
+        status.sampled_written = watch.written
+        # Every process of the tree, those that left the session included, whether the child ended by itself,
+        # was stopped by a limit, or the grader is being stopped (a signal): none outlives this call.
+        _end_tree([pid for pid in (_proc_tree(process.pid) if watch.enabled else []) if pid != process.pid]
+                  + watch.pids)
         os.close(read_fd)
         try:
             process.wait(timeout=1.0)  # after "done" the child exits by itself: let it
