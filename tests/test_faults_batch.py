@@ -9,6 +9,7 @@ line for a game that was not played, and `--resume` gives the clean run's lines.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import os
 import signal
 import socket
@@ -209,6 +210,26 @@ def test_an_executor_lost_before_any_game_is_a_batch_error_and_no_file(tmp_path)
         run_batch(GameConfig.create("small", "expectimax", {"depth": 1}, max_moves=40), games=5, executor=pool,
                   out=out)
     assert not out.exists()
+
+
+def test_a_file_with_games_an_earlier_version_faked_is_refused_on_resume(tmp_path):
+    from pacman.batch import BatchError
+
+    config = GameConfig.create("small", "expectimax", {"depth": 1}, max_moves=40)
+    out = tmp_path / "games.jsonl"
+    run_batch(config, games=3, seed=2, jobs=1, out=out)
+    lines = out.read_text().splitlines()
+    fake = json.loads(lines[1])  # game 1, as the lost scheduler used to leave it
+    fake.update(outcome="crashed", won=False, lost=False, score=None, moves=None, crashed=True, failed_agent=None,
+                error="the worker failed: CancelledError", move_ms=[])
+    out.write_text("\n".join([lines[0], json.dumps(fake), lines[2]]) + "\n")
+    with pytest.raises(BatchError, match=r"line 2 \(game 1\) is a game that was never played: its executor failed "
+                                         r"it \(the worker failed: CancelledError\)"):
+        run_batch(config, games=5, seed=2, jobs=1, out=out, resume=True)
+    out.write_text("\n".join([lines[0], lines[2]]) + "\n")  # as the message says: delete it, and resume
+    more = run_batch(config, games=5, seed=2, jobs=1, out=out, resume=True)
+    assert more.complete and more.played == 3
+    assert _by_index(out) == [deterministic_part(r) for r in run_batch(config, games=5, seed=2, jobs=1).records]
 
 
 def _free_port() -> int:

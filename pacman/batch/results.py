@@ -385,6 +385,20 @@ def _name(value: Any) -> str:
 
 _ABSENT = object()
 
+#: How earlier versions began the error of a game their executor failed (`pacman.batch.worker.WORKER_FAILED`).
+_EXECUTOR_FAILED = "the worker failed: "
+
+
+def _never_played(record: Mapping[str, Any]) -> bool:
+    """A line written for a game the executor never ran (lost scheduler, cancelled future), by an earlier version.
+
+    Only Dask's KilledWorker (the game killed every worker it ran on) is still
+    written with this prefix: it is a played game's crash, like WORKER_DIED.
+    """
+    error = record.get("error") or ""
+    return (bool(record.get("crashed")) and record.get("failed_agent") is None and error.startswith(_EXECUTOR_FAILED)
+            and not error.startswith(_EXECUTOR_FAILED + "KilledWorker"))
+
 
 def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mapping[str, Any]], games: int,
                   seed: int, on_repair: Callable[[str], None] | None = None) -> list[tuple[int, dict[str, Any]]]:
@@ -424,6 +438,11 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
             raise BatchError(f"{path}: line {number} is game {index} again (already on line "
                              f"{seen[config_number, index]}); a results file has each game once")
         seen[config_number, index] = number
+        if _never_played(record):
+            raise BatchError(f"{path}: line {number} (game {index}) is a game that was never played: its executor "
+                             f"failed it ({record['error']}), and an earlier version of pacman-ai wrote it as "
+                             f"crashed; delete such lines (their error starts with \"{_EXECUTOR_FAILED}\" and is "
+                             f"not KilledWorker) and --resume plays those games")
         kept.append((config_number, record))
     if cut is not None:
         torn = os.path.getsize(path) - cut

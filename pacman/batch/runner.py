@@ -16,6 +16,15 @@ batch stops with a BatchError quoting that message, and those lines are not
 written. A game whose agent raises, exits or overruns its time is that game's
 result, never a batch failure; failures that differ, or that follow a game
 played, are recorded as crashed games and the batch goes on.
+
+**A game that was not played is never a line.** `play_game` never raises for
+the agent, so an error from the executor means the game did not run: it is sent
+again (up to `EXECUTOR_TRIES` times), and an executor that says it is lost (a
+``lost()`` method, as `pacman.batch.cluster`'s Dask executor has) or cancels the
+games stops the run at once: `BatchResult.interrupted`, with `stopped_by` saying
+why, and the games that finished kept. Workers of our pool that give no sign of
+life for `stall_timeout` seconds are killed and their games replayed
+(`pacman.batch.lifeline`).
 """
 
 from __future__ import annotations
@@ -156,8 +165,13 @@ def run_batch(
     A worker process that dies mid-game has its game retried once in a fresh
     process, then recorded as crashed; the batch goes on. A batch whose workers
     cannot start, or whose first games all fail the same way outside the agent,
-    raises BatchError (see the module's docstring). Ctrl-C stops the workers and
-    returns what finished, with `interrupted` set.
+    raises BatchError (see the module's docstring). Ctrl-C (and SIGTERM or SIGHUP
+    inside `stop_on_signals`) stops the workers and returns what finished, with
+    `interrupted` set and `stop_signal` the signal's number; so does a lost
+    executor (`stopped_by` says what happened; nothing is written for the games it
+    did not finish), or a BatchError if nothing at all was played or resumed. A
+    worker of our pool silent for `stall_timeout` seconds (None: never) is killed
+    and its games replayed, `on_note` told.
 
     >>> result = run_batch(GameConfig.create("test", "greedy"), games=4, jobs=1)   # doctest: +SKIP
     >>> result.summary()["win_rate"]                                              # doctest: +SKIP
@@ -473,7 +487,7 @@ def _run_alone(job: GameJob, stall_timeout: float | None, note: Callable[[str], 
         return failed_record(job, WORKER_DIED)
     except (KeyboardInterrupt, _RunStopped):
         raise
-    except BaseException as exc:
-        return failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+    except BaseException as exc:  # not the game's doing (play_game never raises for it): never a line
+        raise _RunStopped(f"the process pool failed game {job.index} on its retry: {failure_text(exc)}") from None
     finally:
         stop_pool(pool)
