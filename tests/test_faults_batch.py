@@ -158,6 +158,14 @@ def test_a_stopped_worker_is_noticed_killed_and_its_games_replayed(tmp_path):
     _no_process_left(process.pid)
 
 
+def test_stall_timeout_with_dask_is_a_usage_error(capsys):
+    from pacman.cli import main
+
+    assert main(["batch", "--dask", "local", "--stall-timeout", "5", "--games", "1"]) == 2
+    assert capsys.readouterr().err == ("pacman-ai batch: --stall-timeout applies to the process pool; Dask watches "
+                                       "its own workers (its distributed.scheduler.worker-ttl setting)\n")
+
+
 # --- an executor that is lost -------------------------------------------------------------------------------------
 
 class _LosesItsScheduler(cf.ThreadPoolExecutor):

@@ -226,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
     if args.dask and args.dask != "local" and args.jobs is not None:
         raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    if args.dask and args.stall_timeout is not None:
+        raise UsageError(f"{prog}: --stall-timeout applies to the process pool; Dask watches its own workers "
+                         f"(its distributed.scheduler.worker-ttl setting)")
     if args.plot is not None and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
     outputs = [(flag, path) for flag, path in (("--out", args.out), ("--summary", args.summary),
