@@ -107,20 +107,20 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
     assert "LIMITS HIT:" in text and all(line.split(" MB")[0] in text for line in report.limits)
 
 
-def test_busy_threads_are_stopped_by_the_cpu_limit_of_all_their_threads(tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_busy_processes_are_stopped_by_the_cpu_limit_of_all_their_processes(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "IMPORT_CPU_LIMIT", 2.0)
     assignment = _assignment(tmp_path / "a")
-    # Sixteen threads hashing (which releases the interpreter's lock), then an import that waits: the wall-clock
-    # limit of the import (10 s) is far; the CPU time of all the threads passes 2 s first.
+    # Three processes spinning, under every per-process limit, then an import that waits: the wall-clock limit of
+    # the import (10 s) is far; the CPU time of all of them together passes 2 s first.
     path = _submission(tmp_path, at_import="""
-        import hashlib, threading, time
-        def _spin():
-            data = b"x" * (1 << 20)
-            while True:
-                hashlib.sha256(data).digest()
-        for _ in range(16):
-            threading.Thread(target=_spin, daemon=True).start()
-        time.sleep(9)
+        import os, time
+        for _ in range(2):
+            if os.fork() == 0:
+                break
+        end = time.monotonic() + 9
+        while time.monotonic() < end:
+            pass
     """)
     started = time.monotonic()
     report = grade(assignment, path)
@@ -129,6 +129,26 @@ def test_busy_threads_are_stopped_by_the_cpu_limit_of_all_their_threads(tmp_path
     assert "CPU: the submission's processes used " in message and "(all their threads together), more than " \
         "the 2 s its time limits allow: stopped" in message
     assert report.score == 0 and report.limits and report.limits[0].startswith("tree / first: CPU: ")
+
+
+def test_busy_threads_are_stopped_before_they_stretch_the_grading(tmp_path):
+    assignment = _assignment(tmp_path / "a")
+    # Sixteen threads spinning in Python: one core between them and the item, which would crawl to its time limit.
+    path = _submission(tmp_path, at_import="""
+        import threading
+        def _spin():
+            while True:
+                pass
+        for _ in range(16):
+            threading.Thread(target=_spin, daemon=True).start()
+    """)
+    started = time.monotonic()
+    report = grade(assignment, path)
+    assert time.monotonic() - started < 20  # two tests of 20 s each, which the threads would stretch to 40 s
+    message = report.questions[0].tests[0].messages[0]
+    assert "CPU: the submission ran " in message and f"threads in one process, more than {sandbox.MAX_THREADS} " \
+        "(busy threads would stretch every test to its time limit): stopped" in message
+    assert report.score == 0 and report.limits[0].startswith("tree / first: CPU: the submission ran ")
 
 
 def test_too_many_processes_are_stopped_and_reported(tmp_path):

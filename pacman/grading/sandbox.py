@@ -40,7 +40,7 @@ from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
-           "WRITE_BUDGET", "MAX_PROCESSES"]
+           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS"]
 
 #: Seconds a submission may take to import (module-level code included).
 IMPORT_TIME_LIMIT = 10.0
@@ -64,6 +64,9 @@ _SANDBOX_PROCESSES = 64
 WRITE_BUDGET = 32 << 20
 #: Processes a submission may have at once, counted by the grader's watch (with or without --sandbox-user).
 MAX_PROCESSES = 16
+#: Threads one process of the submission may run at once: the grader's (the item's, a game's agent thread) and
+#: a few of its own. Busy threads would otherwise stretch every item to its time limit, within RLIMIT_CPU.
+MAX_THREADS = 4
 #: Seconds between two looks of the watch at the submission's processes (CPU time, writes, processes, sockets).
 _WATCH_EVERY = 0.05
 
@@ -160,6 +163,8 @@ class _Usage:
     sockets: int
     files: list[str]
     """Regular files they hold open for writing."""
+    threads: int = 0
+    """The most threads one of the processes runs."""
 
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -194,9 +199,10 @@ def _proc_tree(root: int) -> list[int]:
 def _usage(root: int, scratch: str) -> _Usage:
     """The CPU time, bytes written, sockets and open output files of `root`'s process tree."""
     pids = _proc_tree(root)
-    cpu, written, sockets, files = 0.0, 0, 0, []
+    cpu, written, sockets, files, threads = 0.0, 0, 0, [], 0
     for pid in pids:
         try:
+            threads = max(threads, len(os.listdir(f"/proc/{pid}/task")))
             with open(f"/proc/{pid}/stat", "rb") as handle:
                 data = handle.read()
             fields = data[data.rfind(b")") + 2:].split()
@@ -226,7 +232,7 @@ def _usage(root: int, scratch: str) -> _Usage:
                     continue
                 if flags & (os.O_WRONLY | os.O_RDWR) and target not in files and os.path.isfile(target):
                     files.append(target)
-    return _Usage(pids, cpu, written, sockets, files)
+    return _Usage(pids, cpu, written, sockets, files, threads)
 
 
 def _own_written() -> int | None:
@@ -500,7 +506,8 @@ class _Watch:
     `_WATCH_EVERY` seconds (Linux /proc): its CPU time over every thread may not
     exceed the time limits of the items started so far plus `IMPORT_CPU_LIMIT`, its
     bytes written may not exceed what is left of `WRITE_BUDGET`, it may run at most
-    `MAX_PROCESSES` processes, and it may open no socket.
+    `MAX_PROCESSES` processes of at most `MAX_THREADS` threads each, and it may open
+    no socket.
     """
 
     def __init__(self, root: int, scratch: str, write_allowance: int) -> None:
@@ -534,6 +541,9 @@ class _Watch:
             return (f"CPU: the submission's processes used {usage.cpu:.1f} s of CPU time (all their threads "
                     f"together), more than the {self.cpu_allowed:g} s its time limits allow: stopped (busy threads "
                     f"or processes?)")
+        if usage.threads > MAX_THREADS:
+            return (f"CPU: the submission ran {usage.threads} threads in one process, more than {MAX_THREADS} (busy "
+                    f"threads would stretch every test to its time limit): stopped")
         if len(usage.pids) > MAX_PROCESSES + 1:  # the stand-in process is the grader's
             return (f"processes: the submission ran {len(usage.pids) - 1} processes at once, more than "
                     f"{MAX_PROCESSES}: stopped")
