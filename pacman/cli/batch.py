@@ -195,7 +195,7 @@ def _say(text: str) -> None:
 
 
 def _stopped_line(result: Any) -> str:
-    """Why a run stopped early, in a few words: ``interrupted (SIGTERM)``, or what happened to its executor."""
+    """Why a run stopped early, in a few words: ``interrupted``, ``stopped by SIGTERM``, or what its executor did."""
     if result.stop_signal is not None:
         return "interrupted" if result.stop_signal == signal.SIGINT else f"stopped by {result.stopped_by}"
     return f"stopped: {result.stopped_by}"
@@ -287,6 +287,8 @@ def run(args: argparse.Namespace) -> int:
                   f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
                   + (f"; {summary['retried']} replayed after a worker died or stalled" if summary["retried"] else ""),
                   flush=True)
+    except BrokenPipeError:  # the reader went away (`| head`): the command's usual quiet ending
+        raise
     except (OSError, ValueError):
         pass
     if result.interrupted:
