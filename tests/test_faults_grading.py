@@ -249,7 +249,8 @@ def test_a_grader_stopped_by_a_signal_leaves_no_process_and_no_folder(tmp_path, 
         time.sleep(60)
     """)
     grader = subprocess.Popen([sys.executable, "-m", "pacman", "grade", str(assignment.directory), str(path)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(TMPDIR=str(temporary)))
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=_env(TMPDIR=str(temporary)))
     deadline = time.monotonic() + 60
     while len(_tree(grader.pid)) < 3:  # the stand-in, the submission, its fork
         assert grader.poll() is None and time.monotonic() < deadline, grader.communicate()
@@ -270,3 +271,19 @@ def test_a_grader_stopped_by_a_signal_leaves_no_process_and_no_folder(tmp_path, 
         os.kill(pid, signal.SIGKILL)
     assert left == [], "sandboxed processes outlived the grader"
     assert list(temporary.iterdir()) == [], "the grader's temporary folders outlived it"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0, reason="making files of another user needs root")
+def test_the_sandbox_users_files_in_the_shared_folders_are_removed_and_no_one_elses(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    (shared / "theirs").mkdir(parents=True)
+    mine = shared / "mine.txt"
+    mine.write_text("the grader's")
+    for path in (shared / "theirs" / "a.bin", shared / "b.bin"):
+        path.write_bytes(b"x" * 100)
+        os.chown(path, 65534, 65534)
+    os.chown(shared / "theirs", 65534, 65534)
+    monkeypatch.setattr(sandbox, "_SHARED_TEMPORARY", (str(shared),))
+    removed = sandbox._remove_files_of(65534)
+    assert sorted(removed) == sorted(str(p) for p in (shared / "theirs" / "a.bin", shared / "b.bin", shared / "theirs"))
+    assert [p.name for p in shared.iterdir()] == ["mine.txt"] and mine.read_text() == "the grader's"
