@@ -247,8 +247,25 @@ def _own_written() -> int | None:
     return None
 
 
-def _end_tree(pids: list[int]) -> None:
-    for pid in pids:
+def _started(pid: int) -> int | None:
+    """When process `pid` started (clock ticks since boot, /proc), to tell it from a later process with its pid."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            data = handle.read()
+        return int(data[data.rfind(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _tagged(pids: list[int]) -> list[tuple[int, int | None]]:
+    return [(pid, _started(pid)) for pid in pids]
+
+
+def _end_tree(processes: list[tuple[int, int | None]]) -> None:
+    """SIGKILL each (pid, start) still the same process (a pid seen earlier may have been reused since)."""
+    for pid, start in processes:
+        if start is None or _started(pid) != start:
+            continue
         try:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -514,7 +531,7 @@ class _Watch:
         self.root, self.scratch, self.write_allowance = root, scratch, write_allowance
         self.cpu_allowed = IMPORT_CPU_LIMIT
         self.files: list[str] = []
-        self.pids: list[int] = []
+        self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
         self.written = 0  # the most the submission had written at any look
         self._next = 0.0
         self.enabled = os.path.isdir(f"/proc/{os.getpid()}")
@@ -529,7 +546,7 @@ class _Watch:
             return None
         self._next = now + _WATCH_EVERY
         usage = _usage(self.root, self.scratch)
-        self.pids = usage.pids
+        self.pids = _tagged(usage.pids)
         self.files.extend(f for f in usage.files if f not in self.files)
         written = usage.written - received
         self.written = max(self.written, written)
@@ -593,15 +610,15 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     finally:
         status.files = watch.files
         status.sampled_written = watch.written
-        # Every process of the tree, those that left the session included, whether the child ended by itself,
-        # was stopped by a limit, or the grader is being stopped (a signal): none outlives this call.
-        _end_tree([pid for pid in (_proc_tree(process.pid) if watch.enabled else []) if pid != process.pid]
-                  + watch.pids)
         os.close(read_fd)
         try:
             process.wait(timeout=1.0)  # after "done" the child exits by itself: let it
         except subprocess.TimeoutExpired:
             pass
+        # Every process of the tree, those that left the session included, whether the child ended by itself,
+        # was stopped by a limit, or the grader is being stopped (a signal): none outlives this call.
+        _end_tree((_tagged(_proc_tree(process.pid)) if watch.enabled and process.poll() is None else [])
+                  + watch.pids)
         if process.poll() is None:
             _kill(process)
         # The session may have left processes behind (a submission that forked): end them too.
