@@ -152,7 +152,8 @@ def lock_path(path: str | os.PathLike[str]) -> str:
 
 
 @contextlib.contextmanager
-def hold_lock(path: str | os.PathLike[str], what: str, error: type[Exception] = ValueError) -> Iterator[None]:
+def hold_lock(path: str | os.PathLike[str], what: str, error: type[Exception] = ValueError,
+              shown: str | None = None) -> Iterator[None]:
     """Hold an exclusive OS lock on `path` (a file one run appends to) for the ``with`` block, or refuse at once.
 
     The lock is taken on ``PATH.lock`` beside the file (`lock_path`), so `path`
@@ -164,11 +165,11 @@ def hold_lock(path: str | os.PathLike[str], what: str, error: type[Exception] = 
     process, for example ``results.jsonl: in use by process 4242 (pacman-ai batch
     --out results.jsonl), running since 2026-01-02 10:00:00; ...``. The lock file
     is removed on release. `what` names the file's role in the message
-    ("results file"). Not for network file systems whose locks are advisory only
-    between machines.
+    ("results file"), `shown` how messages name the file (default: `path`). Not for
+    network file systems whose locks are advisory only between machines.
     """
-    target = os.fspath(path)
-    lock = lock_path(target)
+    lock = lock_path(os.fspath(path))
+    target = os.fspath(path) if shown is None else shown
     while True:
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0),

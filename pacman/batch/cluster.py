@@ -9,7 +9,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import signal
-from typing import Iterator
+from typing import Any, Iterator
 
 from pacman.batch.config import BatchError, default_jobs
 
@@ -52,13 +52,16 @@ def dask_executor(address: str, *, workers: int | None = None,
     import logging
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
+    # Its "failed to reconnect to scheduler" is ours to say, in one line with what to do next.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    logging.getLogger("tornado.application").setLevel(logging.CRITICAL)  # the same loss, as tracebacks of callbacks
     with contextlib.ExitStack() as stack:
         if address == "local":
             count = workers or default_jobs()
             with _sigint_ignored_by_children():
                 cluster = stack.enter_context(LocalCluster(
                     n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=logging.ERROR))
+                    dashboard_address=None, silence_logs=logging.CRITICAL))  # its close is noisy
             client = stack.enter_context(Client(cluster, timeout=f"{timeout}s"))
             description = f"Dask LocalCluster, {count} worker{'s' if count != 1 else ''}"
         else:
@@ -82,9 +85,43 @@ def dask_executor(address: str, *, workers: int | None = None,
                                  f"start some with: dask worker {address}") from None
         threads = sum(client.nthreads().values()) or 1
         description += f", {threads} thread{'s' if threads != 1 else ''}"
-        executor = client.get_executor(pure=False)
+        executor = _DaskExecutor(client, "the local Dask cluster" if address == "local"
+                                 else f"the Dask scheduler {address}")
         try:
             yield executor, threads, description
         finally:
-            executor.shutdown(wait=False)
+            with contextlib.suppress(Exception):  # a lost scheduler may refuse even this
+                executor.shutdown(wait=False)
+            if executor.lost() is not None:  # nothing to close in order: do not wait for a scheduler that is gone
+                with contextlib.suppress(Exception):
+                    client.close(timeout=1)
+
+
+class _DaskExecutor(cf.Executor):
+    """A Dask client's executor that can say when its scheduler is lost (`lost`, asked by the batch runner).
+
+    Dask keeps a client whose scheduler has gone trying to reconnect (for the
+    client's timeout), then closes it; the games in flight are cancelled and new
+    ones wait forever. The runner asks `lost` and stops the run at once instead.
+    """
+
+    def __init__(self, client: Any, name: str) -> None:
+        self._client = client
+        self._executor = client.get_executor(pure=False)
+        self._name = name
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future:
+        return self._executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._executor.shutdown(wait=wait)
+
+    def lost(self) -> str | None:
+        """Why the scheduler can no longer run games (its connection lost, the client closed), or None."""
+        status = getattr(self._client, "status", "running")
+        status = getattr(status, "name", status)  # an enum in some versions of distributed
+        if str(status) in ("running", "newly-created"):
+            return None
+        state = "reconnecting" if status == "connecting" else status
+        return f"lost the connection to {self._name} (the client is {state}: did the scheduler stop?)"
 

@@ -16,9 +16,10 @@ import os
 import types
 from typing import Any
 
+from pacman.batch.lifeline import Heartbeats
 from pacman.batch.worker import start_worker
 
-__all__ = ["process_pool", "stop_pool"]
+__all__ = ["process_pool", "stop_pool", "WorkerPool"]
 
 
 # Worker processes without the parent's __main__.
@@ -94,12 +95,27 @@ class _WorkerContext(type(multiprocessing.get_context(_START_METHOD))):  # type:
     Process = _WorkerProcess
 
 
-def process_pool(workers: int) -> cf.ProcessPoolExecutor:
+class WorkerPool(cf.ProcessPoolExecutor):
+    """A process pool whose workers die with the batch and beat (`pacman.batch.lifeline`)."""
+
+    def __init__(self, workers: int) -> None:
+        context = _WorkerContext()
+        if _START_METHOD == "forkserver":
+            context.set_forkserver_preload(["pacman.batch._forkserver_guard", "pacman.batch.worker", "pacman.agents"])
+        self.heartbeats = Heartbeats(context, workers)
+        super().__init__(max_workers=workers, mp_context=context, initializer=start_worker,
+                         initargs=(os.getpid(), self.heartbeats))
+
+    def silent(self, seconds: float) -> list[tuple[int, float]]:
+        """(pid, seconds) of the live workers that gave no sign of life for `seconds` (stopped, or hung)."""
+        alive = {process.pid for process in (getattr(self, "_processes", None) or {}).values()
+                 if process.exitcode is None}
+        return [(pid, quiet) for pid, quiet in self.heartbeats.silent(seconds) if pid in alive]
+
+
+def process_pool(workers: int) -> WorkerPool:
     """A pool of fresh processes; forked from a clean server process where the OS has one (fast, no threads)."""
-    context = _WorkerContext()
-    if _START_METHOD == "forkserver":
-        context.set_forkserver_preload(["pacman.batch.worker", "pacman.agents"])
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_worker)
+    return WorkerPool(workers)
 
 
 def stop_pool(pool: cf.Executor) -> None:

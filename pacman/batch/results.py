@@ -179,21 +179,43 @@ class ResultsFile:
         self.path = path
         self.truncate = truncate
         self._handle: Any = None
+        self._locked: int | None = None  # the descriptor holding the inode's lock, when this file took it
 
     def write(self, record: Mapping[str, Any]) -> None:
         """Append one game's line and flush it."""
         line = json.dumps(record, separators=(",", ":")) + "\n"
         try:
             if self._handle is None:
-                self._handle = open(self.path, "w" if self.truncate else "a", encoding="utf-8")
+                self._handle = self._open()
             self._handle.write(line)
             self._handle.flush()
         except OSError as exc:
             raise BatchError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
 
+    def _open(self) -> Any:
+        """Open for appending (or truncate), locking the file's inode unless this run's lock holds it already."""
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) not in _HELD_INODES:  # a file this run created: lock it as it is born
+                _lock_inode(fd, self.path)
+                self._locked = fd
+            if self.truncate:
+                os.ftruncate(fd, 0)
+            return open(fd, "a", encoding="utf-8")
+        except BaseException:
+            if self._locked == fd:
+                _release_inode(fd)
+                self._locked = None
+            os.close(fd)
+            raise
+
     def close(self) -> None:
         """Close the file, if a line opened it."""
         if self._handle is not None:
+            if self._locked is not None:
+                _release_inode(self._locked)
+                self._locked = None
             with contextlib.suppress(OSError):
                 self._handle.close()
 
@@ -238,7 +260,8 @@ def write_summary(path: str | os.PathLike[str], data: Any) -> None:
         raise BatchError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from None
 
 
-def lock_results(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def lock_results(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the OS lock of a results file for a ``with`` block (the whole run that appends to it), or refuse.
 
     One writer per results file: a second run on the same file (a batch, a
@@ -246,10 +269,86 @@ def lock_results(path: str | os.PathLike[str]) -> contextlib.AbstractContextMana
     the process that holds it (`pacman.files.hold_lock`; the lock is
     ``FILE.lock`` beside it, released when the holder ends, even killed).
 
+    The lock belongs to the file, not to the name it was given: the name is
+    resolved first (a symbolic link locks the file it points to), and on POSIX the
+    file itself, when it exists, is locked too (``flock`` on its inode, which every
+    name of it shares: a hard link is refused as well). A file that does not exist
+    yet is locked the same way by the run as it writes its first line
+    (`ResultsFile`).
+
     >>> with lock_results("results.jsonl"):       # doctest: +SKIP
     ...     ...  # check, resume and append to results.jsonl
     """
-    return files.hold_lock(path, "results file", BatchError)
+    given = os.fspath(path)
+    real = os.path.realpath(given)
+    shown = given if real == os.path.abspath(given) else f"{given} (that is, {real})"
+    with files.hold_lock(real, "results file", BatchError, shown=shown):
+        fd = None
+        with contextlib.suppress(OSError):
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if fd is not None:
+                _lock_inode(fd, given)
+            yield
+        finally:
+            if fd is not None:
+                _release_inode(fd)
+                os.close(fd)
+
+
+#: The inodes (device, inode) whose lock this process holds, and how many holders: `ResultsFile` does not lock
+#: again what `lock_results` holds (two locks of one process on one inode would refuse each other).
+_HELD_INODES: dict[tuple[int, int], int] = {}
+
+
+def _lock_inode(fd: int, shown: str) -> None:
+    """Lock the inode open as `fd` for this run, or BatchError naming who holds it (POSIX; elsewhere nothing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the lock file beside the real path is the guard
+        return
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        return  # a FIFO or device is refused by the checks that follow, naming it as such
+    key = (info.st_dev, info.st_ino)
+    if key in _HELD_INODES:  # this process holds it already (its own run, through one name)
+        raise BatchError(f"{shown}: the results file is in use by this process (another run on the same file, "
+                         f"under another name?); two runs on one file would mix their lines")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise BatchError(f"{shown}: the results file is in use by {_inode_holder(info)} through another name of "
+                         f"the same file (a hard or symbolic link); two runs on one file would mix their lines: "
+                         f"wait for it to end, or choose another file") from None
+    _HELD_INODES[key] = fd
+
+
+def _release_inode(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        info = os.fstat(fd)
+        if _HELD_INODES.get((info.st_dev, info.st_ino)) == fd:
+            del _HELD_INODES[(info.st_dev, info.st_ino)]
+
+
+def _inode_holder(info: os.stat_result) -> str:
+    """``process 4242 (pacman-ai batch ...)``: who holds the flock of this inode, from /proc/locks where there is one."""
+    wanted = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as table:
+            for line in table:
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == wanted:
+                    pid = fields[4]
+                    try:
+                        with open(f"/proc/{pid}/cmdline", "rb") as command:
+                            words = command.read().split(b"\0")
+                        shown = " ".join(" ".join(w.decode("utf-8", "replace") for w in words if w).split())[:300]
+                        return f"process {pid} ({shown})"
+                    except OSError:
+                        return f"process {pid}"
+    except OSError:
+        pass
+    return "another process"
 
 
 def describe_mismatch(file_values: Sequence[Any], command_values: Sequence[Any]) -> list[str]:
@@ -285,6 +384,20 @@ def _name(value: Any) -> str:
 
 
 _ABSENT = object()
+
+#: How earlier versions began the error of a game their executor failed (`pacman.batch.worker.WORKER_FAILED`).
+_EXECUTOR_FAILED = "the worker failed: "
+
+
+def _never_played(record: Mapping[str, Any]) -> bool:
+    """A line written for a game the executor never ran (lost scheduler, cancelled future), by an earlier version.
+
+    Only Dask's KilledWorker (the game killed every worker it ran on) is still
+    written with this prefix: it is a played game's crash, like WORKER_DIED.
+    """
+    error = record.get("error") or ""
+    return (bool(record.get("crashed")) and record.get("failed_agent") is None and error.startswith(_EXECUTOR_FAILED)
+            and not error.startswith(_EXECUTOR_FAILED + "KilledWorker"))
 
 
 def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[Mapping[str, Any]], games: int,
@@ -325,6 +438,11 @@ def resumed_lines(path: str, jobs_by_key: Mapping[str, int], expected: Sequence[
             raise BatchError(f"{path}: line {number} is game {index} again (already on line "
                              f"{seen[config_number, index]}); a results file has each game once")
         seen[config_number, index] = number
+        if _never_played(record):
+            raise BatchError(f"{path}: line {number} (game {index}) is a game that was never played: its executor "
+                             f"failed it ({record['error']}), and an earlier version of pacman-ai wrote it as "
+                             f"crashed; delete such lines (their error starts with \"{_EXECUTOR_FAILED}\" and is "
+                             f"not KilledWorker) and --resume plays those games")
         kept.append((config_number, record))
     if cut is not None:
         torn = os.path.getsize(path) - cut

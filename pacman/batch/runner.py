@@ -16,6 +16,15 @@ batch stops with a BatchError quoting that message, and those lines are not
 written. A game whose agent raises, exits or overruns its time is that game's
 result, never a batch failure; failures that differ, or that follow a game
 played, are recorded as crashed games and the batch goes on.
+
+**A game that was not played is never a line.** `play_game` never raises for
+the agent, so an error from the executor means the game did not run: it is sent
+again (up to `EXECUTOR_TRIES` times), and an executor that says it is lost (a
+``lost()`` method, as `pacman.batch.cluster`'s Dask executor has) or cancels the
+games stops the run at once: `BatchResult.interrupted`, with `stopped_by` saying
+why, and the games that finished kept. Workers of our pool that give no sign of
+life for `stall_timeout` seconds are killed and their games replayed
+(`pacman.batch.lifeline`).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import collections
 import contextlib
 import concurrent.futures as cf
 import os
+import signal
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -43,6 +53,7 @@ from pacman.batch.config import (
     show_value,
     validate_config,
 )
+from pacman.process_guard import RunSignal, stop_on_signals
 from pacman.batch.pool import process_pool, stop_pool
 from pacman.batch.results import ResultsFile, check_out, check_writable, lock_results, resumed_lines
 from pacman.batch.summary import summarize_batch, varying_fields
@@ -57,12 +68,18 @@ from pacman.batch.worker import (
     worker_check,
 )
 
-__all__ = ["BatchResult", "run_batch", "FAILURE_WINDOW", "WORKER_START_TIMEOUT"]
+__all__ = ["BatchResult", "run_batch", "stop_on_signals", "RunSignal", "FAILURE_WINDOW", "WORKER_START_TIMEOUT",
+           "STALL_TIMEOUT", "EXECUTOR_TRIES"]
 
 #: How many first games failing identically outside the agent stop a batch.
 FAILURE_WINDOW = 5
 #: Seconds a worker has to start and answer the check before any game is sent.
 WORKER_START_TIMEOUT = 60.0
+#: Seconds a worker of our pool may give no sign of life (stopped, or stuck holding the interpreter) before it is
+#: killed and its games are played again elsewhere.
+STALL_TIMEOUT = 60.0
+#: Times a game is sent to an executor that fails it without playing it before the run stops.
+EXECUTOR_TRIES = 3
 
 _NESTED = ("run_batch was called while {where}: the file that defines the agent (or evaluation) starts a batch "
            "when it is imported; put that call under if __name__ == \"__main__\":, or the agent in a file of its own")
@@ -85,7 +102,11 @@ class BatchResult:
     seconds: float = 0.0
     """Wall-clock seconds of this run."""
     interrupted: bool = False
-    """True when Ctrl-C stopped the run before every game finished."""
+    """True when the run stopped before every game finished: Ctrl-C, SIGTERM, SIGHUP, or its executor lost."""
+    stopped_by: str = ""
+    """Why an interrupted run stopped: ``SIGINT``, ``SIGTERM``, ``SIGHUP``, or what happened to its executor."""
+    stop_signal: int | None = None
+    """The number of the signal that stopped the run (None if none did)."""
     executor: str = ""
     """What ran the games, e.g. ``process pool, 2 workers``."""
     retried: int = 0
@@ -124,6 +145,7 @@ def run_batch(
     on_game: Callable[[dict[str, Any]], None] | None = None,
     on_resume: Callable[[Sequence[dict[str, Any]]], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    stall_timeout: float | None = STALL_TIMEOUT,
 ) -> BatchResult:
     """Play `games` games of every config and return their lines and summary.
 
@@ -143,8 +165,13 @@ def run_batch(
     A worker process that dies mid-game has its game retried once in a fresh
     process, then recorded as crashed; the batch goes on. A batch whose workers
     cannot start, or whose first games all fail the same way outside the agent,
-    raises BatchError (see the module's docstring). Ctrl-C stops the workers and
-    returns what finished, with `interrupted` set.
+    raises BatchError (see the module's docstring). Ctrl-C (and SIGTERM or SIGHUP
+    inside `stop_on_signals`) stops the workers and returns what finished, with
+    `interrupted` set and `stop_signal` the signal's number; so does a lost
+    executor (`stopped_by` says what happened; nothing is written for the games it
+    did not finish), or a BatchError if nothing at all was played or resumed. A
+    worker of our pool silent for `stall_timeout` seconds (None: never) is killed
+    and its games replayed, `on_note` told.
 
     >>> result = run_batch(GameConfig.create("test", "greedy"), games=4, jobs=1)   # doctest: +SKIP
     >>> result.summary()["win_rate"]                                              # doctest: +SKIP
@@ -182,7 +209,7 @@ def run_batch(
             check_writable(out, "--out")  # a missing folder is named as such, not as a lock that cannot be made
             stack.enter_context(lock_results(out))  # held until the last line is written
         return _run_locked(configs, games, seed, jobs, executor, out, resume, overwrite, on_game, on_resume,
-                           on_note, jobs_by_key, expected)
+                           on_note, jobs_by_key, expected, stall_timeout)
 
 
 def _run_locked(configs: list[GameConfig], games: int, seed: int, jobs: int | None, executor: cf.Executor | None,
@@ -190,16 +217,16 @@ def _run_locked(configs: list[GameConfig], games: int, seed: int, jobs: int | No
                 on_game: Callable[[dict[str, Any]], None] | None,
                 on_resume: Callable[[Sequence[dict[str, Any]]], None] | None,
                 on_note: Callable[[str], None] | None, jobs_by_key: dict[str, int],
-                expected: list[dict[str, Any]]) -> BatchResult:
+                expected: list[dict[str, Any]], stall_timeout: float | None) -> BatchResult:
     """`run_batch` once its configurations are checked and its results file (if any) is locked."""
     result = BatchResult(configs=list(configs), games=games, seed=seed)
+    note = (lambda text: warnings.warn(text, stacklevel=5)) if on_note is None else on_note
     finished: set[tuple[int, int]] = set()
     results_file = None
     if out is not None:
         out = os.fspath(out)
         exists = check_out(out, resume=resume, overwrite=overwrite)
         if exists and resume:
-            note = (lambda text: warnings.warn(text, stacklevel=3)) if on_note is None else on_note
             for number, record in resumed_lines(out, jobs_by_key, expected, games, seed, on_repair=note):
                 finished.add((number, record["index"]))
                 result.records.append(record)
@@ -227,11 +254,20 @@ def _run_locked(configs: list[GameConfig], games: int, seed: int, jobs: int | No
     started = time.perf_counter()
     try:
         if remaining:
-            _run_jobs(todo, remaining, watch, result, jobs=jobs, executor=executor, configs=configs)
+            _run_jobs(todo, remaining, watch, result, jobs=jobs, executor=executor, configs=configs,
+                      stall_timeout=stall_timeout, note=note)
         elif executor is None:
             result.executor = "nothing to play"
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         result.interrupted = True
+        result.stop_signal = getattr(exc, "signal", signal.SIGINT)
+        result.stopped_by = signal.Signals(result.stop_signal).name
+        watch.release()
+    except _RunStopped as exc:
+        if not result.records and not any(watch.held.values()):  # nothing played, nothing resumed: no run at all
+            raise BatchError(f"the batch cannot run: {exc}") from None
+        result.interrupted = True
+        result.stopped_by = str(exc)
         watch.release()
     finally:
         result.seconds = time.perf_counter() - started
@@ -301,9 +337,36 @@ def _check_workers(pool: cf.Executor, configs: Sequence[GameConfig], own: bool) 
         raise BatchError(f"the batch cannot run: {problem}")
 
 
+class _RunStopped(Exception):
+    """The run cannot go on (its executor is lost, a game stalls twice): what finished is kept, nothing is made up."""
+
+
+def _executor_lost(executor: cf.Executor) -> str | None:
+    """Why `executor` can no longer run games, if it says so (an executor's optional ``lost()`` method)."""
+    lost = getattr(executor, "lost", None)
+    if not callable(lost):
+        return None
+    try:
+        return lost()
+    except Exception as exc:  # asking failed: that is an answer too
+        return f"the executor cannot be asked whether it runs ({failure_text(exc)})"
+
+
+def _is_killed_worker(exc: BaseException) -> bool:
+    """Dask's word that the game's worker died under it on every try (its analogue of our WORKER_DIED)."""
+    return type(exc).__name__ == "KilledWorker"
+
+
 def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any]], None], result: BatchResult, *,
-              jobs: int | None, executor: cf.Executor | None, configs: Sequence[GameConfig]) -> None:
-    """Run `count` games keeping a few in flight per worker; rebuild our own pool when a worker process dies."""
+              jobs: int | None, executor: cf.Executor | None, configs: Sequence[GameConfig],
+              stall_timeout: float | None, note: Callable[[str], None]) -> None:
+    """Run `count` games keeping a few in flight per worker; rebuild our own pool when a worker process dies.
+
+    A game whose executor fails it (anything but a line from `play_game`, which
+    never raises for the agent) was not played: it is sent again, up to
+    `EXECUTOR_TRIES` times; an executor that says it is lost, or cancels the
+    games, stops the run (`_RunStopped`). Nothing is written for those games.
+    """
     own = executor is None
     workers = jobs or default_jobs()
     workers = min(workers, count) if own else workers
@@ -312,17 +375,24 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
                        else result.executor or type(executor).__name__)
     limit = 2 * workers
     pending = iter(todo)
+    again: collections.deque[GameJob] = collections.deque()  # games to send again (their executor failed them)
+    tries: collections.Counter[tuple[int, int]] = collections.Counter()
     exhausted = False
     running: dict[cf.Future, GameJob] = {}
     try:
         _check_workers(pool, configs, own)
-        while not exhausted or running:
-            while not exhausted and len(running) < limit:
-                job = next(pending, None)
+        while not exhausted or running or again:
+            while len(running) < limit and (again or not exhausted):
+                job = again.popleft() if again else next(pending, None)
                 if job is None:
                     exhausted = True
                     break
-                running[pool.submit(play_game, job)] = job
+                try:
+                    running[pool.submit(play_game, job)] = job
+                except RuntimeError as exc:  # "cannot schedule new futures after shutdown", a closed client
+                    again.appendleft(job)
+                    raise _RunStopped(_executor_lost(pool) or f"the executor refuses new games "
+                                                              f"({failure_text(exc)})") from None
             if not running:
                 break
             done, _ = cf.wait(running, timeout=0.5, return_when=cf.FIRST_COMPLETED)
@@ -336,9 +406,28 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
                     continue
                 except KeyboardInterrupt:
                     raise
-                except BaseException as exc:  # a Dask worker lost for good, an agent's exit on a thread...
-                    record = failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+                except BaseException as exc:
+                    if _is_killed_worker(exc):  # Dask tried it on several workers and each died: the game's doing
+                        record = failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+                    else:  # the game was never played: never a line
+                        lost = _executor_lost(pool)
+                        if lost is not None or isinstance(exc, cf.CancelledError):
+                            raise _RunStopped(lost or f"the executor cancelled the games in flight "
+                                                      f"({failure_text(exc)})") from None
+                        key = (job.config_index, job.index)
+                        tries[key] += 1
+                        if tries[key] >= EXECUTOR_TRIES:
+                            raise _RunStopped(f"the executor failed game {job.index} on each of {EXECUTOR_TRIES} "
+                                              f"tries: {failure_text(exc)}") from None
+                        again.append(job)
+                        continue
                 emit(record)
+            if not done:
+                lost = _executor_lost(pool)
+                if lost is not None:
+                    raise _RunStopped(lost)
+            if own and stall_timeout is not None and not dead and _kill_silent(pool, stall_timeout, note):
+                continue  # the killed worker breaks the pool: its games come back as BrokenExecutor, and are replayed
             if dead:
                 # Every game in flight went down with the pool; we cannot tell which one killed it,
                 # so each suspect gets its retry alone in a fresh process.
@@ -347,30 +436,58 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
                 stop_pool(pool)
                 for job in suspects:
                     result.retried += 1
-                    emit(_run_alone(job))
+                    emit(_run_alone(job, stall_timeout, note))
                 pool, own = process_pool(workers), True  # a broken pool of the caller's is replaced by ours
     except BaseException:
         if own:
             stop_pool(pool)
         else:
             for future in running:
-                future.cancel()
+                with contextlib.suppress(Exception):  # a lost client may refuse even this
+                    future.cancel()
         raise
     else:
         if own:
             pool.shutdown(wait=True)
 
 
-def _run_alone(job: GameJob) -> dict[str, Any]:
-    """Play one game in a process of its own; a failed line if that process dies too."""
+def _kill_silent(pool: cf.Executor, stall_timeout: float, note: Callable[[str], None]) -> list[int]:
+    """Kill the workers of our pool that gave no sign of life for `stall_timeout` s; their pids, with a warning."""
+    silent = getattr(pool, "silent", None)
+    if silent is None:
+        return []
+    killed = []
+    for pid, quiet in silent(stall_timeout):
+        note(f"worker process {pid} gave no sign of life for {quiet:.0f} s (stopped, or hung in code that holds "
+             f"the interpreter): it is killed and its games are played again in fresh processes")
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+    return killed
+
+
+def _run_alone(job: GameJob, stall_timeout: float | None, note: Callable[[str], None]) -> dict[str, Any]:
+    """Play one game in a process of its own; a failed line if that process dies too.
+
+    A process that stalls (no sign of life for `stall_timeout` s) on this retry
+    stops the run: a game that stalls twice is no game to record.
+    """
     pool = process_pool(1)
     try:
-        return pool.submit(play_game, job).result()
+        future = pool.submit(play_game, job)
+        while True:
+            done, _ = cf.wait([future], timeout=0.5)
+            if done:
+                return future.result()
+            if stall_timeout is not None and _kill_silent(pool, stall_timeout, note):
+                raise _RunStopped(f"game {job.index} stalled its worker on its first run and on its retry "
+                                  f"(no sign of life for {stall_timeout:g} s each time; a move that holds the "
+                                  f"interpreter that long needs a longer stall timeout)")
     except cf.BrokenExecutor:
         return failed_record(job, WORKER_DIED)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _RunStopped):
         raise
-    except BaseException as exc:
-        return failed_record(job, f"{WORKER_FAILED}{failure_text(exc)}")
+    except BaseException as exc:  # not the game's doing (play_game never raises for it): never a line
+        raise _RunStopped(f"the process pool failed game {job.index} on its retry: {failure_text(exc)}") from None
     finally:
         stop_pool(pool)

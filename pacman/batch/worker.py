@@ -43,11 +43,21 @@ WORKER_FAILED = "the worker failed: "
 _in_worker = False
 
 
-def start_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and keeps every finished game; they run no batch."""
+def start_worker(batch_pid: int | None = None, heartbeats: Any = None) -> None:
+    """Workers leave Ctrl-C (and SIGTERM, SIGHUP) to the parent, which stops them and keeps every finished game; they run no batch.
+
+    With `batch_pid`, the worker ends when that process ends, and beats in
+    `heartbeats` meanwhile (`pacman.batch.lifeline.die_with`).
+    """
     global _in_worker
     _in_worker = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
+        if number is not None:  # a terminal's hang-up or a supervisor's stop reaches the whole group: the batch
+            signal.signal(number, signal.SIG_IGN)  # stops its workers itself, after keeping what finished
+    if batch_pid is not None:
+        from pacman.batch.lifeline import die_with
+
+        die_with(batch_pid, None if heartbeats is None else heartbeats.claim())
 
 
 def worker_check(layouts: Sequence[str]) -> str | None:

@@ -10,6 +10,7 @@ with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Sequence
@@ -62,9 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PacmanError as exc:
         print(f"pacman-ai: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("pacman-ai: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP where a command stops on them (RunSignal)
+        number = getattr(exc, "signal", None)
+        with contextlib.suppress(OSError, ValueError):
+            print("pacman-ai: interrupted" if number is None else f"pacman-ai: stopped by {exc}", file=sys.stderr)
+        return EXIT_INTERRUPTED if number is None else 128 + int(number)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

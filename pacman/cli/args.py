@@ -16,6 +16,7 @@ from pacman.files import output_problem
 __all__ = [
     "EXIT_USAGE",
     "EXIT_INTERRUPTED",
+    "EXIT_STOPPED",
     "UsageError",
     "OneLineParser",
     "positive_int",
@@ -33,7 +34,9 @@ __all__ = [
 EXIT_USAGE = 2
 """Exit status of a usage error (a bad flag, layout, agent spec, file)."""
 EXIT_INTERRUPTED = 130
-"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it; SIGTERM and SIGHUP give 128 + their number."""
+EXIT_STOPPED = 3
+"""Exit status of a run that stopped before its end for a cause other than a signal (its executor lost)."""
 
 
 class UsageError(Exception):

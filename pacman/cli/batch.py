@@ -11,12 +11,14 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 import time
 from typing import Any, Sequence, TextIO
 
 from pacman.cli.args import (
     EXIT_INTERRUPTED,
+    EXIT_STOPPED,
     NO_MOVE_LIMIT,
     UsageError,
     max_moves,
@@ -62,6 +64,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     batch.add_argument("--dask", default=None, metavar="ADDRESS",
                        help="run the games on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
                             "LocalCluster on this machine (needs the dask extra)")
+    batch.add_argument("--stall-timeout", type=positive_float, default=None, metavar="SECONDS",
+                       help="a worker process that gives no sign of life this long (stopped, or hung) is killed and "
+                            "its games are played again (default: 60; process pool only)")
     batch.add_argument("--out", default=None, metavar="FILE.jsonl",
                        help="append one JSON line per game to FILE as each game ends")
     batch.add_argument("--resume", action="store_true",
@@ -146,12 +151,21 @@ class Progress:
             width = 24
             filled = int(width * self.done / self.total) if self.total else width
             bar = "#" * filled + "." * (width - filled)
-            self.stream.write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
-                              f"ETA {eta_text} ")
+            self._write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
+                        f"ETA {eta_text} ")
         else:
-            self.stream.write(f"{self.command}: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
-                              f"ETA {eta_text}\n")
-        self.stream.flush()
+            self._write(f"{self.command}: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
+                        f"ETA {eta_text}\n")
+            return
+        self._write("")
+
+    def _write(self, text: str) -> None:
+        """Write and flush; a stream that is gone (a closed terminal after SIGHUP) does not stop the run."""
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
 
     #: The subcommand that a plain progress line starts with (``compare`` uses this display too).
     command = "batch"
@@ -159,8 +173,7 @@ class Progress:
     def close(self) -> None:
         """End the bar's line on a terminal."""
         if self.terminal and self._shown:
-            self.stream.write("\n")
-            self.stream.flush()
+            self._write("\n")
 
 
 def _duration(seconds: float) -> str:
@@ -171,6 +184,21 @@ def _duration(seconds: float) -> str:
     minutes, seconds = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def _say(text: str) -> None:
+    """One line on stderr; nothing if stderr is gone (a closed terminal)."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _stopped_line(result: Any) -> str:
+    """Why a run stopped early, in a few words: ``interrupted``, ``stopped by SIGTERM``, or what its executor did."""
+    if result.stop_signal is not None:
+        return "interrupted" if result.stop_signal == signal.SIGINT else f"stopped by {result.stopped_by}"
+    return f"stopped: {result.stopped_by}"
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -184,11 +212,11 @@ def _same_file(first: str, second: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `pacman-ai batch`; returns the exit status (130 when interrupted)."""
+    """Run `pacman-ai batch`; returns the exit status (130 after Ctrl-C, 128 + N after signal N, 3 when stopped)."""
     from pacman.batch.cluster import dask_executor
     from pacman.batch.config import check_batch_numbers, default_jobs, validate_config, with_default_max_moves
     from pacman.batch.results import check_out, check_writable
-    from pacman.batch.runner import run_batch
+    from pacman.batch.runner import STALL_TIMEOUT, run_batch, stop_on_signals
     from pacman.batch.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
     prog = "pacman-ai batch"
@@ -198,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
     if args.dask and args.dask != "local" and args.jobs is not None:
         raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    if args.dask and args.stall_timeout is not None:
+        raise UsageError(f"{prog}: --stall-timeout applies to the process pool; Dask watches its own workers "
+                         f"(its distributed.scheduler.worker-ttl setting)")
     if args.plot is not None and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
     outputs = [(flag, path) for flag, path in (("--out", args.out), ("--summary", args.summary),
@@ -229,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
         validate_config(config)
     total = args.games * len(configs)
     progress = None if args.quiet else Progress(total, workers=args.jobs or default_jobs())
-    with contextlib.ExitStack() as stack:
+    stall = STALL_TIMEOUT if args.stall_timeout is None else args.stall_timeout
+    with stop_on_signals(), contextlib.ExitStack() as stack:  # SIGTERM and SIGHUP stop the run as Ctrl-C does
         executor, jobs = None, args.jobs
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
@@ -238,26 +270,34 @@ def run(args: argparse.Namespace) -> int:
         result = run_batch(configs, args.games, args.seed, jobs=jobs, executor=executor, out=args.out,
                            resume=args.resume, overwrite=args.force, on_game=progress,
                            on_resume=None if progress is None else progress.resumed,
-                           on_note=lambda note: print(f"pacman-ai: {note}", file=sys.stderr, flush=True))
+                           on_note=lambda note: _say(f"pacman-ai: {note}"), stall_timeout=stall)
         if args.dask:
             result.executor = description
     if progress is not None:
         progress.close()
     summary = result.summary()
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(format_table(summary))
-        state = "interrupted: " if result.interrupted else ""
-        speed = f", {summary['games_per_second']:.1f} games/s" if summary["games_per_second"] else ""
-        print(f"{state}{summary['games']} of {summary['games_planned']} games (seed {args.seed}), "
-              f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
-              + (f"; {summary['retried']} replayed after a worker died" if summary["retried"] else ""))
+    try:  # after SIGHUP the terminal may be gone: the file is what counts, and it is complete
+        if args.json:
+            print(json.dumps(summary, indent=2))
+        else:
+            print(format_table(summary))
+            state = "interrupted: " if result.interrupted else ""
+            speed = f", {summary['games_per_second']:.1f} games/s" if summary["games_per_second"] else ""
+            print(f"{state}{summary['games']} of {summary['games_planned']} games (seed {args.seed}), "
+                  f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
+                  + (f"; {summary['retried']} replayed after a worker died or stalled" if summary["retried"] else ""),
+                  flush=True)
+    except BrokenPipeError:  # the reader went away (`| head`): the command's usual quiet ending
+        raise
+    except (OSError, ValueError):
+        pass
     if result.interrupted:
-        if args.out is not None:
-            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
-                  file=sys.stderr)
-        return EXIT_INTERRUPTED
+        _say(f"pacman-ai: {_stopped_line(result)}; " + (
+            f"{args.out} keeps every finished game: add --resume to finish"
+            if args.out is not None else "no --out file: the games played are in the table only"))
+        if result.stop_signal is not None:
+            return 128 + int(result.stop_signal) if result.stop_signal != signal.SIGINT else EXIT_INTERRUPTED
+        return EXIT_STOPPED
     if args.summary is not None:
         from pacman.batch.results import write_summary
 

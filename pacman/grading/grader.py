@@ -15,7 +15,7 @@ from typing import Any, Callable
 from pacman.grading.assignment import Assignment, AssignmentError, Question
 from pacman.grading.checks import TestResult, prepare
 from pacman.grading.forbidden import Violation, find_violations
-from pacman.grading.sandbox import SandboxRun, check_sandbox_user, run_items
+from pacman.grading.sandbox import WRITE_BUDGET, SandboxRun, check_sandbox_user, run_items
 
 __all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog", "check_syntax"]
 
@@ -69,6 +69,8 @@ class GradeReport:
     """Forbidden imports: found in the source (nothing then ran) or attempted while it ran."""
     context: str = ""
     """What the report's first line adds about the assignment (a classic course's generation and engine)."""
+    limits: list[str] = field(default_factory=list)
+    """One line per limit the submission hit (disk, CPU, processes, sockets), with the test it hit it in."""
 
     @property
     def incomplete(self) -> list[str]:
@@ -87,7 +89,7 @@ class GradeReport:
         """The ``--json`` form."""
         data = {"assignment": self.assignment, "submission": self.submission, "score": self.score,
                 "max_score": self.max_score, "execution_time": round(self.seconds, 3),
-                "violations": [v.to_dict() for v in self.violations],
+                "violations": [v.to_dict() for v in self.violations], "limits": list(self.limits),
                 "questions": [q.to_dict() for q in self.questions]}
         if self.incomplete:
             data["complete"] = False
@@ -227,13 +229,18 @@ def grade(
     checks = [(question, [prepare(test) for test in question.tests]) for question in chosen]
     results = []
     output = []
+    limits: list[str] = []
+    written = 0  # by the submission, over every test: one write budget for the whole grading
     for question, question_checks in checks:
         verdicts = []
         for check in question_checks:
             if starting is not None:
                 starting(question.id, check.test.name)
             run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
-                            user=sandbox_user, forbid_imports=assignment.forbid_imports)
+                            user=sandbox_user, forbid_imports=assignment.forbid_imports,
+                            write_budget=WRITE_BUDGET - written)
+            written += run.written
+            limits.extend(f"{question.id} / {check.test.name}: {line}" for line in run.limits)
             log.add_run(run, question.id)
             missing = missing_classic_module(run.import_error)
             if missing is not None:
@@ -247,4 +254,4 @@ def grade(
         results.append(QuestionResult(question.id, question.title, question_score(question, verdicts),
                                       float(question.points), question.scoring, question.visibility, verdicts))
     return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
-                       log.violations)
+                       log.violations, limits)

@@ -30,12 +30,23 @@ def _violation_lines(report: GradeReport) -> list[str]:
     return lines
 
 
+def _limit_lines(report: GradeReport) -> list[str]:
+    """The limits the submission hit (disk, CPU, processes, sockets), one line each; [] if none."""
+    if not report.limits:
+        return []
+    return ["LIMITS HIT: the submission was stopped, or its files were, where it went over a grading limit:",
+            *(f"  {line}" for line in report.limits)]
+
+
 def format_report(report: GradeReport, verbose: bool = False) -> str:
     """The readable report: forbidden imports first, then per question each test's verdict, points and why; the total."""
     lines = [f"Grading {report.submission} on assignment {report.assignment!r}"
              + (f" ({report.context})" if report.context else ""), ""]
     if report.violations:
         lines.extend(_violation_lines(report))
+        lines.append("")
+    if report.limits:
+        lines.extend(_limit_lines(report))
         lines.append("")
     for question in report.questions:
         lines.append(f"Question {question.id}: {question.title}  "
@@ -97,7 +108,7 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
     return {
         "score": report.score,
         "execution_time": round(report.seconds, 3),
-        "output": "\n".join([*head, *_violation_lines(report)]),
+        "output": "\n".join([*head, *_violation_lines(report), *_limit_lines(report)]),
         "stdout_visibility": "hidden",
         "tests": tests,
     }

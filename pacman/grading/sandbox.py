@@ -17,27 +17,36 @@ worth itself. See ``docs/grading.md`` for what this does not protect against.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import json
 import os
 import secrets
 import selectors
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
+from pacman.process_guard import stop_on_signals
 from pacman.errors import PacmanError
 from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
-__all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT"]
+__all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
+           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS"]
 
 #: Seconds a submission may take to import (module-level code included).
 IMPORT_TIME_LIMIT = 10.0
+#: CPU seconds (all threads and processes together) a submission's process may use before its first item; each
+#: item started adds its time limit.
+IMPORT_CPU_LIMIT = 10.0
 #: Bytes of messages a child may send before it is stopped (expansion logs included).
 _MESSAGE_LIMIT = 64 << 20
 #: Characters of captured output kept for the report (head and tail).
@@ -50,6 +59,16 @@ _MAX_VIOLATIONS = 20
 
 #: Processes the sandbox user may run at once (RLIMIT_NPROC), with --sandbox-user only.
 _SANDBOX_PROCESSES = 64
+#: Bytes a submission's processes may write in all, over every test of a grading (files, printed output, pipes;
+#: its messages to the grader left out): the total the grader's watch enforces, beside the per-file RLIMIT_FSIZE.
+WRITE_BUDGET = 32 << 20
+#: Processes a submission may have at once, counted by the grader's watch (with or without --sandbox-user).
+MAX_PROCESSES = 16
+#: Threads one process of the submission may run at once: the grader's (the item's, a game's agent thread) and
+#: a few of its own. Busy threads would otherwise stretch every item to its time limit, within RLIMIT_CPU.
+MAX_THREADS = 4
+#: Seconds between two looks of the watch at the submission's processes (CPU time, writes, processes, sockets).
+_WATCH_EVERY = 0.05
 
 
 class SandboxError(PacmanError):
@@ -111,6 +130,10 @@ class SandboxRun:
     """Why the submission could not be imported, if it could not (every item then failed with it)."""
     violations: list[dict[str, Any]] = field(default_factory=list)
     """Forbidden imports attempted while the submission was imported (every item then failed with them)."""
+    limits: list[str] = field(default_factory=list)
+    """One line per limit the submission hit (disk, CPU, processes, sockets), for the report."""
+    written: int = 0
+    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out)."""
 
 
 def _package_roots() -> list[str]:
@@ -126,6 +149,132 @@ def _child_env(home: str) -> dict[str, str]:
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return env
+
+
+@dataclass
+class _Usage:
+    """What the submission's processes have done so far, as /proc shows it."""
+
+    pids: list[int]
+    cpu: float
+    """CPU seconds of every thread of every process (those ended and reaped by a live one included)."""
+    written: int
+    """Bytes written by write calls (files, pipes, output), reaped processes included."""
+    sockets: int
+    files: list[str]
+    """Regular files they hold open for writing."""
+    threads: int = 0
+    """The most threads one of the processes runs."""
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_tree(root: int) -> list[int]:
+    """`root` and every live descendant of it, from /proc (setsid() does not hide a process from its parent)."""
+    parents: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return [root]
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        fields = data[data.rfind(b")") + 2:].split()
+        if len(fields) > 1:
+            parents.setdefault(int(fields[1]), []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(parents.get(pid, []))
+    return found
+
+
+def _usage(root: int, scratch: str) -> _Usage:
+    """The CPU time, bytes written, sockets and open output files of `root`'s process tree."""
+    pids = _proc_tree(root)
+    cpu, written, sockets, files, threads = 0.0, 0, 0, [], 0
+    for pid in pids:
+        try:
+            threads = max(threads, len(os.listdir(f"/proc/{pid}/task")))
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                data = handle.read()
+            fields = data[data.rfind(b")") + 2:].split()
+            cpu += sum(int(value) for value in fields[11:15]) / _TICKS  # utime stime cutime cstime
+            with open(f"/proc/{pid}/io", "rb") as handle:
+                for line in handle:
+                    if line.startswith(b"wchar:"):
+                        written += int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        try:
+            descriptors = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in descriptors:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith("socket:"):
+                sockets += 1
+            elif target.startswith("/") and not target.startswith(scratch + os.sep) and len(files) < 100:
+                try:
+                    with open(f"/proc/{pid}/fdinfo/{fd}", "rb") as handle:
+                        flags = int(handle.read().split(b"flags:")[1].split()[0], 8)
+                except (OSError, ValueError, IndexError):
+                    continue
+                if flags & (os.O_WRONLY | os.O_RDWR) and target not in files and os.path.isfile(target):
+                    files.append(target)
+    return _Usage(pids, cpu, written, sockets, files, threads)
+
+
+def _own_written() -> int | None:
+    """Bytes this process and the children it reaped have written (Linux /proc/self/io), None where unknown."""
+    try:
+        with open("/proc/self/io", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"wchar:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _started(pid: int) -> int | None:
+    """When process `pid` started (clock ticks since boot, /proc), to tell it from a later process with its pid."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            data = handle.read()
+        return int(data[data.rfind(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _tagged(pids: list[int]) -> list[tuple[int, int | None]]:
+    return [(pid, _started(pid)) for pid in pids]
+
+
+def _end_tree(processes: list[tuple[int, int | None]]) -> None:
+    """SIGKILL each (pid, start) still the same process (a pid seen earlier may have been reused since)."""
+    for pid, start in processes:
+        if start is None or _started(pid) != start:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / 2**20:.1f} MB"
+
 
 
 def _exit_reason(code: int | None, memory_mb: int) -> str:
@@ -175,6 +324,7 @@ def run_items(
     user: str | None = None,
     loader: str = "module",
     forbid_imports: tuple[str, ...] = (),
+    write_budget: int = WRITE_BUDGET,
 ) -> SandboxRun:
     """Run `items` against the submission (`source`, read from `path`) in child processes.
 
@@ -185,9 +335,27 @@ def run_items(
     file, loaded with the classic API on its import path). The modules of
     `forbid_imports` are unloaded and refused in the child (`pacman.grading.forbidden`):
     an item during which the submission tries one fails, the attempt in its
-    `violations`. Always returns one outcome per item, whatever the submission does.
+    `violations`. `write_budget` is what is left of `WRITE_BUDGET` for this run (the
+    grader passes what earlier tests left). The submission's processes together
+    are held to the time limits in CPU time, to the write budget, to
+    `MAX_PROCESSES` and to no socket (`_Watch`); each limit hit fails the item it
+    happened in and is a line of `SandboxRun.limits`. SIGTERM and SIGHUP stop this
+    call as Ctrl-C does: the child and every process it started are killed and the
+    temporary folders removed before the exception goes on. Always returns one
+    outcome per item, whatever the submission does.
     """
     ids = _user_ids(user) if user is not None else None
+    if write_budget <= 0:  # used up by earlier tests of this grading: nothing more of the submission runs
+        reason = (f"not run: the submission used up the {_megabytes(WRITE_BUDGET)} write budget of the grading in "
+                  f"earlier tests")
+        return SandboxRun([ItemOutcome(False, error=reason) for _ in items], "", 0, 0.0)
+    with stop_on_signals(), _undumpable():  # stopped by a signal: the finally blocks end the child, remove the folder
+        return _run_items(source, path, items, time_limits, memory_mb, ids, loader, forbid_imports, write_budget)
+
+
+def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits: list[float], memory_mb: int,
+               ids: tuple[int, int] | None, loader: str, forbid_imports: tuple[str, ...],
+               write_budget: int) -> SandboxRun:
     started = time.perf_counter()
     ours = frozenset(_children_now())
     outcomes: list[ItemOutcome | None] = [None] * len(items)
@@ -196,6 +364,9 @@ def run_items(
     first = 0
     import_error = None
     import_violations: list[dict[str, Any]] = []
+    limits: list[str] = []
+    outside: list[str] = []
+    written = 0
     roots = _package_roots()
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
         if ids is not None:
@@ -206,10 +377,35 @@ def run_items(
             if ids is not None:
                 os.chown(home, *ids)
             capture_path = os.path.join(scratch, f"output-{processes}.txt")
-            status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                capture_path, ids, loader, forbid_imports)
-            # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade` is).
-            end_children(keep=ours)
+            before = _own_written()
+            try:
+                status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
+                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written)
+            finally:
+                # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade`
+                # is); on the way out of a signal too.
+                end_children(keep=ours)
+            after = _own_written()
+            # Everything the child's processes wrote, counted by the kernel as they were reaped (into this process's
+            # figures): exact, where the watch only samples.
+            child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received)
+                                if before is not None and after is not None else 0)
+            written += child_written
+            outside.extend(f for f in status.files if f not in outside)
+            if ids is not None:
+                outside.extend(f for f in _remove_files_of(ids[0]) if f not in outside)
+            if written > write_budget and (status.limit is None or status.limit.startswith("disk:")):
+                # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
+                total = WRITE_BUDGET - write_budget + written
+                status.limit = (f"disk: the submission's processes wrote {_megabytes(total)} in this grading, over "
+                                f"its {_megabytes(WRITE_BUDGET)} write budget (files, output and pipes, all its "
+                                f"processes together): stopped")
+                if status.current is not None:
+                    status.reason = status.limit
+                elif status.fatal is not None:
+                    status.fatal = status.limit
+            if status.limit is not None:
+                limits.append(status.limit)
             try:
                 with open(capture_path, "rb") as handle:
                     text = handle.read(4 * _OUTPUT_KEPT + 4096).decode("utf-8", "replace")
@@ -229,13 +425,73 @@ def run_items(
             progressed = first
             while progressed < len(items) and outcomes[progressed] is not None:
                 progressed += 1
+            if status.limit is not None and status.current is None:  # gone over between items, or found after
+                for i in range(first, progressed):  # the child's items: which of them wrote it cannot be told
+                    if outcomes[i] is not None and outcomes[i].ok:
+                        outcomes[i] = ItemOutcome(False, error=status.limit, seconds=outcomes[i].seconds)
             if progressed == first:  # died between items without starting one: count it against the next
                 outcomes[first] = ItemOutcome(False, error=status.reason)
                 progressed += 1
             first = progressed
+    if outside:
+        shown = ", ".join(outside[:5]) + (f" and {len(outside) - 5} more" if len(outside) > 5 else "")
+        what = ("removed, with every file of the sandbox user in the shared temporary folders" if ids is not None
+                else "left in place, and maybe others the grader did not see open: only with --sandbox-user can "
+                     "the grader find and remove them")
+        limits.append(f"disk: the submission wrote files outside its folder: {shown} ({what})")
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
     return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
-                      import_violations)
+                      import_violations, limits, written)
+
+
+@contextlib.contextmanager
+def _undumpable() -> Iterator[None]:
+    """While submissions run, this process is not dumpable (Linux): a submission running as the same user cannot
+    read its /proc/PID/environ (the grader's secrets), nor trace it. Restored afterwards."""
+    libc = None
+    previous = 1
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            previous = libc.prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0)
+            if previous < 0 or libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+                libc = None
+        except (OSError, AttributeError):
+            libc = None
+    try:
+        yield
+    finally:
+        if libc is not None:
+            libc.prctl(_PR_SET_DUMPABLE, previous, 0, 0, 0)
+
+
+_PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
+#: Where any user may write: the files the sandbox user left there are the submission's, removed after each run.
+_SHARED_TEMPORARY = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def _remove_files_of(uid: int) -> list[str]:
+    """Remove the files and folders owned by `uid` (the sandbox user) in the shared temporary folders; their paths."""
+    removed = []
+    for top in _SHARED_TEMPORARY:
+        if not os.path.isdir(top):
+            continue
+        for folder, dirs, names in os.walk(top, topdown=False):
+            for name in names + dirs:
+                full = os.path.join(folder, name)
+                try:
+                    info = os.lstat(full)
+                    if info.st_uid != uid:
+                        continue
+                    if stat.S_ISDIR(info.st_mode):
+                        os.rmdir(full)
+                    else:
+                        os.remove(full)
+                    if len(removed) < 100:
+                        removed.append(full)
+                except OSError:
+                    continue
+    return removed
 
 
 @dataclass
@@ -246,12 +502,79 @@ class _ChildStatus:
     reason: str = ""
     violations: list[dict[str, Any]] = field(default_factory=list)
     """Forbidden imports attempted while the submission was imported."""
+    received: int = 0
+    """Bytes of messages read from the child (written by it, not part of its write budget)."""
+    job_bytes: int = 0
+    """Bytes the grader wrote to the child (its job)."""
+    limit: str | None = None
+    """The report line of the limit the child hit (it was stopped for it), if any."""
+    files: list[str] = field(default_factory=list)
+    """Files outside its folder that the watch saw the submission hold open for writing."""
+    sampled_written: int = 0
+    """The most the watch saw it had written (a floor where the kernel's count misses processes init reaped)."""
+
+
+class _Watch:
+    """Stops a child whose processes, together, go over a limit: CPU time, bytes written, processes, sockets.
+
+    RLIMIT_CPU and RLIMIT_FSIZE are per process (and per file): sixteen busy
+    threads, forty files or forty processes each stay under them. The grader
+    therefore looks at the whole tree of the submission's processes every
+    `_WATCH_EVERY` seconds (Linux /proc): its CPU time over every thread may not
+    exceed the time limits of the items started so far plus `IMPORT_CPU_LIMIT`, its
+    bytes written may not exceed what is left of `WRITE_BUDGET`, it may run at most
+    `MAX_PROCESSES` processes of at most `MAX_THREADS` threads each, and it may open
+    no socket.
+    """
+
+    def __init__(self, root: int, scratch: str, write_allowance: int) -> None:
+        self.root, self.scratch, self.write_allowance = root, scratch, write_allowance
+        self.cpu_allowed = IMPORT_CPU_LIMIT
+        self.files: list[str] = []
+        self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
+        self.written = 0  # the most the submission had written at any look
+        self._next = 0.0
+        self.enabled = os.path.isdir(f"/proc/{os.getpid()}")
+
+    def started(self, limit: float) -> None:
+        self.cpu_allowed += limit
+
+    def check(self, received: int) -> str | None:
+        """The report line of the limit gone over, if one is (the caller stops the tree), else None."""
+        now = time.monotonic()
+        if not self.enabled or now < self._next:
+            return None
+        self._next = now + _WATCH_EVERY
+        usage = _usage(self.root, self.scratch)
+        self.pids = _tagged(usage.pids)
+        self.files.extend(f for f in usage.files if f not in self.files)
+        written = usage.written - received
+        self.written = max(self.written, written)
+        if written > self.write_allowance:
+            return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
+                    f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
+                    f"pipes, all its processes together): stopped")
+        if usage.cpu > self.cpu_allowed:
+            return (f"CPU: the submission's processes used {usage.cpu:.1f} s of CPU time (all their threads "
+                    f"together), more than the {self.cpu_allowed:g} s its time limits allow: stopped (busy threads "
+                    f"or processes?)")
+        if usage.threads > MAX_THREADS:
+            return (f"CPU: the submission ran {usage.threads} threads in one process, more than {MAX_THREADS} (busy "
+                    f"threads would stretch every test to its time limit): stopped")
+        if len(usage.pids) > MAX_PROCESSES + 1:  # the stand-in process is the grader's
+            return (f"processes: the submission ran {len(usage.pids) - 1} processes at once, more than "
+                    f"{MAX_PROCESSES}: stopped")
+        if usage.sockets:
+            return (f"sockets: the submission opened {usage.sockets} socket{'s' if usage.sockets != 1 else ''} "
+                    f"(no network, no local servers while grading): stopped")
+        return None
 
 
 def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
                capture_path: str, ids: tuple[int, int] | None, loader: str = "module",
-               forbid_imports: tuple[str, ...] = ()) -> _ChildStatus:
+               forbid_imports: tuple[str, ...] = (), scratch: str = "",
+               write_allowance: int = WRITE_BUDGET) -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
@@ -259,7 +582,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
            "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader,
-           "forbid_imports": list(forbid_imports)}
+           "forbid_imports": list(forbid_imports), "scratch": scratch, "grader": os.getpid()}
     # No name of the grader's is bound in __main__, where a submission could pick it up.
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "__import__('pacman.grading.worker', fromlist=['main']).main()")
@@ -273,20 +596,29 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
             cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True, **as_user,
         )
     os.close(write_fd)
+    watch = _Watch(process.pid, scratch or home, write_allowance)
     try:
         try:
-            process.stdin.write((json.dumps(job) + "\n").encode())
+            data = (json.dumps(job) + "\n").encode()
+            status.job_bytes = len(data)
+            process.stdin.write(data)
             process.stdin.close()
         except BrokenPipeError:
             pass
         _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status,
-                       lambda found: _violation_error(found, path, forbid_imports))
+                       lambda found: _violation_error(found, path, forbid_imports), watch)
     finally:
+        status.files = watch.files
+        status.sampled_written = watch.written
         os.close(read_fd)
         try:
             process.wait(timeout=1.0)  # after "done" the child exits by itself: let it
         except subprocess.TimeoutExpired:
             pass
+        # Every process of the tree, those that left the session included, whether the child ended by itself,
+        # was stopped by a limit, or the grader is being stopped (a signal): none outlives this call.
+        _end_tree((_tagged(_proc_tree(process.pid)) if watch.enabled and process.poll() is None else [])
+                  + watch.pids)
         if process.poll() is None:
             _kill(process)
         # The session may have left processes behind (a submission that forked): end them too.
@@ -299,7 +631,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
 
 def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_limits: list[float],
                    outcomes: list[ItemOutcome | None], memory_mb: int, status: _ChildStatus,
-                   forbidden_error: Callable[[list[dict[str, Any]]], str]) -> None:
+                   forbidden_error: Callable[[list[dict[str, Any]]], str], watch: _Watch | None = None) -> None:
     selector = selectors.DefaultSelector()
     selector.register(read_fd, selectors.EVENT_READ)
     buffer = b""
@@ -320,12 +652,24 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                     if status.current is not None:
                         status.current_seconds = time.perf_counter() - item_started
                 return
-            if not selector.select(timeout=min(left, 1.0)):
+            ready_now = selector.select(timeout=min(left, _WATCH_EVERY if watch is not None else 1.0))
+            hit = None if watch is None else watch.check(received)
+            if hit is not None:
+                _end_tree(watch.pids)
+                _kill(process)
+                status.limit = status.reason = hit
+                if not ready:
+                    status.fatal = hit
+                elif status.current is not None:
+                    status.current_seconds = time.perf_counter() - item_started
+                return
+            if not ready_now:
                 continue
             chunk = os.read(read_fd, 1 << 16)
             if not chunk:  # the child closed the pipe: it has ended
                 break
             received += len(chunk)
+            status.received = received
             if received > _MESSAGE_LIMIT:
                 _kill(process)
                 status.reason = f"the submission's process sent more than {_MESSAGE_LIMIT >> 20} MB of results"
@@ -347,6 +691,8 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                     deadline = time.monotonic() + _BETWEEN_ITEMS
                 elif event == "start" and _valid_item(message.get("item"), outcomes):
                     status.current = message["item"]
+                    if watch is not None:
+                        watch.started(time_limits[status.current])
                     item_started = time.perf_counter()
                     deadline = time.monotonic() + time_limits[status.current]
                     limit_text = f"took longer than the {time_limits[status.current]:g} s time limit"

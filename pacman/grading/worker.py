@@ -13,6 +13,7 @@ parent never parses.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -36,6 +37,7 @@ from pacman.grading.forbidden import GUARD_REMOVED, ImportGuard, seal
 from pacman.grading.reaper import become_subreaper, end_children
 from pacman.grading.states import CountingState, ExpansionLog, TreeState, tree_evaluation, tree_node_ids, unwrapping
 from pacman.layout import parse_layout
+from pacman.process_guard import set_parent_death_signal
 from pacman.state import GameState
 
 __all__ = ["main"]
@@ -212,7 +214,7 @@ def _attempts(guard: ImportGuard) -> list[dict[str, Any]]:
         return [{"module": GUARD_REMOVED, "rule": "the import guard", "line": None}]
 
 
-def _stand_between(fd: int) -> None:
+def _stand_between(fd: int, grader: int | None = None, scratch: str | None = None) -> None:
     """Fork: the submission runs in the child, so that its parent process is this one, not the grader.
 
     A submission that signals ``os.getppid()`` then hits this stand-in, and the
@@ -220,11 +222,37 @@ def _stand_between(fd: int) -> None:
     every process the submission left behind, those that left the session
     included. It then ends the way the child ended (the
     same exit status, or the same signal), which the grader reports.
+
+    The stand-in dies with the grader (`grader`, its parent): when the grader ends,
+    even killed with SIGKILL, the kernel sends the stand-in SIGTERM (Linux), and it
+    kills the submission and everything it started, removes the grader's `scratch`
+    folder where it may, and exits. The submission gets SIGKILL when the stand-in ends.
     """
     become_subreaper()  # processes the submission starts and orphans come back here, even from another session
+    child = 0
+
+    def grader_gone(number: int, frame: Any) -> None:
+        if child:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        end_children()
+        if scratch:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, grader_gone)
+    if grader is not None:
+        set_parent_death_signal(signal.SIGTERM)
+        if os.getppid() != grader:  # it ended before the signal was set
+            grader_gone(signal.SIGTERM, None)
     pid = os.fork()
     if pid == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        set_parent_death_signal(signal.SIGKILL)  # the stand-in gone (killed by the submission?): so is this
         return
+    child = pid
     os.close(fd)  # only the child talks to the grader
     while True:
         try:
@@ -264,7 +292,7 @@ def main() -> None:
     _limit(resource.RLIMIT_CORE, 0)
     if job.get("processes"):  # running as a dedicated user: cap that user's processes (fork bombs)
         _limit(resource.RLIMIT_NPROC, job["processes"])
-    _stand_between(job["fd"])
+    _stand_between(job["fd"], job.get("grader"), job.get("scratch"))
     path = job["path"]
     # From here on the forbidden modules are neither loaded nor loadable (by name).
     guard = seal(job.get("forbid_imports") or (), local_copy(path) if classic else path)
