@@ -1,7 +1,7 @@
 """Games played in the compiled core for the environments: one ``_core.Games`` built for a layout and its ghost
 models, shared by the single environment (one game) and the vector environment (many).
 
-``_core.Games`` (agents/_core.c, "games for the learning environments") plays
+``_core.Games`` (agents/core/games.c) plays
 rounds with the search core's rules and numpy's seeded streams written in C,
 writes the grid observations, the action masks, rewards and end flags into the
 caller's arrays, and hands states back as `GameState`s. This module is the one
