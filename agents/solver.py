@@ -65,7 +65,7 @@ __all__ = [
 OBJECTIVES = ("win", "score")
 #: The ghost models the solver knows: every registered ghost kind (pacman.agents.ghosts.GHOST_KINDS) with its
 #: default parameters; it plays them in Python, by their own `distribution`.
-GHOST_MODELS = tuple(GHOST_KINDS)
+GHOST_MODELS = GHOST_KINDS.keys()  # a live view: a kind registered later is known too
 #: The largest `estimated_nodes` a maze may have by default (about 0.5 KB of memory a node really reached).
 DEFAULT_MAX_NODES = 8_000_000
 #: The largest ``max_nodes`` accepted. The bound is loose (`tiny`: 83 million for 11.6 million nodes
