@@ -27,7 +27,7 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from pacman.agents.declarations import EVALUATION_KERNELS, GHOST_KERNELS, core_evaluation, core_ghost
+from pacman.agents.declarations import core_evaluation, core_ghost
 from pacman.agents.evaluation import EVALUATIONS
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
@@ -122,8 +122,9 @@ def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: 
         if form is None:
             return (f"it needs an evaluation with a core form ({', '.join(core_evaluations())}); {name!r} is "
                     f"{'a Python function' if callable(evaluation) else type(evaluation).__name__} without one")
-        if form.kernel not in EVALUATION_KERNELS:
-            return f"evaluation {name!r} declares the core kernel {form.kernel!r}, which the core does not have"
+        if form.kernel not in _core.EVALUATION_KERNELS:
+            return (f"evaluation {name!r} declares the core kernel {form.kernel!r}, which this build of the core "
+                    f"does not have ({', '.join(_core.EVALUATION_KERNELS)})")
     if ghosts_minimise or ghost_models is None:
         return None
     for position, model in enumerate(ghost_models, start=1):
@@ -131,9 +132,9 @@ def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: 
         if form is None:
             return (f"ghost {position} is a {type(model).__name__}, a kind the compiled core does not play (its "
                     f"class declares no core form; the core plays {', '.join(core_ghost_kinds())})")
-        if form.kernel not in GHOST_KERNELS:
-            return (f"ghost {position} is a {type(model).__name__}, whose core kernel {form.kernel!r} the core "
-                    f"does not have")
+        if form.kernel not in _core.GHOST_KERNELS:
+            return (f"ghost {position} is a {type(model).__name__}, whose core kernel {form.kernel!r} this build "
+                    f"of the core does not have ({', '.join(_core.GHOST_KERNELS)})")
         if getattr(model, "index", None) != position:
             return f"ghost {position}'s model is {model!r}, the model of another ghost"
     return None
@@ -155,7 +156,7 @@ def _chance_layers(ghost_models: Sequence[Any] | None, ghosts: int) -> tuple[lis
     if not ghost_models:
         return [False] * ghosts, [None] * ghosts
     forms = [core_ghost(model) for model in ghost_models]
-    if any(form is None or form.kernel not in GHOST_KERNELS for form in forms):  # never: core_obstacle refuses it
+    if any(form is None or form.kernel not in _core.GHOST_KERNELS for form in forms):  # never: core_obstacle refuses it
         raise AgentSpecError(core_obstacle(None, ghost_models) or "a ghost model without a core form")
     directional = [form.kernel == "directional" for form in forms]
     return directional, [dict(form.table) if flag else None for form, flag in zip(forms, directional)]
@@ -243,9 +244,9 @@ class CompiledSearcher:
         models = game.ghost_models if game.ghost_kind != MIN else None
         directional, tables = _chance_layers(models, ghosts)
         form = core_evaluation(game.evaluation)
-        if form is None or form.kernel not in EVALUATION_KERNELS:  # never: the agents ask core_obstacle first
+        if form is None or form.kernel not in _core.EVALUATION_KERNELS:  # never: agents ask core_obstacle first
             raise AgentSpecError(core_obstacle(game.evaluation) or "an evaluation without a core form")
-        evaluation = EVALUATION_KERNELS.index(form.kernel)
+        evaluation = _core.EVALUATION_KERNELS.index(form.kernel)  # the core's number of its kernel
         self._bytes = _mask_bytes(layout)
         distances, weights, region, diameter = (form.parameters(layout) if form.parameters is not None
                                                 else (None,) * 4)

@@ -37,11 +37,12 @@ from pacman import rules
 __all__ = ["CoreEvaluation", "CoreGhost", "EVALUATION_KERNELS", "GHOST_KERNELS", "PROOFS", "PROOF_RULES",
            "core_evaluation", "core_ghost", "proof_gaps"]
 
-#: The evaluations the core computes (agents/core/evaluation.c), in the core's numbering: the score, and the
-#: feature evaluation that `better` and `safe` are with two sets of weights.
+#: The evaluation kernels a core form may name (agents/core/evaluation.c): the score, and the feature evaluation
+#: that `better` and `safe` are with two sets of weights. The built core publishes its own list
+#: (``_core.EVALUATION_KERNELS``), which the registry asks; tests hold the two equal.
 EVALUATION_KERNELS = ("score", "features")
-#: The chance layers the core computes (agents/core/ghosts.c): uniform over the legal moves, and a table of
-#: probabilities by the ghost's shape (scared, legal count, best-move mask), DirectionalGhost's.
+#: The chance-layer kernels a core form may name (agents/core/ghosts.c): uniform over the legal moves, and a
+#: table of probabilities by the ghost's shape (scared, legal count, best-move mask), DirectionalGhost's.
 GHOST_KERNELS = ("uniform", "directional")
 
 #: The proofs behind the search's exact shortcuts, and what each assumes of a ghost's chance layer:

@@ -78,6 +78,28 @@ def test_a_core_form_copied_to_another_function_or_inherited_by_a_subclass_does_
 
 
 @needs_core
+def test_the_built_core_computes_exactly_the_kernels_the_declarations_may_name():
+    from pacman.agents.compiled import _core
+
+    assert _core.EVALUATION_KERNELS == declarations.EVALUATION_KERNELS
+    assert _core.GHOST_KERNELS == declarations.GHOST_KERNELS
+
+
+@needs_core
+def test_a_kernel_the_core_does_not_have_is_refused_by_name():
+    class Odd(RandomGhost):
+        def core_form(self):
+            return declarations.CoreGhost("chasing")
+
+    def odd(state):
+        return 0.0
+
+    odd.core_form = declarations.CoreEvaluation(odd, "neural")
+    assert "whose core kernel 'chasing' this build of the core does not have" in core_obstacle(None, [Odd(1)])
+    assert "core kernel 'neural', which this build" in core_obstacle(odd, None, evaluation_name="odd")
+
+
+@needs_core
 def test_the_core_refuses_by_name_what_declares_no_core_form(first_kind):
     assert core_obstacle(None, [RandomGhost(1)]) is None
     why = core_obstacle(None, [RandomGhost(1), FirstMoveGhost(2)])

@@ -78,6 +78,10 @@
 #define KIND_CHANCE 2
 #define EVAL_SCORE 0
 #define EVAL_BETTER 1
+/* The evaluation kernels by number (EVAL_*), and the ghost kernels (uniform; directional: a probability table),
+   by the names pacman.agents.declarations uses; module.c publishes them. */
+#define EVAL_KERNEL_NAMES "score", "features"
+#define GHOST_KERNEL_NAMES "uniform", "directional"
 #define STOP_NONE 0
 #define STOP_TIME 1
 #define STOP_ERROR 2

@@ -93,5 +93,19 @@ PyInit__core(void)
         Py_DECREF(module);
         return NULL;
     }
+    /* What this build computes, by the names the Python declarations use (pacman.agents.declarations): the
+       registry asks these, so a kernel declared in Python but missing here is refused, never approximated. */
+    PyObject *evaluations = Py_BuildValue("(ss)", EVAL_KERNEL_NAMES);
+    if (evaluations == NULL || PyModule_AddObject(module, "EVALUATION_KERNELS", evaluations) < 0) {
+        Py_XDECREF(evaluations);
+        Py_DECREF(module);
+        return NULL;
+    }
+    PyObject *ghosts = Py_BuildValue("(ss)", GHOST_KERNEL_NAMES);
+    if (ghosts == NULL || PyModule_AddObject(module, "GHOST_KERNELS", ghosts) < 0) {
+        Py_XDECREF(ghosts);
+        Py_DECREF(module);
+        return NULL;
+    }
     return module;
 }
