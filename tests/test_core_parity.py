@@ -281,3 +281,42 @@ def test_rules_other_than_the_proofs_assume_switch_every_proof_off(monkeypatch):
     assert set(game.proof_gaps) == set(declarations.PROOFS)
     assert game.proof_gaps["bounds"] == "pacman.rules.COLLISION_DISTANCE is 1.5, the proofs assume 0.7"
     assert game._bounds_within is None and game._horizon is None
+
+
+def test_the_ghost_kind_recipe_run_as_a_user_script(tmp_path):
+    """docs/architecture.md's recipe, step 1, in a fresh interpreter: the kind is taken by name everywhere."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "first_ghost.py"
+    script.write_text(textwrap.dedent("""
+        from pacman.agents.ghosts import GHOST_KINDS, _Ghost
+        from pacman.envs import PacmanEnv
+        from pacman.errors import PacmanError
+
+        class FirstMoveGhost(_Ghost):
+            def distribution(self, state):
+                legal = state.legal_actions(self.index)
+                return [(legal[0], 1.0)] if legal else []
+
+        GHOST_KINDS["first"] = FirstMoveGhost
+        env = PacmanEnv("small", ghosts="first", max_moves=20)
+        env.reset(seed=1)
+        for _ in range(20):
+            _, reward, terminated, truncated, _ = env.step(4)
+            if terminated or truncated:
+                break
+        print(env.engine, env.state.ghost_positions)
+        try:
+            PacmanEnv("small", ghosts="first", engine="compiled")
+        except PacmanError as error:
+            print("refused:", error)
+    """), encoding="utf-8")
+    out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("python ")
+    if USABLE:
+        assert lines[1].startswith("refused: engine='compiled', but the compiled core cannot run: ghost 1 is a "
+                                   "FirstMoveGhost, a kind the compiled core does not play")

@@ -80,6 +80,7 @@
 #define EVAL_BETTER 1
 /* The evaluation kernels by number (EVAL_*), and the ghost kernels (uniform; directional: a probability table),
    by the names pacman.agents.declarations uses; module.c publishes them. */
+#define EVAL_KERNELS 2
 #define EVAL_KERNEL_NAMES "score", "features"
 #define GHOST_KERNEL_NAMES "uniform", "directional"
 #define STOP_NONE 0

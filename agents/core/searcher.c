@@ -147,7 +147,7 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_ValueError, "Searcher: %d ghosts, but the layout has %d", ghosts, b->agents - 1);
         return -1;
     }
-    if (evaluation != EVAL_SCORE && evaluation != EVAL_BETTER) {
+    if (evaluation < 0 || evaluation >= EVAL_KERNELS) {
         PyErr_Format(PyExc_ValueError, "Searcher: unknown evaluation %d", evaluation);
         return -1;
     }
