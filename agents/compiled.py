@@ -254,11 +254,12 @@ class CompiledSearcher:
         horizon = game._horizon if game._horizon is not None else -1
         if horizon >= 0 and distances is None:
             distances = DistanceTable.of(layout).matrix
-        order = _distance_order(layout, distances) if evaluation == 1 else None
+        features = form.kernel == "features"
+        order = _distance_order(layout, distances) if features else None
         # the feature evaluation's bounds for Star1 (better_bounds_within) are computed by the core, from the
         # same numbers
-        bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
-        self._bounds_in_core = (prune and evaluation == 1
+        bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if features else None
+        self._bounds_in_core = (prune and features
                                 and getattr(game, "_bounds_within", None) is game.evaluation.bounds_within)
         self._options = dict(board=core_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
