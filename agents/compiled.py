@@ -8,7 +8,7 @@ DirectionalGhost) and the expectiminimax of `pacman.agents.search`
 operations in the same order, so values, node counts and chosen actions are the
 Python engine's (tests/test_compiled_core.py and tests/test_core_parity.py check
 it). `core_obstacle` is the one question every user of the core asks (agents,
-environments, solver, bench, command line): can the core run this evaluation
+environments, bench, and through the agents the command line): can the core run this evaluation
 with these ghosts, and if not, why. A search agent with ``engine="auto"`` uses
 the core when it can; anything else (a user's evaluation, a ghost kind without
 a core form) runs on the Python engine, or is refused by name where the core is
@@ -101,7 +101,8 @@ def engine_line() -> str:
 def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: Sequence[Any] | None = None,
                   ghosts_minimise: bool = False, evaluation_name: str | None = None) -> str | None:
     """Why the compiled core cannot run a search or a game with this evaluation and these ghost models; None if
-    it can. The one place that decides it: agents, environments, solver, bench and the command line all ask here.
+    it can. The one place that decides it: the agents (and so the command line), the environments and bench ask
+    here; the solver plays every registered kind in Python.
 
     `evaluation` None: no evaluation (the environments step games only).
     `ghost_models` is what the Python engine would use (None: uniform chance
@@ -109,8 +110,10 @@ def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: 
     model. The core runs only what declares a core form (pacman.agents.declarations)
     with a kernel it has; the reason names what it does not run.
 
-    >>> from pacman.agents.evaluation import score_evaluation
-    >>> core_obstacle(score_evaluation) in (None, core_status()[1]) or core_obstacle(score_evaluation)
+    >>> from pacman.agents.ghosts import RandomGhost
+    >>> class Stubborn(RandomGhost):  # moves otherwise: it inherits no core form
+    ...     pass
+    >>> core_obstacle(None, [Stubborn(1)]) is not None
     True
     """
     usable, why = core_status()
