@@ -94,7 +94,8 @@ def engine_line() -> str:
     """One line saying which engine search agents use by default here, and why: what bench prints."""
     usable, why = core_status()
     if usable:
-        return f"engine: compiled ({why}) for the built-in evaluations and ghost models; python otherwise"
+        return (f"engine: compiled ({why}) for the evaluations {', '.join(core_evaluations())} and the ghost kinds "
+                f"{', '.join(core_ghost_kinds())}; python otherwise")
     return f"engine: python ({why})"
 
 
