@@ -1,4 +1,4 @@
-"""Build the optional compiled search core, `pacman.agents._core` (agents/_core.c); everything else is in pyproject.toml.
+"""Build the optional compiled search core, `pacman.agents._core` (agents/core/*.c); everything else is in pyproject.toml.
 
 The extension is optional: where it cannot be compiled (no C compiler, no Python
 headers) setuptools prints a warning, skips it, and the install succeeds; every
@@ -13,6 +13,13 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 BUILD_VARIABLE = "PACMAN_AI_BUILD_CORE"
+
+# One C file per Python seam, one private header (agents/core/core.h has the map); one extension.
+CORE_SOURCES = [
+    f"agents/core/{name}.c"
+    for name in ("state", "ghosts", "evaluation", "table", "search", "far", "searcher", "random", "games", "module")
+]
+CORE_HEADER = "agents/core/core.h"
 
 
 class BuildCore(build_ext):
@@ -49,7 +56,7 @@ def core_extensions():
     if os.environ.get(BUILD_VARIABLE, "1").strip().lower() in ("0", "false", "no", "off"):
         print(f"{BUILD_VARIABLE}={os.environ[BUILD_VARIABLE]}: not building the compiled core (pacman.agents._core)")
         return []
-    return [Extension("pacman.agents._core", ["agents/_core.c"], optional=True)]
+    return [Extension("pacman.agents._core", CORE_SOURCES, depends=[CORE_HEADER], optional=True)]
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})

@@ -1,14 +1,19 @@
 """The compiled search core (`pacman.agents._core`, written in C): whether it is here, when a search may use it, and
 the bridge that makes it answer exactly as `pacman.agents.search.Searcher` does.
 
-The core implements the rules, the built-in evaluations (`score`, `better`), the
-built-in ghost models (uniform, `DirectionalGhost`) and the expectiminimax of
-`pacman.agents.search` (transposition table, alpha-beta, Star1), with the same
-floating-point operations in the same order, so values, node counts and chosen
-actions are the Python engine's (tests/test_compiled_core.py checks it). A
-search agent with ``engine="auto"`` uses it when it can; anything else (a
-user's evaluation or ghost model) runs on the Python engine. The core is
-optional: an install without a C compiler has none, and `core_status` says so.
+The core implements the rules, the evaluations and ghost models that declare a
+core form (pacman.agents.declarations: `score`, `better`, `safe`; RandomGhost,
+DirectionalGhost) and the expectiminimax of `pacman.agents.search`
+(transposition table, alpha-beta, Star1, Star2), with the same floating-point
+operations in the same order, so values, node counts and chosen actions are the
+Python engine's (tests/test_compiled_core.py and tests/test_core_parity.py check
+it). `core_obstacle` is the one question every user of the core asks (agents,
+environments, bench, and through the agents the command line): can the core run this evaluation
+with these ghosts, and if not, why. A search agent with ``engine="auto"`` uses
+the core when it can; anything else (a user's evaluation, a ghost kind without
+a core form) runs on the Python engine, or is refused by name where the core is
+insisted on. The core is optional: an install without a C compiler has none, and
+`core_status` says so.
 
 ``PACMAN_AI_ENGINE=python`` in the environment turns the core off at run time
 (``compiled`` makes every ``auto`` agent insist on it). See docs/engine.md.
@@ -22,8 +27,9 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from pacman.agents.evaluation import better_evaluation, better_parameters, safe_evaluation, score_evaluation
-from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.declarations import core_evaluation, core_ghost
+from pacman.agents.evaluation import EVALUATIONS
+from pacman.agents.ghosts import GHOST_KINDS
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
 from pacman.distances import UNREACHABLE, DistanceTable
@@ -48,16 +54,13 @@ except ImportError as exc:  # not built (no compiler, or PACMAN_AI_BUILD_CORE=0)
 else:
     _IMPORT_PROBLEM = ""
 
-__all__ = ["ENGINES", "ENGINE_VARIABLE", "core_status", "engine_line", "requested_engine", "compiled_obstacle",
-           "CompiledSearcher"]
+__all__ = ["ENGINES", "ENGINE_VARIABLE", "core_status", "engine_line", "requested_engine", "core_obstacle",
+           "core_evaluations", "core_ghost_kinds", "core_board", "core_state", "core_games", "CompiledSearcher"]
 
 #: The values of a search agent's ``engine`` argument.
 ENGINES = ("auto", "python", "compiled")
 #: The environment variable that overrides ``engine="auto"``: ``python`` or ``compiled``.
 ENGINE_VARIABLE = "PACMAN_AI_ENGINE"
-
-#: Evaluations the core implements, by the function the Python engine calls (the core's numbering).
-_EVALUATIONS: dict[Callable[..., float], int] = {score_evaluation: 0, better_evaluation: 1, safe_evaluation: 1}
 
 
 def requested_engine() -> str:
@@ -91,35 +94,79 @@ def engine_line() -> str:
     """One line saying which engine search agents use by default here, and why: what bench prints."""
     usable, why = core_status()
     if usable:
-        return f"engine: compiled ({why}) for the built-in evaluations and ghost models; python otherwise"
+        return (f"engine: compiled ({why}) for the evaluations {', '.join(core_evaluations())} and the ghost kinds "
+                f"{', '.join(core_ghost_kinds())}; python otherwise")
     return f"engine: python ({why})"
 
 
-def compiled_obstacle(evaluation: Callable[..., float], evaluation_name: str, ghost_models: Sequence[Any] | None,
-                      ghosts_minimise: bool) -> str | None:
-    """Why a search with this evaluation and these ghost models cannot run on the core; None if it can.
+def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: Sequence[Any] | None = None,
+                  ghosts_minimise: bool = False, evaluation_name: str | None = None) -> str | None:
+    """Why the compiled core cannot run a search or a game with this evaluation and these ghost models; None if
+    it can. The one place that decides it: the agents (and so the command line), the environments and bench ask
+    here; the solver plays every registered kind in Python.
 
-    `ghost_models` is what the Python engine would use (None: uniform). Min
-    layers (minimax, alpha-beta) use no ghost model.
+    `evaluation` None: no evaluation (the environments step games only).
+    `ghost_models` is what the Python engine would use (None: uniform chance
+    layers); min layers (``ghosts_minimise``: minimax, alpha-beta) use no ghost
+    model. The core runs only what declares a core form (pacman.agents.declarations)
+    with a kernel it has; the reason names what it does not run.
+
+    >>> from pacman.agents.ghosts import RandomGhost
+    >>> class Stubborn(RandomGhost):  # moves otherwise: it inherits no core form
+    ...     pass
+    >>> core_obstacle(None, [Stubborn(1)]) is not None
+    True
     """
     usable, why = core_status()
     if not usable:
         return why if _core is None else f"the compiled core is switched off ({why})"
-    if evaluation not in _EVALUATIONS:
-        return (f"it needs a built-in evaluation (score, better, safe); {evaluation_name!r} is "
-                f"{'a Python function' if callable(evaluation) else type(evaluation).__name__}")
+    if evaluation is not None:
+        name = evaluation_name or getattr(evaluation, "__name__", type(evaluation).__name__)
+        form = core_evaluation(evaluation)
+        if form is None:
+            return (f"it needs an evaluation with a core form ({', '.join(core_evaluations())}); {name!r} is "
+                    f"{'a Python function' if callable(evaluation) else type(evaluation).__name__} without one")
+        if form.kernel not in _core.EVALUATION_KERNELS:
+            return (f"evaluation {name!r} declares the core kernel {form.kernel!r}, which this build of the core "
+                    f"does not have ({', '.join(_core.EVALUATION_KERNELS)})")
     if ghosts_minimise or ghost_models is None:
         return None
     for position, model in enumerate(ghost_models, start=1):
-        if type(model) not in (RandomGhost, DirectionalGhost):
-            return (f"it needs built-in ghost models (random, directional); ghost {position}'s model is a "
-                    f"{type(model).__name__}")
-        if model.index != position:
+        form = core_ghost(model)
+        if form is None:
+            return (f"ghost {position} is a {type(model).__name__}, a kind the compiled core does not play (its "
+                    f"class declares no core form; the core plays {', '.join(core_ghost_kinds())})")
+        if form.kernel not in _core.GHOST_KERNELS:
+            return (f"ghost {position} is a {type(model).__name__}, whose core kernel {form.kernel!r} this build "
+                    f"of the core does not have ({', '.join(_core.GHOST_KERNELS)})")
+        if getattr(model, "index", None) != position:
             return f"ghost {position}'s model is {model!r}, the model of another ghost"
     return None
 
 
-def _board(layout: Layout) -> Any:
+def core_evaluations() -> tuple[str, ...]:
+    """The registered evaluations (pacman.agents.evaluation.EVALUATIONS) that declare a core form, by name."""
+    return tuple(name for name, function in EVALUATIONS.items() if core_evaluation(function) is not None)
+
+
+def core_ghost_kinds() -> tuple[str, ...]:
+    """The registered ghost kinds (pacman.agents.ghosts.GHOST_KINDS) whose class declares a core form, by name."""
+    return tuple(name for name, cls in GHOST_KINDS.items() if "core_form" in vars(cls))
+
+
+def _chance_layers(ghost_models: Sequence[Any] | None, ghosts: int) -> tuple[list[bool], list[Any]]:
+    """The core's chance layers of `ghosts` ghosts: (directional flags, tables), from each model's core form;
+    None: uniform. Call only after `core_obstacle` said yes."""
+    if not ghost_models:
+        return [False] * ghosts, [None] * ghosts
+    forms = [core_ghost(model) for model in ghost_models]
+    if any(form is None or form.kernel not in _core.GHOST_KERNELS for form in forms):  # never: core_obstacle refuses it
+        raise AgentSpecError(core_obstacle(None, ghost_models) or "a ghost model without a core form")
+    directional = [form.kernel == "directional" for form in forms]
+    return directional, [dict(form.table) if flag else None for form, flag in zip(forms, directional)]
+
+
+def core_board(layout: Layout) -> Any:
     """The core's move tables of `layout`, built on first use and kept with the layout."""
     def build(layout: Layout) -> Any:
         h = layout.height
@@ -131,6 +178,35 @@ def _board(layout: Layout) -> Any:
         return _core.Board(layout.width, layout.height, walls, starts, rules)
 
     return layout.derived("compiled_board", build)
+
+
+def _mask_bytes(layout: Layout) -> int:
+    """Bytes of a food or capsule mask of `layout` in the core: whole 64-bit words."""
+    return ((layout.width * layout.height + 63) // 64) * 8
+
+
+def core_state(state: GameState) -> tuple:
+    """`state` in the core's form: its `position_key` with the masks as little-endian bytes."""
+    pac, food, capsules, ghosts, timers, score, status = state.position_key
+    size = _mask_bytes(state.layout)
+    return (pac, food.to_bytes(size, "little"), capsules.to_bytes(size, "little"), ghosts, timers, score, status)
+
+
+def core_games(start: GameState, ghost_models: Sequence[Any], games: int, max_moves: int | None,
+               arrays: dict[str, Any]) -> Any:
+    """The core's ``Games``: `games` games from `start` against `ghost_models` (each with a core form, or an
+    AgentSpecError naming the one without), writing into `arrays` (observations, rewards, terminated,
+    truncated, masks). pacman.envs.core_games is its one user."""
+    obstacle = core_obstacle(None, ghost_models)
+    if obstacle is not None:
+        raise AgentSpecError(f"the compiled core cannot play these games: {obstacle}")
+    layout = start.layout
+    directional, tables = _chance_layers(ghost_models, start.num_ghosts)
+    searcher = _core.Searcher(board=core_board(layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
+                              prune=False, table_size=0, slack=0.0, directional=directional, probabilities=tables,
+                              distances=None, weights=None)
+    return _core.Games(searcher=searcher, games=games, start=core_state(start), max_moves=max_moves or 0,
+                       width=layout.width, height=layout.height, state_like=start, **arrays)
 
 
 #: Up to this many cells (every shipped layout has under 800) `better` finds the nearest food by walking
@@ -170,25 +246,26 @@ class CompiledSearcher:
         self.layout = layout
         ghosts = num_agents - 1
         models = game.ghost_models if game.ghost_kind != MIN else None
-        directional = [type(model) is DirectionalGhost for model in models] if models else [False] * ghosts
-        tables = [model.probability_table() if flag else None for model, flag in zip(models or (), directional)]
-        if not models:
-            tables = [None] * ghosts
-        evaluation = _EVALUATIONS[game.evaluation]
-        self._bytes = ((layout.width * layout.height + 63) // 64) * 8
-        distances, weights, region, diameter = (better_parameters(layout, game.evaluation) if evaluation == 1
+        directional, tables = _chance_layers(models, ghosts)
+        form = core_evaluation(game.evaluation)
+        if form is None or form.kernel not in _core.EVALUATION_KERNELS:  # never: agents ask core_obstacle first
+            raise AgentSpecError(core_obstacle(game.evaluation) or "an evaluation without a core form")
+        evaluation = _core.EVALUATION_KERNELS.index(form.kernel)  # the core's number of its kernel
+        self._bytes = _mask_bytes(layout)
+        distances, weights, region, diameter = (form.parameters(layout) if form.parameters is not None
                                                 else (None,) * 4)
         # far ghosts (PacmanGame.far_value): the evaluation's horizon, tested with maze distances
         horizon = game._horizon if game._horizon is not None else -1
         if horizon >= 0 and distances is None:
             distances = DistanceTable.of(layout).matrix
-        order = _distance_order(layout, distances) if evaluation == 1 else None
+        features = form.kernel == "features"
+        order = _distance_order(layout, distances) if features else None
         # the feature evaluation's bounds for Star1 (better_bounds_within) are computed by the core, from the
         # same numbers
-        bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if evaluation == 1 else None
-        self._bounds_in_core = (prune and evaluation == 1
+        bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if features else None
+        self._bounds_in_core = (prune and features
                                 and getattr(game, "_bounds_within", None) is game.evaluation.bounds_within)
-        self._options = dict(board=_board(layout), ghosts=ghosts, evaluation=evaluation,
+        self._options = dict(board=core_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
                              order=order, bounds=bounds, star2=star2, ordering=ordering, horizon=horizon)
@@ -207,9 +284,7 @@ class CompiledSearcher:
 
     def core_state(self, state: GameState) -> tuple:
         """`state` in the core's form: its `position_key` with the masks as little-endian bytes."""
-        pac, food, capsules, ghosts, timers, score, status = state.position_key
-        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"),
-                ghosts, timers, score, status)
+        return core_state(state)
 
     def game_state(self, core_state: tuple) -> GameState:
         """The `GameState` of a state in the core's form."""

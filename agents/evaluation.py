@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from pacman.agents.declarations import CoreEvaluation
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.layout import Layout
@@ -165,6 +166,9 @@ def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bound
     evaluation.weights = weights  # type: ignore[attr-defined]  # for the compiled core (better_parameters)
     evaluation.tables = build  # type: ignore[attr-defined]
     evaluation.tables_key = key  # type: ignore[attr-defined]  # the tables' key in `Layout.derived`
+    #: the compiled core's feature kernel (agents/core/evaluation.c), with this evaluation's weights and tables
+    evaluation.core_form = CoreEvaluation(  # type: ignore[attr-defined]
+        evaluation, "features", lambda layout: better_parameters(layout, evaluation))
     return evaluation, bounds_within
 
 
@@ -279,6 +283,8 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
 
 
 score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
+#: the compiled core's score kernel (agents/core/evaluation.c; inline in core.h): it reads nothing of a layout
+score_evaluation.core_form = CoreEvaluation(score_evaluation, "score")  # type: ignore[attr-defined]
 
 
 def better_parameters(layout: Layout,

@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from pacman.agents.compiled import ENGINES, CompiledSearcher, compiled_obstacle, core_status, requested_engine
+from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, core_status, requested_engine
+from pacman.agents.declarations import proof_gaps
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
-from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
 from pacman.distances import DistanceTable
@@ -96,6 +97,11 @@ def check_search_size(agent: Any, layout: Layout, num_ghosts: int, ghost_agents:
         )
 
 
+def _uniform(models: Sequence[Any]) -> bool:
+    """True if every model is a plain RandomGhost: uniform chance layers, which the search takes as None."""
+    return all(type(model) is RandomGhost for model in models)
+
+
 class PacmanGame:
     """Pacman as a search game: nodes are (state, agent to move).
 
@@ -114,11 +120,17 @@ class PacmanGame:
         self.evaluation = evaluation
         self.ghost_models = list(ghost_models) if ghost_models is not None else None
         self.ghost_kind = MIN if ghosts_minimise else CHANCE
-        self.bounds = getattr(evaluation, "bounds", None)
-        self._bounds_within = getattr(evaluation, "bounds_within", None)
+        #: the proofs that do not cover these ghosts or rules (pacman.agents.declarations.proof_gaps), each with
+        #: its reason: their shortcuts are off, by declaration
+        self.proof_gaps = {} if ghosts_minimise else proof_gaps(self.ghost_models)
+        covered = "bounds" not in self.proof_gaps
+        self.bounds = getattr(evaluation, "bounds", None) if covered else None
+        self._bounds_within = getattr(evaluation, "bounds_within", None) if covered else None
         horizon = ghost_horizon(evaluation)
         #: far ghosts are skipped only for an evaluation that says how far they matter, and uniform chance layers
-        self._horizon = horizon if ghost_models is None and not ghosts_minimise else None
+        #: (None: the shortcut's sums are uniform ones) that the far-ghost proof covers
+        self._horizon = (horizon if ghost_models is None and not ghosts_minimise
+                         and "far_ghosts" not in self.proof_gaps else None)
 
     def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
         """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
@@ -134,7 +146,7 @@ class PacmanGame:
         """
         horizon = self._horizon
         state, agent = node
-        if horizon is None or math.isinf(depth) or state[7] or not state[4]:
+        if horizon is None or math.isinf(depth) or state.is_terminal() or not state.num_ghosts:
             return None
         pacman_moves = depth if agent == 0 else depth - 1
         if state.food_mask.bit_count() <= pacman_moves:
@@ -179,7 +191,7 @@ class PacmanGame:
         `value`: the chance layers' sums over the ghosts' moves alone, in expectimax's order, so that the
         rounding is the same."""
         counter[0] += 1
-        key = (state[4], state[5], agent, depth)
+        key = (state.ghost_keys, state.scared_timers, agent, depth)
         hit = seen.get(key)
         if hit is not None:
             return hit
@@ -326,10 +338,11 @@ class _SearchAgent:
         for flag, value in (("transposition", transposition), ("pruning", pruning)):
             if not isinstance(value, bool):
                 raise AgentSpecError(f"{name}: {flag} must be true or false, got {value!r}")
-        if not (ghost_model is None or ghost_model in ("random", "directional")
+        if not (ghost_model is None or (isinstance(ghost_model, str) and ghost_model in GHOST_KINDS)
                 or (isinstance(ghost_model, (list, tuple)) and all(hasattr(g, "distribution") for g in ghost_model))):
+            kinds = ", ".join(repr(kind) for kind in GHOST_KINDS)
             raise AgentSpecError(
-                f"{name}: ghost_model must be 'random', 'directional', a list of ghost agents or None, got {ghost_model!r}"
+                f"{name}: ghost_model must be a ghost kind ({kinds}), a list of ghost agents or None, got {ghost_model!r}"
             )
         if engine not in ENGINES:
             raise AgentSpecError(f"{name}: engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -344,7 +357,7 @@ class _SearchAgent:
         self.engine_used: str | None = None
         self.engine_reason = ""
         if self._wanted_engine() == "compiled":
-            obstacle = compiled_obstacle(self.evaluation, self.evaluation_name, None, self.ghosts_minimise)
+            obstacle = core_obstacle(self.evaluation, None, self.ghosts_minimise, self.evaluation_name)
             if obstacle is not None:
                 raise AgentSpecError(self._refusal(obstacle))
         self.ghost_model = ghost_model
@@ -374,8 +387,8 @@ class _SearchAgent:
         self._searcher = None
         self.last_search = None
         if self._wanted_engine() == "compiled":  # refuse the game now rather than fail on the first move
-            obstacle = compiled_obstacle(self.evaluation, self.evaluation_name,
-                                         self._ghost_models(len(self._game_ghosts)), self.ghosts_minimise)
+            obstacle = core_obstacle(self.evaluation, self._ghost_models(len(self._game_ghosts)),
+                                     self.ghosts_minimise, self.evaluation_name)
             if obstacle is not None:
                 raise AgentSpecError(self._refusal(obstacle))
 
@@ -403,13 +416,12 @@ class _SearchAgent:
         model = self.ghost_model
         if model is None:
             game_ghosts = self._game_ghosts if game_ghosts is None else tuple(game_ghosts)
-            if len(game_ghosts) == num_ghosts and not all(type(g) is RandomGhost for g in game_ghosts):
+            if len(game_ghosts) == num_ghosts and not _uniform(game_ghosts):
                 return list(game_ghosts)
             return None  # random ghosts, or no game: uniform
-        if model == "random":
-            return None
-        if model == "directional":
-            return [DirectionalGhost(i) for i in range(1, num_ghosts + 1)]
+        if isinstance(model, str):  # a kind of GHOST_KINDS (checked in __init__); random ones: uniform
+            models = make_ghosts(model, num_ghosts)
+            return None if _uniform(models) else models
         if len(model) != num_ghosts:
             raise AgentSpecError(f"ghost_model has {len(model)} ghosts but the game has {num_ghosts}")
         return list(model)
@@ -422,7 +434,7 @@ class _SearchAgent:
         """(the engine a search with these ghost models runs on, what keeps it off the core, or None)."""
         if self._wanted_engine() == "python":
             return "python", None
-        obstacle = compiled_obstacle(self.evaluation, self.evaluation_name, models, self.ghosts_minimise)
+        obstacle = core_obstacle(self.evaluation, models, self.ghosts_minimise, self.evaluation_name)
         return ("python" if obstacle is not None else "compiled"), obstacle
 
     def _wanted_engine(self) -> str:
@@ -504,9 +516,10 @@ class _SearchAgent:
 class ExpectimaxAgent(_SearchAgent):
     """Pacman maximises, every ghost is a chance layer.
 
-    `ghost_model`: "random" (uniform), "directional" (DirectionalGhost's
-    distribution), a list of ghost agents, or None: the ghosts of the game being
-    played (random ones are modelled as uniform), else uniform. `time_limit`
+    `ghost_model`: a ghost kind of `GHOST_KINDS` ("random": uniform,
+    "directional": DirectionalGhost's distribution), a list of ghost agents, or
+    None: the ghosts of the game being played (random ones are modelled as
+    uniform), else uniform. `time_limit`
     (seconds) deepens iteratively up to `depth` (or without limit if depth is
     None) and answers with the deepest search that finished. `transposition`
     and `pruning` are exact. `pruning` is Star1 at the chance layers, which needs

@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pacman.actions import DIRECTIONS, Action
+from pacman.agents.declarations import CoreGhost
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
 
@@ -67,6 +68,13 @@ class _Ghost(abc.ABC):
 class RandomGhost(_Ghost):
     """Moves uniformly at random among its legal actions."""
 
+    #: the search's proofs that cover this chance layer (pacman.agents.declarations.PROOFS)
+    proofs = frozenset({"bounds", "far_ghosts"})
+
+    def core_form(self) -> CoreGhost:
+        """The compiled core plays it with its uniform kernel (agents/core/ghosts.c)."""
+        return CoreGhost("uniform")
+
     def distribution(self, state: GameState) -> list[tuple[Action, float]]:
         """Each legal action with probability 1 / (number of legal actions)."""
         legal = state.legal_actions(self.index)
@@ -105,6 +113,13 @@ class DirectionalGhost(_Ghost):
         target = max(distances) if scared else min(distances)
         best = [a for a, d in zip(legal, distances) if d == target]
         return _shares(legal, best, self.prob_scared_flee if scared else self.prob_attack)
+
+    #: the search's proofs that cover this chance layer: not "far_ghosts", whose sums are uniform
+    proofs = frozenset({"bounds"})
+
+    def core_form(self) -> CoreGhost:
+        """The compiled core plays it with its table kernel (agents/core/ghosts.c) and this ghost's table."""
+        return CoreGhost("directional", self.probability_table())
 
     def probability_table(self) -> dict[tuple[int, int, int], tuple[float, ...]]:
         """Every distribution this ghost can give, by its shape: ``(scared, legal count, best mask)`` to the
@@ -145,7 +160,9 @@ def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> 
     return [(action, weights[action] / total) for action in legal]
 
 
-#: Ghost kinds by name, as the command line takes them.
+#: Ghost kinds by name, as the command line takes them. A kind added here plays in Python everywhere; the
+#: compiled core and the search's proofs take it only by its class's own declarations (`core_form`, `proofs`;
+#: pacman.agents.declarations), and refuse it by name where the core is insisted on.
 GHOST_KINDS: dict[str, type[_Ghost]] = {"random": RandomGhost, "directional": DirectionalGhost}
 
 

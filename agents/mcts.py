@@ -34,7 +34,7 @@ import numpy as np
 from pacman.actions import Action
 from pacman.agents.evaluation import DEFAULT_EVALUATION, resolve_evaluation
 from pacman.agents.expectimax import SearchInfo
-from pacman.agents.ghosts import DirectionalGhost, RandomGhost, sample
+from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts, sample
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.rules import LOSE_POINTS
@@ -67,7 +67,7 @@ class MCTSAgent:
     reached stops it; neither: `DEFAULT_ITERATIONS`). `rollout_depth` is how many
     rounds a rollout plays before the evaluation values its state (0: none).
     `exploration` weighs UCT's exploration term, in units of the spread of the
-    values seen in this search (at least the 500 points of a loss). `ghost_model`: "random", "directional", or None
+    values seen in this search (at least the 500 points of a loss). `ghost_model`: a ghost kind of GHOST_KINDS ("random", "directional", ...), or None
     for the ghosts in play. `seed` seeds the generator until a game gives the
     agent its own stream.
     """
@@ -92,8 +92,9 @@ class MCTSAgent:
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
                 or not 0 <= exploration < math.inf:
             raise AgentSpecError(f"MCTSAgent: exploration must be a number >= 0, got {exploration!r}")
-        if ghost_model is not None and ghost_model not in ("random", "directional"):
-            raise AgentSpecError(f"MCTSAgent: ghost_model must be 'random', 'directional' or None, got {ghost_model!r}")
+        if ghost_model is not None and not (isinstance(ghost_model, str) and ghost_model in GHOST_KINDS):
+            kinds = ", ".join(repr(kind) for kind in GHOST_KINDS)
+            raise AgentSpecError(f"MCTSAgent: ghost_model must be a ghost kind ({kinds}) or None, got {ghost_model!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise AgentSpecError(f"MCTSAgent: seed must be a non-negative int, got {seed!r}")
         self.iterations = iterations if iterations is not None or time_limit is not None else DEFAULT_ITERATIONS
@@ -133,8 +134,10 @@ class MCTSAgent:
         if model is None and len(self._game_ghosts) == num_ghosts \
                 and not all(type(g) is RandomGhost for g in self._game_ghosts):
             return [g.distribution for g in self._game_ghosts]
-        if model == "directional":
-            return [DirectionalGhost(i).distribution for i in range(1, num_ghosts + 1)]
+        if model is not None:
+            models = make_ghosts(model, num_ghosts)
+            if not all(type(g) is RandomGhost for g in models):
+                return [g.distribution for g in models]
         return [_uniform(i) for i in range(1, num_ghosts + 1)]
 
     def _decide(self, state: GameState) -> SearchInfo:

@@ -50,7 +50,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from pacman.actions import Action
-from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.rules import SCARED_TIME
@@ -63,8 +63,9 @@ __all__ = [
 
 #: What can be maximised: the probability of winning, or the expected final score.
 OBJECTIVES = ("win", "score")
-#: The ghost models the solver knows: uniform random ghosts, or DirectionalGhost's defaults.
-GHOST_MODELS = ("random", "directional")
+#: The ghost models the solver knows: every registered ghost kind (pacman.agents.ghosts.GHOST_KINDS) with its
+#: default parameters; it plays them in Python, by their own `distribution`.
+GHOST_MODELS = GHOST_KINDS.keys()  # a live view: a kind registered later is known too
 #: The largest `estimated_nodes` a maze may have by default (about 0.5 KB of memory a node really reached).
 DEFAULT_MAX_NODES = 8_000_000
 #: The largest ``max_nodes`` accepted. The bound is loose (`tiny`: 83 million for 11.6 million nodes
@@ -96,7 +97,7 @@ class Solution:
     layout: str
     """The layout's name."""
     ghosts: str
-    """The ghost model: "random" or "directional"."""
+    """The ghost model: a ghost kind of `GHOST_MODELS` ("random", "directional", ...)."""
     num_ghosts: int
     """How many of the layout's ghosts are in the game."""
     objective: str
@@ -232,11 +233,11 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
 
 
 def _ghost_models(ghosts: str, num_ghosts: int) -> list[Any] | None:
-    if ghosts == "random":
-        return None
-    if ghosts == "directional":
-        return [DirectionalGhost(i) for i in range(1, num_ghosts + 1)]
-    raise SolverError(f"unknown ghost model {ghosts!r} (expected one of: {', '.join(GHOST_MODELS)})")
+    """The models of a ghost kind's `num_ghosts` ghosts; None for plain random ones (uniform)."""
+    if ghosts not in GHOST_KINDS:
+        raise SolverError(f"unknown ghost model {ghosts!r} (expected one of: {', '.join(GHOST_MODELS)})")
+    models = make_ghosts(ghosts, num_ghosts)
+    return None if all(type(model) is RandomGhost for model in models) else models
 
 
 class _Graph:
@@ -545,9 +546,9 @@ def _cached_solution(layout: Layout, ghosts: str, objective: str, num_ghosts: in
 class OptimalAgent:
     """Plays the exact optimum of a small maze (`solve`): the most likely win, or the best expected score.
 
-    `ghost_model`: "random", "directional", or None for the kind of ghosts in the
-    game (they must all be the project's RandomGhost or all DirectionalGhost with
-    its default probabilities). The maze is solved when the game starts; a maze
+    `ghost_model`: a ghost kind of `GHOST_MODELS` ("random", "directional", ...),
+    or None for the kind of ghosts in the game (they must all be of one kind,
+    with its default parameters). The maze is solved when the game starts; a maze
     too large (`max_nodes`), or ghosts the solver does not model, are refused then
     with an AgentSpecError.
     """
@@ -589,10 +590,11 @@ class OptimalAgent:
 
 
 def _model_of(ghost_agents: Sequence[Any]) -> str:
-    """The solver's name for the ghosts in play; a SolverError for ghosts it does not model."""
-    if all(type(g) is RandomGhost for g in ghost_agents):
-        return "random"
-    if all(type(g) is DirectionalGhost and g.prob_attack == 0.8 and g.prob_scared_flee == 0.8 for g in ghost_agents):
-        return "directional"
-    raise SolverError("OptimalAgent: the ghosts in play are not all random or all default directional ghosts; "
-                      "name the model with ghost_model=random|directional")
+    """The solver's name for the ghosts in play: the ghost kind they all are, with its default parameters; a
+    SolverError for ghosts it does not model."""
+    for kind in GHOST_MODELS:
+        if all(type(g) is GHOST_KINDS[kind] and vars(g) == vars(model)
+               for g, model in zip(ghost_agents, make_ghosts(kind, len(ghost_agents)))):
+            return kind
+    raise SolverError(f"OptimalAgent: the ghosts in play are not all of one ghost kind with its default parameters "
+                      f"({', '.join(GHOST_MODELS)}); name the model with ghost_model={'|'.join(GHOST_MODELS)}")

@@ -455,6 +455,8 @@ class GameState(tuple):
     food_mask = property(
         itemgetter(FOOD), doc="The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food.")
     capsule_mask = property(itemgetter(CAPSULES), doc="The capsules as a bitmask, numbered like `food_mask`.")
+    ghost_keys = property(itemgetter(GHOSTS), doc="Each ghost's key, doubled-grid position * 5 + last direction "
+                                                  "(4: none), in agent order: its place and way in one int.")
 
     @property
     def pacman_position(self) -> tuple[int, int]:

@@ -256,3 +256,37 @@ def test_the_learning_environments_and_their_dependencies_stay_out_of_the_core_b
 def test_the_environments_load_no_pygame_until_they_render():
     loaded = _loaded_after_import("pacman.envs, pacman.envs.vector, pacman.envs.pettingzoo_env, pacman.envs.policies")
     assert [m for m in loaded if m.split(".")[0] == "pygame" or m.startswith("pacman.view")] == []
+
+
+def _product_sources() -> list[Path]:
+    """Every product module: the folders of pacman and agents (test support in tests/ is not product code)."""
+    return sorted(p for top in ("pacman", "agents") for p in (ROOT / top).rglob("*.py"))
+
+
+def test_no_module_outside_the_agents_imports_a_private_name_of_the_agents():
+    reaches = []
+    for path in _product_sources():
+        if path.is_relative_to(ROOT / "agents"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pacman.agents"):
+                reaches += [(str(path.relative_to(ROOT)), alias.name) for alias in node.names
+                            if alias.name.startswith("_")]
+            if isinstance(node, ast.Import):
+                reaches += [(str(path.relative_to(ROOT)), alias.name) for alias in node.names
+                            if alias.name.startswith("pacman.agents") and "._" in alias.name]
+    assert reaches == []
+
+
+def test_no_module_but_the_state_module_reads_a_state_by_tuple_index():
+    """A state's fields are read by name (properties of GameState) everywhere but pacman/state.py."""
+    reads = []
+    for path in _product_sources():
+        if path == ROOT / "pacman" / "state.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                    and node.value.id in ("state", "child", "kid", "successor")
+                    and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)):
+                reads.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert reads == []

@@ -124,7 +124,7 @@ def test_a_rule_forbids_its_module_and_submodules_only():
     ("from pacman import grading", "pacman.grading"),
     ("from pacman import GameState, grading as g", "pacman.grading"),
     ("from pacman.grading.states import CountingState", "pacman.grading.states"),
-    ("import pacman.stats", "pacman.stats"),
+    ("import pacman.batch.stats", "pacman.batch.stats"),
     ("importlib.import_module('pacman.agents.search')", "pacman.agents.search"),
     ("import_module('.evaluation', 'pacman.agents')", "pacman.agents.evaluation"),
     ("importlib.import_module('.evaluation', package='pacman.agents')", "pacman.agents.evaluation"),

@@ -95,10 +95,3 @@ def test_summary_of_no_games():
     summary = summarize_games([])
     assert summary["games"] == 0 and summary["win_rate"] is None and summary["win_rate_ci95"] == [0.0, 1.0]
     assert summary["mean_score"] is None and summary["score_ci95"] is None
-
-
-def test_the_documented_path_pacman_stats_still_gives_the_statistics():
-    import pacman.stats
-
-    assert pacman.stats.summarize_games is summarize_games
-    assert pacman.stats.wilson_interval is wilson_interval

@@ -66,6 +66,7 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
     from gymnasium.utils.performance import benchmark_step
 
     from pacman.envs import ENV_ID
+    from pacman.agents.ghosts import make_ghosts
     from pacman.envs.vector import compiled_vector_obstacle
 
     for engine, suffix in (("auto", ""), ("python", "_python")):
@@ -86,7 +87,7 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
     # The vector figures and Jumanji's are measured in turns, run by run, so that a load that changes in the
     # meantime (a shared machine) weighs on both alike.
     batches: dict[str, tuple[Callable[[], None], int]] = {}
-    obstacle = compiled_vector_obstacle()
+    obstacle = compiled_vector_obstacle(ghost_agents=make_ghosts(ghosts, 1))  # the registry: can the core play them
     if obstacle is not None:
         report["vector_unavailable"] = obstacle
     else:

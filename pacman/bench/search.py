@@ -10,13 +10,21 @@ import time
 from typing import Any
 
 from pacman.agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
-from pacman.agents.compiled import core_status, engine_line
+from pacman.agents.compiled import core_obstacle, core_status, engine_line
+from pacman.agents.evaluation import EVALUATIONS
 from pacman.conformance import SimpleState, textbook_action
 from pacman.game import replay_actions, run_game
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["bench_positions", "search_benchmark", "engine_comparison", "pruning_comparison", "PRUNING_MODES"]
+__all__ = ["bench_positions", "search_benchmark", "engine_comparison", "pruning_comparison", "PRUNING_MODES",
+           "MEASURED_EVALUATIONS", "MEASURED_GHOSTS"]
+
+#: The evaluations the search figures are measured with: the flat one (no bounds, nothing to prune) and the
+#: feature one with bounds (`safe` is `better` with other weights: the same work a node).
+MEASURED_EVALUATIONS = ("score", "better")
+#: The ghost kind of the measured games and searches (uniform chance layers).
+MEASURED_GHOSTS = "random"
 
 
 def _every_nth_state(start: Any, actions: list, every: int) -> list:
@@ -38,7 +46,7 @@ def bench_positions(layout: Layout, count: int = 20, seed: int = 0) -> list[tupl
     game_seed = seed
     while len(positions) < count:
         result = run_game(layout, ExpectimaxAgent(depth=1, evaluation="better"),
-                          make_ghosts("random", layout.num_ghosts), seed=game_seed, max_moves=400)
+                          make_ghosts(MEASURED_GHOSTS, layout.num_ghosts), seed=game_seed, max_moves=400)
         fast = GameState.initial(layout)
         every = 4 * fast.num_agents
         pairs = zip(_every_nth_state(fast, result.actions, every),
@@ -61,13 +69,13 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
     pairs = bench_positions(layout, positions, seed)
     rows = []
     for depth in depths:
-        for evaluation in ("score", "better"):
+        for evaluation in MEASURED_EVALUATIONS:
             # Star1 prunes only with an evaluation that declares bounds: `better` does, `score` does not
             for table, pruning in ((True, True), (False, True), *(((True, False), (False, False))
                                                                   if evaluation == "better" else ())):
                 times, nodes = [], 0
                 for fast, _ in pairs:
-                    agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                    agent = ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model=MEASURED_GHOSTS,
                                             transposition=table, pruning=pruning, engine="python")
                     started = time.perf_counter()
                     agent.get_action(fast)
@@ -95,7 +103,7 @@ def search_benchmark(layout: Layout, depths: tuple[int, ...] = (2, 3, 4), positi
             "ms_per_move_median": round(median, 3),
             "speedup_of_expectimax_agent": round(median / ours["ms_per_move_median"], 1),
         })
-    return {"layout": layout.name, "positions": len(pairs), "ghosts": "random", "engine": "python", "agent": rows,
+    return {"layout": layout.name, "positions": len(pairs), "ghosts": MEASURED_GHOSTS, "engine": "python", "agent": rows,
             "textbook": textbook}
 
 
@@ -136,11 +144,14 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
     for layout in layouts:
         states = [fast for fast, _ in bench_positions(layout, positions, seed)]
         for depth in depths:
-            engines = [engine for engine in (("python", "compiled") if usable else ("python",))
-                       if engine == "compiled" or estimated_leaves(layout, layout.num_ghosts, depth) <= MAX_SEARCH_LEAVES]
-            for evaluation in ("score", "better"):
+            for evaluation in MEASURED_EVALUATIONS:
+                # the compiled core where the registry says it runs this evaluation (pacman.agents.compiled)
+                core = core_obstacle(EVALUATIONS[evaluation], None, evaluation_name=evaluation) is None
+                engines = [engine for engine in (("python", "compiled") if core else ("python",))
+                           if engine == "compiled"
+                           or estimated_leaves(layout, layout.num_ghosts, depth) <= MAX_SEARCH_LEAVES]
                 # One agent per engine, as in a game; its table is cleared before each decision.
-                agents = {engine: ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model="random",
+                agents = {engine: ExpectimaxAgent(depth=depth, evaluation=evaluation, ghost_model=MEASURED_GHOSTS,
                                                   engine=engine) for engine in engines}
                 for engine, agent in agents.items():
                     agent.get_action(states[0])  # builds the searcher (and the layout's tables) once, untimed
@@ -176,7 +187,7 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
                     rows[-1]["same_answers"] = found["python"] == found["compiled"]
                     rows[-1]["ratio_nodes_per_second"] = round(core["nodes_per_second"] / python["nodes_per_second"], 1)
     overall = {}
-    for evaluation in ("score", "better"):
+    for evaluation in MEASURED_EVALUATIONS:
         pairs = [(python, core) for python, core in zip(rows, rows[1:]) if python["engine"] == "python"
                  and core["engine"] == "compiled" and python["evaluation"] == evaluation
                  and (python["layout"], python["depth"]) == (core["layout"], core["depth"])]
@@ -188,7 +199,7 @@ def engine_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4)
                                    "compiled_nodes_per_second": round(core_rate),
                                    "ratio_nodes_per_second": round(core_rate / python_rate, 1)}
     return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions,
-            "runs": runs, "ghosts": "random", "rows": rows, "overall": overall}
+            "runs": runs, "ghosts": MEASURED_GHOSTS, "rows": rows, "overall": overall}
 
 
 #: The pruning of `pruning_comparison`, by name: ExpectimaxAgent's arguments.
@@ -211,8 +222,7 @@ def pruning_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4
     percentile, slowest), and each mode's nodes over Star1's; ``same_answers`` says whether every mode chose
     the same action with the same value as the first mode run (plain where it runs: it is left out of trees
     estimated at more than `PLAIN_LEAVES` leaves)."""
-    usable, _ = core_status()
-    engine = "compiled" if usable else "python"
+    engine = "compiled" if core_obstacle(EVALUATIONS["better"], None) is None else "python"
     rows = []
     for layout in layouts:
         states = [fast for fast, _ in bench_positions(layout, positions, seed)]
@@ -221,7 +231,7 @@ def pruning_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4
             if engine == "python" and leaves > MAX_SEARCH_LEAVES:
                 continue
             modes = [mode for mode in PRUNING_MODES if mode != "plain" or leaves <= PLAIN_LEAVES]
-            agents = {mode: ExpectimaxAgent(depth=depth, evaluation="better", ghost_model="random", engine=engine,
+            agents = {mode: ExpectimaxAgent(depth=depth, evaluation="better", ghost_model=MEASURED_GHOSTS, engine=engine,
                                             **PRUNING_MODES[mode]) for mode in modes}
             answers: dict[str, list] = {mode: [] for mode in modes}
             nodes: dict[str, list[int]] = {mode: [] for mode in modes}
@@ -246,4 +256,4 @@ def pruning_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4
                     "ms_per_move_max": round(max(times[mode]), 3),
                 }
             rows.append(row)
-    return {"engine": engine, "evaluation": "better", "ghosts": "random", "positions": positions, "rows": rows}
+    return {"engine": engine, "evaluation": "better", "ghosts": MEASURED_GHOSTS, "positions": positions, "rows": rows}

@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any, Sequence, TextIO
 
+from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.args import (
     EXIT_INTERRUPTED,
     EXIT_STOPPED,
@@ -45,7 +46,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     batch.add_argument("--agent-args", default=None, metavar="K=V[,V...],...",
                        help="agent arguments as in play; several values of a key sweep them: depth=1,2,3")
     batch.add_argument("--ghosts", default="random", metavar="KIND[,KIND]",
-                       help="ghost kinds, random and/or directional (default: random)")
+                       help=f"ghost kinds, comma-separated to sweep: {', '.join(GHOST_KINDS)} (default: random)")
     batch.add_argument("--num-ghosts", type=non_negative_int_list, default=None, metavar="N[,N...]",
                        help="keep the layout's first N ghosts; comma-separated to sweep (default: all)")
     batch.add_argument("--games", type=positive_int, default=100, metavar="N",

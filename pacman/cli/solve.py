@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+from pacman.agents.solver import GHOST_MODELS, OBJECTIVES
 from pacman.cli.args import UsageError, bounded_int, non_negative_int
 
 __all__ = ["add_parser", "run"]
@@ -22,9 +23,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "whose state count may exceed --max-nodes are refused before anything is computed.")
     solve.add_argument("layout", metavar="LAYOUT", help="shipped layout name or .lay path (small: test, trapped, "
                                                         "coinflip, threeway, corridor, pocket)")
-    solve.add_argument("--ghosts", choices=("random", "directional"), default="random",
+    solve.add_argument("--ghosts", choices=GHOST_MODELS, default="random",
                        help="the ghost model (default: random)")
-    solve.add_argument("--objective", choices=("win", "score"), default="win",
+    solve.add_argument("--objective", choices=OBJECTIVES, default="win",
                        help="maximise the probability of winning (default) or the expected score")
     solve.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
                        help="keep the layout's first N ghosts (default: all)")

@@ -1,11 +1,14 @@
 """Games played in the compiled core for the environments: one ``_core.Games`` built for a layout and its ghost
 models, shared by the single environment (one game) and the vector environment (many).
 
-``_core.Games`` (agents/_core.c, "games for the learning environments") plays
+``_core.Games`` (agents/core/games.c) plays
 rounds with the search core's rules and numpy's seeded streams written in C,
 writes the grid observations, the action masks, rewards and end flags into the
 caller's arrays, and hands states back as `GameState`s. This module is the one
-place that builds it.
+place that builds it (through `pacman.agents.compiled.core_games`), and
+`choose_engine` the one place the environments ask whether the core can play
+their ghosts (`pacman.agents.compiled.core_obstacle`): a ghost kind without a
+core form plays in Python, or is refused by name with ``engine="compiled"``.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from pacman.actions import ACTIONS
-from pacman.agents.compiled import ENGINES, _board, _core, core_status, requested_engine
-from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.compiled import ENGINES, core_games, core_obstacle as _core_obstacle, core_state, requested_engine
 from pacman.errors import PacmanError
 from pacman.game import agent_streams
 from pacman.state import GameState
@@ -28,24 +30,25 @@ __all__ = ["CoreGames", "seed_words", "MAX_SEED_WORDS", "core_obstacle", "choose
 MAX_SEED_WORDS = 32
 
 
-def core_obstacle() -> str | None:
-    """Why the environments cannot step games in the compiled core here; None if they can."""
-    usable, why = core_status()
-    return None if usable else why
+def core_obstacle(ghost_agents: Sequence[Any] = ()) -> str | None:
+    """Why the environments cannot step games against `ghost_agents` in the compiled core here; None if they
+    can (the agents' question, `pacman.agents.compiled.core_obstacle`, without an evaluation)."""
+    return _core_obstacle(None, list(ghost_agents))
 
 
-def choose_engine(engine: str) -> str:
-    """The engine an environment asked for `engine` plays with: "compiled" or "python".
+def choose_engine(engine: str, ghost_agents: Sequence[Any] = ()) -> str:
+    """The engine an environment asked for `engine` plays games against `ghost_agents` with: "compiled" or
+    "python".
 
     "auto" follows ``PACMAN_AI_ENGINE`` like the agents, then takes the core when it
-    is here; "compiled" without a usable core is an error naming why.
+    is here and plays these ghosts; "compiled" when it cannot is an error naming why.
     """
     if engine not in ENGINES:
         raise PacmanError(f"engine={engine!r}: expected one of {', '.join(ENGINES)}")
     wanted = engine if engine != "auto" else requested_engine()
     if wanted == "python":
         return "python"
-    obstacle = core_obstacle()
+    obstacle = core_obstacle(ghost_agents)
     if obstacle is None:
         return "compiled"
     if wanted == "compiled":
@@ -76,28 +79,19 @@ class CoreGames:
                  grid: bool = True) -> None:
         layout = start.layout
         self.start = start
-        directional = [isinstance(model, DirectionalGhost) for model in ghost_agents]
-        tables = [model.probability_table() if flag else None for model, flag in zip(ghost_agents, directional)]
-        searcher = _core.Searcher(board=_board(layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
-                                  prune=False, table_size=0, slack=0.0, directional=directional,
-                                  probabilities=tables, distances=None, weights=None)
+        obstacle = core_obstacle(ghost_agents)
+        if obstacle is not None:
+            raise PacmanError(f"the compiled core cannot play these games: {obstacle}")
         self.observations = np.zeros((games, *grid_shape(layout)), dtype=np.uint8) if grid else None
         self.rewards = np.zeros(games, dtype=np.float64)
         self.terminated = np.zeros(games, dtype=np.bool_)
         self.truncated = np.zeros(games, dtype=np.bool_)
         self.masks = np.zeros((games, len(ACTIONS)), dtype=np.int8)
-        self._bytes = ((layout.width * layout.height + 63) // 64) * 8
-        self.games = _core.Games(searcher=searcher, games=games, start=self._core_state(start), max_moves=max_moves or 0,
-                                 width=layout.width, height=layout.height, observations=self.observations,
-                                 rewards=self.rewards, terminated=self.terminated, truncated=self.truncated,
-                                 masks=self.masks, state_like=start)
+        self.games = core_games(start, ghost_agents, games, max_moves,
+                                dict(observations=self.observations, rewards=self.rewards, terminated=self.terminated,
+                                     truncated=self.truncated, masks=self.masks))
         """The core's ``Games``: ``reset(i, words)``, ``step(actions)``, ``play(i, action)``,
         ``game_state(i)``, ``progress(i)``."""
-
-    def _core_state(self, state: GameState) -> tuple:
-        pac, food, capsules, ghosts, timers, score, status = state.position_key
-        return (pac, food.to_bytes(self._bytes, "little"), capsules.to_bytes(self._bytes, "little"), ghosts, timers,
-                score, status)
 
     def reset(self, i: int, seed: int | None = None) -> None:
         """Start game i: with `seed` (an int >= 0), that game, which also seeds game i's own seeder when the
@@ -135,4 +129,4 @@ class CoreGames:
                 raise PacmanError("restore: the compiled core takes PCG64 streams with no half-used 64-bit word")
             value, inc = saved["state"]["state"], saved["state"]["inc"]
             words.append((value >> 64, value & (2**64 - 1), inc >> 64, inc & (2**64 - 1)))
-        self.games.restore(i, self._core_state(state), words, moves, illegal)
+        self.games.restore(i, core_state(state), words, moves, illegal)

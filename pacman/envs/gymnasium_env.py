@@ -128,7 +128,7 @@ class PacmanEnv(gym.Env):
 
             width, height = frame_size(self.layout, cell)
             self.observation_space = spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
-        self.engine = choose_engine(engine)
+        self.engine = choose_engine(engine, self.ghost_agents)
         """The engine that plays the rounds: "compiled" or "python"."""
         self._core: CoreGames | None = None
         if self.engine == "compiled":
@@ -258,7 +258,7 @@ class PacmanEnv(gym.Env):
         self.__dict__.update(saved)
         self._core = None
         if self.engine == "compiled":
-            if choose_engine("auto") != "compiled":
+            if choose_engine("auto", self.ghost_agents) != "compiled":
                 self.engine = "python"  # no core here: the streams carry on in Python
                 return
             self._attach_core()

@@ -4,8 +4,7 @@ The grid is ``(C, H, W)`` uint8, one plane per channel (`CHANNELS`), row 0 at th
 top of the maze (the layout's last text line is the bottom row), column x = the
 cell's x. A scared ghost half-way between two cells is marked on the cell it is
 heading to, as the terminal view draws it; several ghosts on one cell mark it once.
-The compiled core writes the same planes for both environments (agents/_core.c,
-"games for the learning environments"); tests check they agree cell for cell.
+The compiled core writes the same planes for both environments (agents/core/games.c); tests check they agree cell for cell.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from pacman.agents.ghosts import GHOST_KINDS, make_ghosts
 from pacman.errors import PacmanError
 from pacman.layout import Layout
 from pacman.state import GameState
@@ -40,9 +41,10 @@ def _vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> lis
     return [None if s is None else int(s) for s in seeds]
 
 
-def compiled_vector_obstacle(observation: str = "grid", render_mode: str | None = None) -> str | None:
-    """Why `make_vector_env` cannot use the compiled core with these options; None if it can."""
-    why = core_obstacle()
+def compiled_vector_obstacle(observation: str = "grid", render_mode: str | None = None,
+                             ghost_agents: Sequence[Any] = ()) -> str | None:
+    """Why `make_vector_env` cannot use the compiled core with these options and ghosts; None if it can."""
+    why = core_obstacle(ghost_agents)
     if why is not None:
         return why
     if observation != "grid":
@@ -72,6 +74,9 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"num_envs must be an int from 1 to {1 << 24}, got {num_envs!r}")
         self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves, engine="python")
         """One single environment with the same options: the spaces, checks and the first state."""
+        obstacle = core_obstacle(self.template.ghost_agents)
+        if obstacle is not None:
+            raise PacmanError(f"PacmanVectorEnv needs the compiled core to play ghosts={ghosts!r}: {obstacle}")
         self.layout = self.template.layout
         self.num_envs = num_envs
         self.copy = copy
@@ -143,7 +148,10 @@ def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max
     `max_moves` and `max_episode_steps`."""
     limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
     limit = min(limits) if limits else None
-    if choose_engine(engine) == "compiled" and compiled_vector_obstacle(observation, render_mode) is None:
+    kind = kwargs.get("ghosts", "random")
+    ghosts = make_ghosts(kind, 1) if isinstance(kind, str) and kind in GHOST_KINDS else ()
+    if (ghosts and choose_engine(engine, ghosts) == "compiled"
+            and compiled_vector_obstacle(observation, render_mode, ghosts) is None):
         return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
                                             engine=engine, **kwargs) for _ in range(num_envs)],

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
 
+from pacman.agents.evaluation import EVALUATIONS
+from pacman.agents.ghosts import GHOST_KINDS
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL
 from pacman.agents.trees import MAX_TREE_BYTES, TreeNode, decode_tree_json, parse_tree
 from pacman.actions import Action
@@ -53,8 +55,9 @@ __all__ = [
     "AGENT_CLASSES",
 ]
 
-#: What a positions or games test may name as the evaluation ("submission": the submission's better_evaluation).
-EVALUATION_CHOICES = ("score", "better", "submission")
+#: What a positions or games test may name as the evaluation: a registered one (pacman.agents.evaluation.EVALUATIONS),
+#: or "submission" (the submission's better_evaluation; games tests only).
+EVALUATION_CHOICES = (*EVALUATIONS, "submission")
 #: What a games threshold may measure.
 MEASURES = ("wins", "average_score", "timeouts")
 #: The searches a tree or positions test checks: ghosts as uniform chance layers, as min layers, or
@@ -431,7 +434,7 @@ class _Reader:
         points = self.number(raw, key, "points", default=1, minimum=0, maximum=MAX_POINTS)
         ghosts = int(self.number(raw, key, "ghosts", minimum=0, whole=True))
         depth = int(self.number(raw, key, "depth", minimum=1, whole=True, maximum=20))
-        evaluation = self.choice(raw, key, "evaluation", ("score", "better"), default="score")
+        evaluation = self.choice(raw, key, "evaluation", tuple(EVALUATIONS), default="score")
         time_limit = self.number(raw, key, "time_limit", default=10.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
         raw_positions = raw.get("positions")
         if not isinstance(raw_positions, list) or not raw_positions:
@@ -490,7 +493,7 @@ class _Reader:
                               "thresholds", "require_wins", "agent_class"})
         name = self.string(raw, key, "name", default=f"games-{key}")
         layout = self.layout(raw, key)
-        ghost_kind = self.choice(raw, key, "ghosts", ("random", "directional"), default="random")
+        ghost_kind = self.choice(raw, key, "ghosts", tuple(GHOST_KINDS), default="random")
         num_ghosts = int(self.number(raw, key, "num_ghosts", default=layout.num_ghosts, minimum=0, whole=True))
         if num_ghosts > layout.num_ghosts:
             raise self.error(f"{key}.num_ghosts", f"layout {layout.name!r} has {layout.num_ghosts} ghosts")

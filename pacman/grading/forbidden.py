@@ -57,7 +57,6 @@ DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.cli",
     "pacman.view",
     "pacman.draw",        # tree drawings, which solve trees with pacman.agents.trees
-    "pacman.stats",       # re-exports pacman.batch.stats
     "pacman.__main__",    # runs pacman.cli
 )
 #: The same for a classic CS188 file: the classic API (``util``, ``game``, ``ghostAgents``,

@@ -1,0 +1,474 @@
+/*
+ * pacman.agents._core: the compiled search core of pacman-ai.
+ *
+ * The rules of the classic game, successor generation, the built-in evaluations
+ * (`score`, `better`) and ghost models (uniform, directional), and the generic
+ * expectiminimax of agents/search.py (max, min and chance nodes, transposition
+ * table, alpha-beta, Star1), written again in C for speed. agents/compiled.py is
+ * the only user: it builds a `Board` per layout and a `Searcher` per agent and
+ * game, and checks that every answer is the Python engine's (docs/engine.md).
+ *
+ * Identical answers need identical floating-point operations: every sum, product
+ * and quotient below is written in the order of the Python code it mirrors, and
+ * the compiler is told not to contract a * b + c into a fused multiply-add
+ * (setup.py passes -ffp-contract=off; the pragma says the same to compilers that
+ * read it). Integer quantities (scores, distances, doubled coordinates) are exact.
+ *
+ * Positions follow pacman/state.py: the doubled grid, position p = x2 * S + y2
+ * with S = 2 * height; a ghost is a key p * 5 + d, d its last direction (0-3 for
+ * North, South, East, West; 4 for none); food and capsules are bitsets numbered
+ * x * height + y. A state here is a row of 64-bit words:
+ *
+ *   [0] Pacman's position | status << 32    [1] the score (signed)
+ *   [2 .. 2+n)  ghost i: key | scared timer << 32
+ *   then the food words, then the capsule words.
+ *
+ * Memory: a Board holds per-layout tables; a Searcher holds its transposition
+ * table (at most `table_size` entries, cleared when full, exactly as the Python
+ * table) and nothing else between searches; each search allocates its scratch
+ * and frees it before returning.
+ */
+
+/*
+ * core.h: the private header of the compiled core. Each .c file in this folder mirrors one Python seam:
+ *
+ *   state.c       pacman/state.py, pacman/rules.py   the Board (a layout's move tables), successors, collisions
+ *   ghosts.c      agents/ghosts.py                   the chance layer: uniform and directional probabilities
+ *   evaluation.c  agents/evaluation.py               `better` (and `safe`, its other weights) and its bounds
+ *   table.c       agents/search.py (_Table)          the transposition table
+ *   search.c      agents/search.py                   the expectiminimax recursions, Star1, Star2, move ordering
+ *   far.c         agents/expectimax.py               the far-ghost shortcut (PacmanGame.far_value)
+ *   searcher.c    agents/compiled.py                 the Searcher type: Python states in and out, search()
+ *   random.c      numpy.random                       SeedSequence and PCG64, bit for bit
+ *   games.c       pacman/game.py, pacman/envs/        whole games stepped for the environments
+ *   module.c      -                                  distance_order and the module itself
+ *
+ * Here: the types every file shares, and the small functions on the hot path (state words, cells, the table's
+ * probe, the random stream's step) as static inline, so that splitting the files costs no call.
+ */
+
+#ifndef PACMAN_CORE_H
+#define PACMAN_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <time.h>
+#endif
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define NO_DIRECTION 4
+#define PLAYING 0
+#define WON 1
+#define LOST 2
+#define KIND_MAX 0
+#define KIND_MIN 1
+#define KIND_CHANCE 2
+#define EVAL_SCORE 0
+#define EVAL_BETTER 1
+/* The evaluation kernels by number (EVAL_*), and the ghost kernels (uniform; directional: a probability table),
+   by the names pacman.agents.declarations uses; module.c publishes them. */
+#define EVAL_KERNELS 2
+#define EVAL_KERNEL_NAMES "score", "features"
+#define GHOST_KERNEL_NAMES "uniform", "directional"
+#define STOP_NONE 0
+#define STOP_TIME 1
+#define STOP_ERROR 2
+/* How many distinct best-action sets a ghost with 1..4 legal actions can have: masks 1..15. */
+#define MASKS 16
+
+/* Doubled-grid unit vectors of North, South, East, West (x, y). */
+static const int DX[4] = {0, 0, 1, -1};
+static const int DY[4] = {1, -1, 0, 0};
+
+/* Functions shared between the files of the core: not exported from the extension. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#define CORE_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define CORE_INTERNAL
+#endif
+
+/* ---------------------------------------------------------------- the clock */
+
+static inline double
+monotonic_seconds(void)
+{
+#ifdef _WIN32
+    LARGE_INTEGER frequency, counter;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (double)counter.QuadPart / (double)frequency.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+static inline int
+popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_popcountll(x);
+#else /* without the instruction, bit tricks beat a library call */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static inline int
+lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* ---------------------------------------------------------------- the board */
+
+/* The rules and move tables of one layout. */
+typedef struct {
+    PyObject_HEAD
+    int width, height, stride;     /* stride S = 2 * height */
+    int cells;                     /* width * height: bits of a food or capsule set */
+    int words;                     /* 64-bit words of one such set */
+    int positions;                 /* 4 * width * height doubled-grid positions */
+    int agents;                    /* agent start cells in the layout (Pacman first) */
+    int *starts;                   /* doubled-grid position of each agent's start */
+    unsigned char *wall;           /* wall[x * height + y] */
+    unsigned char *pac_count;      /* Pacman's legal actions at a position ... */
+    unsigned char *pac_action;     /* ... (5 per position: action index 0-4) */
+    unsigned char *ghost_count;    /* a ghost's legal actions at a key ... */
+    unsigned char *ghost_action;   /* ... (4 per key: direction 0-3) */
+    /* the rules' numbers, from pacman.rules */
+    long long scared_time, food_points, win_points, ghost_points, lose_points, move_cost;
+    int collision;                 /* collision distance on the doubled grid (Manhattan) */
+} Board;
+
+/* ---------------------------------------------------------------- states */
+
+#define ST_PAC(s) ((int)((s)[0] & 0xffffffffu))
+#define ST_STATUS(s) ((int)((s)[0] >> 32))
+#define ST_SCORE(s) ((long long)(s)[1])
+#define ST_GHOST(s, i) ((int)((s)[2 + (i)] & 0xffffffffu))
+#define ST_TIMER(s, i) ((long long)((s)[2 + (i)] >> 32))
+#define ST_FOOD(s, n) ((s) + 2 + (n))
+#define ST_CAPS(s, n, w) ((s) + 2 + (n) + (w))
+
+static inline void
+set_pac_status(uint64_t *s, int pac, int status)
+{
+    s[0] = (uint64_t)(uint32_t)pac | (uint64_t)(uint32_t)status << 32;
+}
+
+static inline void
+set_score(uint64_t *s, long long score)
+{
+    s[1] = (uint64_t)score;
+}
+
+static inline void
+set_ghost(uint64_t *s, int i, int key, long long timer)
+{
+    s[2 + i] = (uint64_t)(uint32_t)key | (uint64_t)(uint32_t)timer << 32;
+}
+
+/* ---------------------------------------------------------------- the searcher */
+
+/* A slot of the transposition table, 8 bytes: eight to a cache line, so a probe is one memory access. */
+typedef struct {
+    uint32_t check;                    /* the high half of the entry's hash */
+    uint32_t entry;                    /* entry index + 1; 0: empty */
+} Slot;
+
+typedef struct {
+    PyObject_HEAD
+    Board *board;
+    int ghosts, agents, words, size;   /* size: words of one state */
+    int evaluation;                    /* EVAL_SCORE or EVAL_BETTER */
+    int minimise;                      /* ghosts are min layers (else chance layers) */
+    int prune;                         /* alpha-beta, and Star1 where bounds are given */
+    int star2;                         /* Star2: probing, null windows, each chance node's own bounds */
+    int ordering;                      /* the table's best move first at max nodes, shallower depths first */
+    int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
+    double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
+    /* the chance model: directional[i] says ghost i uses the table below, else uniform */
+    unsigned char *directional;
+    /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j] */
+    double *probability;
+    /* better */
+    Py_buffer distances;               /* the layout's int32 distance matrix, cells x cells */
+    int32_t *rival;                    /* cells: scratch of the room term (a search holds the searcher) */
+    Py_buffer order;                   /* uint16 cells x cells: each row's cells by distance (distance_order) */
+    int has_order;
+    /* better's bounds (better_bounds_within): Pacman's region, the maze's diameter, the unreachable distance */
+    uint64_t *region;
+    long long diameter, unreachable;
+    int has_distances;
+    double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
+        room_price;
+    long long room_cells;
+    /* the transposition table: open addressing over slots, entries in insertion order */
+    Py_ssize_t table_size;             /* entries at most; 0: no table */
+    size_t slots;                      /* a power of two >= 2 * table_size */
+    Slot *slot;
+    uint64_t *entry_state;             /* size words each, then agent and depth in one more word */
+    uint64_t *entry_hash;
+    double *entry_value;
+    size_t entries, entry_capacity;
+    int busy;                          /* a search is running (in some thread) */
+} Searcher;
+
+/* ---------------------------------------------------------------- rules */
+
+static inline int
+collides(const Board *b, int pac, int ghost_position)
+{
+    int S = b->stride;
+    int dx = pac / S - ghost_position / S, dy = pac % S - ghost_position % S;
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) <= b->collision;
+}
+
+static inline int
+cell_of(const Board *b, int position)
+{
+    /* a half-way position counts as the cell it rounds up to (x.5 rounds up) */
+    int S = b->stride;
+    return ((position / S + 1) / 2) * b->height + (position % S + 1) / 2;
+}
+
+/* ---------------------------------------------------------------- the transposition table's probe (table.c) */
+
+static inline uint64_t
+mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* A word's multiplier depends on its place, so that states that differ by swapped words still differ;
+   the products are independent (they pipeline), and mix64 spreads the sum over every bit. A collision
+   costs only a comparison: the table compares whole states. */
+static const uint64_t PLACE[8] = {
+    0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL, 0xd6e8feb86659fd93ULL,
+    0xff51afd7ed558ccdULL, 0xc4ceb9fe1a85ec53ULL, 0x94d049bb133111ebULL, 0xbf58476d1ce4e5b9ULL,
+};
+
+static inline uint64_t
+state_hash(const uint64_t *s, int size, uint64_t extra)
+{
+    uint64_t a = extra * 0x2545f4914f6cdd1dULL, b = 0;
+    int k = 0;
+    for (; k + 1 < size; k += 2) {
+        a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
+        b += (s[k + 1] ^ (uint64_t)k) * PLACE[(k + 1) & 7];
+    }
+    if (k < size)
+        a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
+    return mix64(a ^ (b << 32 | b >> 32));
+}
+
+static inline uint64_t
+entry_tag(int agent, int depth)
+{
+    return (uint64_t)(uint32_t)agent | (uint64_t)(uint32_t)depth << 32;
+}
+
+/* Ask the processor to fetch the slot of hash `h` while other work goes on. */
+static inline void
+table_prefetch(const Searcher *se, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(se->slot + ((size_t)h & (se->slots - 1)));
+#else
+    (void)se;
+    (void)h;
+#endif
+}
+
+/* Look (state, agent, depth) up: 1 and *value if stored. */
+static inline int
+table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
+{
+    size_t mask = se->slots - 1, i = (size_t)h & mask;
+    int size = se->size;
+    const Slot *slot = se->slot;
+    uint32_t check = (uint32_t)(h >> 32);
+    while (slot[i].entry) {
+        if (slot[i].check == check) {
+            size_t e = slot[i].entry - 1;
+            const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
+                *value = se->entry_value[e];
+                return 1;
+            }
+        }
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+/* One search: the counters and the scratch space of pacman.agents.search.Searcher. */
+typedef struct {
+    Searcher *se;
+    uint64_t *scratch;        /* 5 child states per level */
+    uint64_t *hashes;         /* their 5 table hashes per level */
+    double *chances;          /* 5 probabilities per level */
+    int levels;
+    unsigned long long nodes;
+    int cut;                  /* a node was cut off by the depth limit */
+    int stop;                 /* STOP_TIME or STOP_ERROR: unwind */
+    int has_deadline;
+    double deadline;
+    unsigned long long node_limit; /* stop (as out of time) once more nodes than this are counted */
+    int star1;
+    double low, high;
+    double *lows;             /* Star2: 5 probed lower bounds per level */
+    double *after;            /* Star2: 5 weighted sums of the lower bounds after each outcome, per level */
+    int local_bounds;         /* Star2: each chance node's own bounds (better's, computed here) */
+    /* far ghosts: the ghost-only sums of one far_value, by (ghosts, agent, depth); open addressing */
+    uint64_t *memo_key;       /* ghosts + 1 words each: the ghost words, then agent and depth */
+    double *memo_value;
+    uint32_t *memo_slot;      /* entry index + 1; 0: empty */
+    size_t memo_entries, memo_capacity, memo_slots;
+} Search;
+
+#define INF HUGE_VAL
+
+/* ---------------------------------------------------------------- the random streams' step (random.c) */
+
+/* The most 32-bit words of a seed (numpy takes any int; 2**1024 is plenty). */
+#define SEED_WORDS 32
+
+/* PCG64 (XSL-RR 128/64), numpy's default bit generator: a 128-bit state as two 64-bit halves. */
+typedef struct {
+    uint64_t state_high, state_low, inc_high, inc_low;
+} Pcg64;
+
+static const uint64_t PCG_MULT_HIGH = 0x2360ed051fc65da4ULL, PCG_MULT_LOW = 0x4385df649fccf645ULL;
+
+/* The full 128-bit product of two 64-bit words (where the compiler has no 128-bit integers). */
+#if !defined(__SIZEOF_INT128__)
+static inline void
+multiply64(uint64_t a, uint64_t b, uint64_t *high, uint64_t *low)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t middle = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *low = (middle << 32) | (p00 & 0xffffffffu);
+    *high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+}
+#endif
+
+/* state = state * multiplier + inc, modulo 2**128. */
+static inline void
+pcg_step(Pcg64 *g)
+{
+    uint64_t high, low;
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 product = (unsigned __int128)g->state_low * PCG_MULT_LOW;
+    high = (uint64_t)(product >> 64);
+    low = (uint64_t)product;
+#else
+    multiply64(g->state_low, PCG_MULT_LOW, &high, &low);
+#endif
+    high += g->state_high * PCG_MULT_LOW + g->state_low * PCG_MULT_HIGH;
+    uint64_t sum_low = low + g->inc_low;
+    g->state_high = high + g->inc_high + (sum_low < low);
+    g->state_low = sum_low;
+}
+
+static inline uint64_t
+pcg_next64(Pcg64 *g)
+{
+    pcg_step(g);
+    uint64_t value = g->state_high ^ g->state_low;
+    unsigned rotation = (unsigned)(g->state_high >> 58);
+    return (value >> rotation) | (value << ((64 - rotation) & 63));
+}
+
+/* numpy's Generator.random(): 53 random bits in [0, 1). */
+static inline double
+pcg_double(Pcg64 *g)
+{
+    return (double)(pcg_next64(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ---------------------------------------------------------------- shared between the files */
+
+/* state.c */
+CORE_INTERNAL extern PyTypeObject BoardType;
+CORE_INTERNAL int successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsigned char *actions);
+
+/* ghosts.c */
+CORE_INTERNAL void chance_probabilities(const Searcher *se, const uint64_t *s, int agent, int count, double *p);
+
+/* evaluation.c */
+CORE_INTERNAL int nearest(const Searcher *se, int here, const uint64_t *mask, int count);
+CORE_INTERNAL double evaluate_better(const Searcher *se, const uint64_t *s);
+CORE_INTERNAL void better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *low, double *high);
+
+static inline double
+evaluate(const Searcher *se, const uint64_t *s)
+{
+    if (se->evaluation == EVAL_BETTER)
+        return evaluate_better(se, s);
+    return (double)ST_SCORE(s);
+}
+
+/* table.c */
+CORE_INTERNAL void table_free(Searcher *se);
+CORE_INTERNAL int table_ready(Searcher *se);
+CORE_INTERNAL void table_clear(Searcher *se);
+CORE_INTERNAL int table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double value);
+
+/* search.c */
+CORE_INTERNAL void child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int depth,
+                                uint64_t *hashes);
+CORE_INTERNAL double node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta,
+                                int level, uint64_t h);
+CORE_INTERNAL double ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *kids,
+                                  int all_values, double *values, int *best_index);
+
+/* far.c */
+CORE_INTERNAL int far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double *out);
+
+/* searcher.c */
+CORE_INTERNAL extern PyTypeObject SearcherType;
+CORE_INTERNAL int read_state(const Searcher *se, PyObject *tuple, uint64_t *s);
+CORE_INTERNAL PyObject *write_state(const Searcher *se, const uint64_t *s);
+
+/* random.c */
+CORE_INTERNAL void pcg_seeded(const uint32_t *words, int count, long child, Pcg64 *g);
+CORE_INTERNAL int seed_words_of(uint64_t seed, uint32_t *words);
+CORE_INTERNAL PyObject *core_seeded_stream(PyObject *module, PyObject *args);
+
+/* games.c */
+CORE_INTERNAL extern PyTypeObject GamesType;
+
+#endif /* PACMAN_CORE_H */
