@@ -31,6 +31,7 @@ CORE = (
     "pacman.files",
     "pacman.game",
     "pacman.layout",
+    "pacman.limits",
     "pacman.replay",
     "pacman.resources",
     "pacman.rules",

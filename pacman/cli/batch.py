@@ -26,6 +26,8 @@ from pacman.cli.args import (
     positive_int,
 )
 
+from pacman.limits import MAX_MOVES_HELP
+
 __all__ = ["add_parser", "run", "Progress"]
 
 
@@ -50,9 +52,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="games per configuration (default: 100; at most 10^9 games in all)")
     batch.add_argument("--seed", type=non_negative_int, default=0,
                        help="batch seed, 0 to 2^64-1; game i's seed is derived from it and i (default: 0)")
-    batch.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",
-                       help="cut a game off (as cut-off) after N Pacman moves; 'none' for no limit (default: "
-                            "20 moves per open cell of each layout, at least 1000)")
+    batch.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none", help=MAX_MOVES_HELP)
     batch.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                        help="an agent that thinks longer than this on one move ends its game as timed out "
                             "(at most 86400)")

@@ -20,7 +20,8 @@ import sys
 import time
 from typing import Any
 
-from pacman.cli.args import EXIT_INTERRUPTED, UsageError, non_negative_int, positive_float, positive_int
+from pacman.cli.args import EXIT_INTERRUPTED, UsageError, max_moves, non_negative_int, positive_float, positive_int
+from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
 
 __all__ = ["add_parser", "run", "parse_config", "DEFAULT_GAMES", "DEFAULT_SPRT_GAMES"]
 
@@ -69,8 +70,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=non_negative_int, default=0,
                          help="batch seed, 0 to 2^64-1; game i of every configuration has the seed derived from it "
                               "and i (default: 0)")
-    compare.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
-                         help="cut a game off after N Pacman moves (default: no limit)")
+    compare.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none", help=MAX_MOVES_HELP)
     compare.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                          help="an agent that thinks longer than this on one move ends its game as timed out")
     compare.add_argument("--sprt", default=None, metavar="METRIC:H0,H1",
@@ -133,7 +133,7 @@ def _side_flags(name: str, text: str, spec: str) -> dict[str, str]:
 def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
     """``d3:--agent-args depth=3`` -> (``"d3"``, its GameConfig): the shared flags overridden by its own."""
     from pacman.agents import parse_agent_args
-    from pacman.batch.config import MAX_NAME_LENGTH, GameConfig
+    from pacman.batch.config import MAX_NAME_LENGTH, GameConfig, with_default_max_moves
 
     name, colon, text = spec.partition(":")
     name = name.strip()
@@ -154,7 +154,10 @@ def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
             raise UsageError(f"pacman-ai compare: --config {spec}: --num-ghosts: {exc}") from None
     config = GameConfig.create(flags.get("--layout", shared.layout), flags.get("--pacman", shared.pacman), args,
                                ghosts=flags.get("--ghosts", shared.ghosts), num_ghosts=num_ghosts,
-                               max_moves=shared.max_moves, move_time_limit=shared.move_time_limit)
+                               max_moves=None if shared.max_moves == NO_LIMIT else shared.max_moves,
+                               move_time_limit=shared.move_time_limit)
+    if shared.max_moves is None:  # the default, as batch plays it: the layout's own limit, recorded in every line
+        config = with_default_max_moves(config)
     return name, config
 
 

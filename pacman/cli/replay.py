@@ -115,5 +115,6 @@ def run(args: argparse.Namespace) -> int:
         record.update(replay.agents)
         print(json.dumps(record))
     elif choice != "text":  # the terminal view ends with its own result line
-        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})")
+        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})"
+              + (f" - {result.error}" if result.error else ""))
     return 0
