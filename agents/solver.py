@@ -45,7 +45,7 @@ import functools
 import math
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -82,6 +82,7 @@ MAX_SWEEPS = 200_000
 #: Two moves whose values differ by no more than this are both optimal.
 TIE_TOLERANCE = 1e-9
 
+_PROGRESS_EVERY = (1 << 14) - 1  # exploring calls `progress` once every 16,384 states
 _WIN, _LOSE = -1, -2  # sinks: a child that is won or lost (the game ends there)
 
 
@@ -242,7 +243,8 @@ def _ghost_models(ghosts: str, num_ghosts: int) -> list[Any] | None:
 class _Graph:
     """Every reachable node and its edges, in compressed rows; sinks are `_WIN` and `_LOSE`."""
 
-    def __init__(self, start: GameState, models: list[Any] | None, limit: int = MAX_EXPLORED) -> None:
+    def __init__(self, start: GameState, models: list[Any] | None, limit: int = MAX_EXPLORED,
+                 progress: Callable[[str], None] | None = None) -> None:
         num_agents = start.num_agents
         index: dict[tuple, int] = {(node_key(start), 0): 0}
         pending: list[GameState | None] = [start]
@@ -254,6 +256,8 @@ class _Graph:
         action_of = array("b")  # Pacman's edges: the action's position in `_ACTIONS`
         i = 0
         while i < len(pending):
+            if progress is not None and i and not i & _PROGRESS_EVERY:
+                progress(f"{len(pending):,} states found, {i:,} explored (at most {limit:,})")
             state = pending[i]
             pending[i] = None
             agent = agent_of[i]
@@ -348,9 +352,13 @@ def _layers(graph: _Graph, members: np.ndarray) -> list[_Layer]:
 
 
 def _iterate(graph: _Graph, layers: list[_Layer], values: np.ndarray, with_rewards: bool,
-             tolerance: float, layout_name: str) -> int:
+             tolerance: float, layout_name: str, progress: Callable[[str], None] | None = None) -> int:
     """Sweep until no value moves by more than `tolerance`; the number of sweeps."""
+    change = math.inf
     for sweep in range(1, MAX_SWEEPS + 1):
+        if progress is not None:
+            progress(f"value iteration over {graph.size:,} states: sweep {sweep:,}, last change {change:.3g} "
+                     f"(until <= {tolerance:g})")
         change = 0.0
         for layer in layers:
             q = values[layer.child]
@@ -445,8 +453,12 @@ def _win_ranks(graph: _Graph, optimal: np.ndarray) -> np.ndarray:
 
 
 def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_ghosts: int | None = None,
-          max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
+          max_nodes: int = DEFAULT_MAX_NODES, *, progress: Callable[[str], None] | None = None) -> Solution:
     """The optimum of `layout` against `ghosts` for `objective`, and the policy reaching it.
+
+    `progress`, if given, is called with a short line of what is being done (states
+    explored, sweeps) every few thousand states and every sweep; `pacman.progress.Progress`
+    rate-limits it for a user.
 
     Raises SolverError for a maze whose `estimated_nodes` exceed `max_nodes`
     (checked before anything is allocated), an unknown ghost model or objective,
@@ -475,8 +487,10 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     if start.is_terminal():
         raise SolverError(f"{layout.name!r}: the game is over before the first move")
     explored = min(max_nodes, MAX_EXPLORED)
+    if progress is not None:
+        progress(f"exploring {with_ghosts}: at most {min(bound, explored):,} states")
     try:
-        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored)
+        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored, progress)
     except _TooMany:
         raise SolverError(f"{with_ghosts} is too large to solve exactly: it has more than {explored:,} reachable "
                           f"nodes (bound {bound:,}), the most the solver explores") from None
@@ -495,7 +509,9 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         values[:n][~members] = -math.inf
         tolerance = SCORE_TOLERANCE
     layers = _layers(graph, members)
-    sweeps = _iterate(graph, layers, values, objective == "score", tolerance, layout.name)
+    sweeps = _iterate(graph, layers, values, objective == "score", tolerance, layout.name, progress)
+    if progress is not None:
+        progress(f"converged after {sweeps:,} sweeps; choosing the optimal move of each of {graph.size:,} states")
 
     # Pacman's move in every node: the best value (within TIE_TOLERANCE); for the win, the one nearest a win.
     pacman = np.flatnonzero(graph.agent == 0)

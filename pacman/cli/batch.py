@@ -12,8 +12,7 @@ import contextlib
 import json
 import os
 import sys
-import time
-from typing import Any, Sequence, TextIO
+from typing import Any
 
 from pacman.cli.args import (
     EXIT_INTERRUPTED,
@@ -27,6 +26,7 @@ from pacman.cli.args import (
 )
 
 from pacman.limits import MAX_MOVES_HELP
+from pacman.progress import GameProgress, interruption_note
 
 __all__ = ["add_parser", "run", "Progress"]
 
@@ -76,101 +76,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return batch
 
 
-class Progress:
-    """Games done, win rate so far and ETA on `stream`.
-
-    A bar redrawn in place when `stream` is a terminal, else a plain line every `every` seconds.
-
-    The rate leaves out the start-up (worker processes starting, importing, loading
-    the layouts), which would otherwise count as the first game's time and make the
-    first ETA many times too long: until games have been finishing for
-    `SETTLING` seconds it is the `workers` running in parallel over the mean time of
-    a game (each record's ``seconds``); after that, the games finished per second
-    since the first one finished.
-    """
-
-    #: Seconds of finished games after which the observed rate replaces the estimate from game times.
-    SETTLING = 2.0
-
-    def __init__(self, total: int, done: int = 0, wins: int = 0, stream: TextIO | None = None,
-                 every: float = 10.0, workers: int = 1) -> None:
-        self.total, self.done, self.wins = total, done, wins
-        self.stream = sys.stderr if stream is None else stream
-        self.terminal = (bool(getattr(self.stream, "isatty", lambda: False)())
-                         and os.environ.get("TERM", "") != "dumb")  # a dumb terminal cannot redraw a line
-        self.every = 0.1 if self.terminal else every
-        self.workers = max(1, workers)
-        self._start_done = done
-        self._started = time.monotonic()
-        self._shown = 0.0
-        self._first_at: float | None = None  # when the first game of this run finished
-        self._game_seconds = 0.0  # summed over the games of this run
-
-    def resumed(self, records: Sequence[dict[str, Any]]) -> None:
-        """Count the games read back from a resumed file as done (they are not part of the rate)."""
-        self.done = self._start_done = len(records)
-        self.wins = sum(1 for record in records if record.get("won"))
-
-    def __call__(self, record: dict[str, Any]) -> None:
-        self.done += 1
-        self.wins += bool(record.get("won"))
-        seconds = record.get("seconds")
-        if isinstance(seconds, (int, float)) and seconds >= 0:
-            self._game_seconds += float(seconds)
-        now = time.monotonic()
-        if self._first_at is None:
-            self._first_at = now
-        if now - self._shown >= self.every or self.done == self.total:
-            self._shown = now
-            self._show(now)
-
-    def rate(self, now: float) -> float:
-        """Games per second, start-up left out (see the class docstring); 0.0 before any game finished."""
-        played = self.done - self._start_done
-        if played <= 0 or self._first_at is None:
-            return 0.0
-        settled = now - self._first_at
-        if settled >= self.SETTLING and played > 1:
-            return (played - 1) / settled
-        if self._game_seconds > 0:
-            return min(self.workers, self.total - self._start_done) * played / self._game_seconds
-        elapsed = now - self._started
-        return played / elapsed if elapsed > 0 else 0.0
-
-    def _show(self, now: float) -> None:
-        rate = self.rate(now)
-        eta = (self.total - self.done) / rate if rate > 0 else None
-        win = f"{100 * self.wins / self.done:.1f}%" if self.done else "-"
-        eta_text = "-" if eta is None else _duration(eta)
-        if self.terminal:
-            width = 24
-            filled = int(width * self.done / self.total) if self.total else width
-            bar = "#" * filled + "." * (width - filled)
-            self.stream.write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
-                              f"ETA {eta_text} ")
-        else:
-            self.stream.write(f"{self.command}: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
-                              f"ETA {eta_text}\n")
-        self.stream.flush()
-
-    #: The subcommand that a plain progress line starts with (``compare`` uses this display too).
-    command = "batch"
-
-    def close(self) -> None:
-        """End the bar's line on a terminal."""
-        if self.terminal and self._shown:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    """``42 s``, ``3:07``, ``1:02:09``."""
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+Progress = GameProgress
+"""The games-done display (`pacman.progress.GameProgress`), under the name this module always gave it."""
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -230,6 +137,10 @@ def run(args: argparse.Namespace) -> int:
     total = args.games * len(configs)
     progress = None if args.quiet else Progress(total, workers=args.jobs or default_jobs())
     with contextlib.ExitStack() as stack:
+        if progress is not None:
+            stack.callback(progress.close)
+            progress.start(f"{total:,} game{'s' if total != 1 else ''} of {len(configs)} configuration"
+                           f"{'s' if len(configs) != 1 else ''}, seed {args.seed}")
         executor, jobs = None, args.jobs
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
@@ -254,9 +165,9 @@ def run(args: argparse.Namespace) -> int:
               f"{summary['played']} played in {summary['seconds']:.1f} s{speed} on {summary['executor']}"
               + (f"; {summary['retried']} replayed after a worker died" if summary["retried"] else ""))
     if result.interrupted:
-        if args.out is not None:
-            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
-                  file=sys.stderr)
+        note = interruption_note(args.out, len(result.records))
+        if note is not None:
+            print(note, file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
         from pacman.batch.results import write_summary

@@ -190,13 +190,25 @@ class _SprtProgress:
             self.stream.flush()
 
 
+def _games_in(path: str | None) -> int:
+    """Finished games in the results file `path` (its complete lines; 0 if it is missing)."""
+    if path is None:
+        return 0
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for line in file if line.endswith(b"\n") and line.strip())
+    except OSError:
+        return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
     from pacman.batch.config import check_batch_numbers, validate_config
     from pacman.batch.results import check_out, check_writable
-    from pacman.cli.batch import Progress
+    from pacman.batch.config import default_jobs
     from pacman.cli.batch import _same_file as same_file
+    from pacman.progress import GameProgress, interruption_note
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
 
@@ -238,14 +250,20 @@ def run(args: argparse.Namespace) -> int:
     check_batch_numbers(games, args.seed, args.jobs, len(named))
     for _, config in named:  # before a cluster is started for nothing
         validate_config(config)
-    progress = None if args.quiet else Progress(games * len(named))
-    if progress is not None:
-        progress.command = "compare"
+    progress = None if args.quiet else GameProgress(games * len(named), command="compare",
+                                                    workers=args.jobs or default_jobs())
     sprt_progress = None if args.quiet or sprt is None else _SprtProgress()
     with contextlib.ExitStack() as stack:
+        if progress is not None:  # said at once: the first pair can take minutes
+            stack.callback(progress.close)
+            most = "at most " if sprt is not None else ""
+            progress.start(f"{len(named)} configurations x {most}{games:,} game{'s' if games != 1 else ''} "
+                           f"(seed {args.seed}): {', '.join(name for name, _ in named)}")
         executor, jobs, description = None, args.jobs, None
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
+            if progress is not None and jobs:
+                progress.workers = max(1, int(jobs))
         result = compare(named, games, args.seed, sprt=sprt, jobs=jobs, executor=executor, out=args.out,
                          resume=args.resume, overwrite=args.force,
                          on_game=None if progress is None or sprt is not None else progress,
@@ -264,9 +282,10 @@ def run(args: argparse.Namespace) -> int:
 
         print(format_comparison(result))
     if result.interrupted:
-        if args.out is not None:
-            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
-                  file=sys.stderr)
+        # A file this run neither resumed nor wrote to is as it was: none of its lines are this run's.
+        note = interruption_note(args.out, _games_in(args.out) if args.resume or result.played else 0)
+        if note is not None:
+            print(note, file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
         from pacman.batch.results import write_summary
