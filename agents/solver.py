@@ -53,6 +53,7 @@ from pacman.actions import Action
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
+from pacman.memory import SOLVER_NODE_BYTES, MemoryRefusal, check_memory, solver_bytes
 from pacman.rules import SCARED_TIME
 from pacman.state import GameState
 
@@ -453,10 +454,12 @@ def _win_ranks(graph: _Graph, optimal: np.ndarray) -> np.ndarray:
 
 
 def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_ghosts: int | None = None,
-          max_nodes: int = DEFAULT_MAX_NODES, *, progress: Callable[[str], None] | None = None) -> Solution:
+          max_nodes: int = DEFAULT_MAX_NODES, *, progress: Callable[[str], None] | None = None,
+          max_nodes_name: str = "max_nodes") -> Solution:
     """The optimum of `layout` against `ghosts` for `objective`, and the policy reaching it.
 
-    `progress`, if given, is called with a short line of what is being done (states
+    `max_nodes_name` is how the caller's user sets `max_nodes` (``--max-nodes`` for
+    ``pacman-ai solve``), for the refusal's hint. `progress`, if given, is called with a short line of what is being done (states
     explored, sweeps) every few thousand states and every sweep; `pacman.progress.Progress`
     rate-limits it for a user.
 
@@ -479,7 +482,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         hint = ""
         ceiling = MAX_NODES_CEILING
         if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling) <= ceiling:
-            hint = (f" (max_nodes, --max-nodes, up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
+            hint = (f" ({max_nodes_name} up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
                     f"{MAX_EXPLORED:,})")
         raise SolverError(
             f"{with_ghosts} is too large to solve exactly: more than {max_nodes:,} nodes possible (the limit)"
@@ -487,6 +490,12 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     if start.is_terminal():
         raise SolverError(f"{layout.name!r}: the game is over before the first move")
     explored = min(max_nodes, MAX_EXPLORED)
+    try:  # before any state is made: the bound's states (at most `explored`) at their measured peak size
+        states = min(bound, explored)
+        check_memory(f"solving {with_ghosts}", solver_bytes(states),
+                     f"up to {states:,} states of {SOLVER_NODE_BYTES} bytes")
+    except MemoryRefusal as exc:
+        raise SolverError(str(exc)) from None
     if progress is not None:
         progress(f"exploring {with_ghosts}: at most {min(bound, explored):,} states")
     try:
@@ -555,7 +564,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
 @functools.lru_cache(maxsize=4)
 def _cached_solution(layout: Layout, ghosts: str, objective: str, num_ghosts: int, max_nodes: int) -> Solution:
     """A few recent solutions (bounded: a batch builds a fresh agent for each game of one maze)."""
-    return solve(layout, ghosts, objective, num_ghosts, max_nodes)
+    return solve(layout, ghosts, objective, num_ghosts, max_nodes, max_nodes_name="--agent-args max_nodes=N")
 
 
 class OptimalAgent:

@@ -32,6 +32,7 @@ CORE = (
     "pacman.game",
     "pacman.layout",
     "pacman.limits",
+    "pacman.memory",
     "pacman.replay",
     "pacman.resources",
     "pacman.rules",

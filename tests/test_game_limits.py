@@ -7,7 +7,6 @@ game cut off and the same results-file fields everywhere.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

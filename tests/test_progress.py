@@ -15,7 +15,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from pacman.progress import GameProgress, Progress, interruption_note
 
@@ -127,7 +126,7 @@ def test_compare_speaks_before_its_first_game_ends_and_ctrl_c_says_nothing_was_w
         time.sleep(1)
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err.rstrip().splitlines()[-1] == ("pacman-ai: interrupted before any game finished: nothing was written "
                                              "to r.jsonl")

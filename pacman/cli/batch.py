@@ -26,6 +26,7 @@ from pacman.cli.args import (
 )
 
 from pacman.limits import MAX_MOVES_HELP
+from pacman.memory import batch_bytes, check_memory
 from pacman.progress import GameProgress, interruption_note
 
 __all__ = ["add_parser", "run", "Progress"]
@@ -135,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
     for config in configs:  # before a cluster is started for nothing
         validate_config(config)
     total = args.games * len(configs)
+    check_memory(f"a batch of {total:,} game{'s' if total != 1 else ''}",
+                 batch_bytes(args.games, [config.max_moves for config in configs],
+                             0 if args.dask and args.dask != "local" else args.jobs or default_jobs()),
+                 "every game's line is kept until the summary")
     progress = None if args.quiet else Progress(total, workers=args.jobs or default_jobs())
     with contextlib.ExitStack() as stack:
         if progress is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from pacman.cli.args import bounded_int, non_negative_int
@@ -84,7 +83,6 @@ class _Parts:
         """Run `measure()` as part `name` (described by `what`); returns what it returns."""
         import time
 
-        from pacman.progress import duration
 
         number = f"[{self.names.index(name) + 1}/{len(self.names)}]"
         if self.progress is None:

@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:  # the solver's first line comes once the maze is accepted: a refusal is one line
             stack.enter_context(progress)
         solution = solve(layout, args.ghosts, args.objective, args.num_ghosts,
-                         args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress)
+                         args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress,
+                         max_nodes_name="--max-nodes")
         if progress is not None:
             progress.note(f"solved in {duration(progress.elapsed())}")
     if args.json:

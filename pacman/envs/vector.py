@@ -21,6 +21,7 @@ from gymnasium.vector.utils import batch_space
 
 from pacman.errors import PacmanError
 from pacman.layout import Layout, load_layout
+from pacman.memory import check_memory, format_bytes, vector_env_bytes
 from pacman.limits import DEFAULT, NO_LIMIT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, choose_engine, core_obstacle
@@ -73,6 +74,7 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"num_envs must be an int from 1 to {1 << 24}, got {num_envs!r}")
         self.template = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves, engine="python")
         """One single environment with the same options: the spaces, checks and the first state."""
+        _check_memory(self.template, num_envs, compiled=True)
         self.layout = self.template.layout
         self.num_envs = num_envs
         self.copy = copy
@@ -138,6 +140,17 @@ class PacmanVectorEnv(VectorEnv):
         return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
 
+def _check_memory(template: PacmanEnv, num_envs: int, compiled: bool) -> None:
+    """Refuse `num_envs` games like `template` that would not fit in this machine's free memory
+    (`pacman.memory`), before any is made."""
+    layout = template.layout
+    space = template.observation_space
+    observation_bytes = int(np.prod(space.shape)) * space.dtype.itemsize
+    needed = vector_env_bytes(layout.width * layout.height, observation_bytes, num_envs, compiled)
+    check_memory(f"make_vec(num_envs={num_envs:,}) on {layout.name!r}", needed,
+                 f"{format_bytes(needed // num_envs)} a game")
+
+
 def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None,
                     max_moves: int | str | None = DEFAULT, observation: str = "grid", render_mode: str | None = None,
                     copy: bool = True, engine: str = "auto", **kwargs: Any) -> VectorEnv:
@@ -154,8 +167,13 @@ def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None,
             layout = kwargs.get("layout", "medium")
             limit = resolve_max_moves(layout if isinstance(layout, Layout) else load_layout(layout), DEFAULT)
         limit = max_episode_steps if limit is None or limit == NO_LIMIT else min(int(limit), max_episode_steps)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise PacmanError(f"num_envs must be a positive int, got {num_envs!r}")
     if choose_engine(engine) == "compiled" and compiled_vector_obstacle(observation, render_mode) is None:
         return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
+    # Checked on one environment before num_envs of them are made.
+    _check_memory(PacmanEnv(max_moves=limit, observation=observation, engine="python", **kwargs), num_envs,
+                  compiled=False)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
                                             engine=engine, **kwargs) for _ in range(num_envs)],
                          copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
