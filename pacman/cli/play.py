@@ -23,8 +23,8 @@ from pacman.cli.args import (
     numbered,
 )
 from pacman.limits import DEFAULT, MAX_MOVES_HELP, resolve_max_moves
-from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
-                                web_view, zoom)
+from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
+                                display_choice, fps, text_display, web_view, zoom)
 
 __all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT", "REAL_TIME_BUDGET", "SLOW_SEARCH_LEAVES"]
 
@@ -157,6 +157,11 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from pacman.game import run_game, time_limit_problem
     from pacman.layout import load_layout
 
+    check_web_flags(args, "play")
+    check_window_flags(args, "play", args.record)
+    if args.force and not args.record:
+        raise UsageError("pacman-ai play: --force applies to --record FOLDER only (it replaces the frames a folder "
+                         "holds): leave it out")
     layout = load_layout(args.layout)
     if args.save is not None:
         for game in range(args.games):
