@@ -290,7 +290,7 @@ class _Progress:
 
     def starting(self, question: str, test: str) -> None:
         if self.beat is not None:
-            self.beat.hold(f"{self._prefix()} {question} / {test}: running")
+            self.beat.hold(f"test {self.done + 1}/{self.total}, {question} / {test}: running")
         if self.live:
             self.stream.write(f"\r{self._prefix()} {question} / {test}: running...")
             self.stream.flush()
