@@ -45,7 +45,7 @@ import functools
 import math
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -83,6 +83,10 @@ MAX_SWEEPS = 200_000
 #: Two moves whose values differ by no more than this are both optimal.
 TIE_TOLERANCE = 1e-9
 
+#: How a refusal names what it suggests, for a caller of `solve` in Python ...
+API_HINTS = {"max_nodes": "max_nodes", "objective_win": "objective='win'"}
+#: ... and for the `optimal` agent, made from its agent arguments (play, batch, compare).
+AGENT_HINTS = {"max_nodes": "--agent-args max_nodes=N", "objective_win": "--agent-args objective=win"}
 _PROGRESS_EVERY = (1 << 14) - 1  # exploring calls `progress` once every 16,384 states
 _WIN, _LOSE = -1, -2  # sinks: a child that is won or lost (the game ends there)
 
@@ -455,11 +459,11 @@ def _win_ranks(graph: _Graph, optimal: np.ndarray) -> np.ndarray:
 
 def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_ghosts: int | None = None,
           max_nodes: int = DEFAULT_MAX_NODES, *, progress: Callable[[str], None] | None = None,
-          max_nodes_name: str = "max_nodes") -> Solution:
+          hints: Mapping[str, str] | None = None) -> Solution:
     """The optimum of `layout` against `ghosts` for `objective`, and the policy reaching it.
 
-    `max_nodes_name` is how the caller's user sets `max_nodes` (``--max-nodes`` for
-    ``pacman-ai solve``), for the refusal's hint. `progress`, if given, is called with a short line of what is being done (states
+    `hints` says how the caller's user gives what a refusal suggests, so that it names
+    only what the caller takes (`API_HINTS` by default; `pacman-ai solve` gives its flags). `progress`, if given, is called with a short line of what is being done (states
     explored, sweeps) every few thousand states and every sweep; `pacman.progress.Progress`
     rate-limits it for a user.
 
@@ -468,6 +472,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     a score objective with no finite optimum, or value iteration that does not
     converge in `MAX_SWEEPS` sweeps.
     """
+    hints = {**API_HINTS, **(hints or {})}
     if objective not in OBJECTIVES:
         raise SolverError(f"unknown objective {objective!r} (expected one of: {', '.join(OBJECTIVES)})")
     if ghosts not in GHOST_MODELS:
@@ -482,7 +487,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         hint = ""
         ceiling = MAX_NODES_CEILING
         if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling) <= ceiling:
-            hint = (f" ({max_nodes_name} up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
+            hint = (f" ({hints['max_nodes']} up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
                     f"{MAX_EXPLORED:,})")
         raise SolverError(
             f"{with_ghosts} is too large to solve exactly: more than {max_nodes:,} nodes possible (the limit)"
@@ -514,7 +519,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         if not members[0]:
             raise SolverError(
                 f"{layout.name!r}: no policy ends the game with probability 1 (Pacman can neither surely win "
-                f"nor meet a ghost), so the expected score is unbounded below; use --objective win")
+                f"nor meet a ghost), so the expected score is unbounded below; use {hints['objective_win']}")
         values[:n][~members] = -math.inf
         tolerance = SCORE_TOLERANCE
     layers = _layers(graph, members)
@@ -564,7 +569,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
 @functools.lru_cache(maxsize=4)
 def _cached_solution(layout: Layout, ghosts: str, objective: str, num_ghosts: int, max_nodes: int) -> Solution:
     """A few recent solutions (bounded: a batch builds a fresh agent for each game of one maze)."""
-    return solve(layout, ghosts, objective, num_ghosts, max_nodes, max_nodes_name="--agent-args max_nodes=N")
+    return solve(layout, ghosts, objective, num_ghosts, max_nodes, hints=AGENT_HINTS)
 
 
 class OptimalAgent:

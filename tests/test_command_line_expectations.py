@@ -370,3 +370,21 @@ def test_make_vec_with_ten_million_games_is_refused_in_under_a_second(tmp_path, 
     assert message.endswith(" in all)")
     assert zero.split(" ", 1)[1] == "PacmanError: num_envs must be a positive int, got 0"
     assert many.split(" ", 1)[1] == "PacmanError: num_envs must be a positive int, got 'many'"
+
+
+#: Pacman cannot reach the second dot and the ghost cannot reach him: no policy surely ends the game.
+SPLIT = "%%%%%\n%P .%\n%%%%%\n%G .%\n%%%%%\n"
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["solve", "split.lay", "--objective", "score"], "use --objective win"),
+    (["play", "--layout", "split.lay", "--pacman", "optimal", "--agent-args", "objective=score", "--display", "none"],
+     "use --agent-args objective=win"),
+])
+def test_the_solvers_hint_names_what_the_command_takes(tmp_path, args, hint):
+    (tmp_path / "split.lay").write_text(SPLIT)
+    done = _cli(tmp_path, *args, "--quiet" if args[0] == "solve" else "--json", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pacman-ai: 'split': no policy ends the game with probability 1")
+    assert lines[0].endswith(hint)

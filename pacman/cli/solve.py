@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             stack.enter_context(progress)
         solution = solve(layout, args.ghosts, args.objective, args.num_ghosts,
                          args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress,
-                         max_nodes_name="--max-nodes")
+                         hints={"max_nodes": "--max-nodes", "objective_win": "--objective win"})
         if progress is not None:
             progress.note(f"solved in {duration(progress.elapsed())}")
     if args.json:
