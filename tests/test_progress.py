@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 
 from pacman.progress import GameProgress, Progress, interruption_note
 
@@ -131,3 +132,23 @@ def test_compare_speaks_before_its_first_game_ends_and_ctrl_c_says_nothing_was_w
     assert err.rstrip().splitlines()[-1] == ("pacman-ai: interrupted before any game finished: nothing was written "
                                              "to r.jsonl")
     assert "keeps every finished game" not in err and not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", [["batch"], ["compare", "--config", "a:", "--config", "b:"]])
+def test_ctrl_c_says_how_many_finished_games_the_file_keeps(tmp_path, command):
+    out = tmp_path / "r.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "pacman", *command, "--layout", "medium", "--games", "100000",
+                                "--jobs", "1", "--out", "r.jsonl", "--quiet"], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 2):
+            time.sleep(0.2)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    kept = out.read_bytes().count(b"\n")
+    assert kept >= 2
+    assert err.rstrip().splitlines()[-1] == (f"pacman-ai: interrupted; r.jsonl keeps the {kept:,} finished games: "
+                                             f"add --resume to finish")
