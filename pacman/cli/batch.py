@@ -24,7 +24,6 @@ from pacman.cli.args import (
     positive_float,
     positive_int,
 )
-
 from pacman.limits import MAX_MOVES_HELP
 from pacman.memory import batch_bytes, check_memory
 from pacman.progress import GameProgress, interruption_note

@@ -209,14 +209,13 @@ def _games_in(path: str | None) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
-    from pacman.batch.config import check_batch_numbers, validate_config
+    from pacman.batch.config import check_batch_numbers, default_jobs, validate_config
     from pacman.batch.results import check_out, check_writable
-    from pacman.batch.config import default_jobs
     from pacman.cli.batch import _same_file as same_file
-    from pacman.memory import batch_bytes, check_memory
-    from pacman.progress import GameProgress, interruption_note
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
+    from pacman.memory import batch_bytes, check_memory
+    from pacman.progress import GameProgress, interruption_note
 
     prog = "pacman-ai compare"
     if len(args.configs) < 2:

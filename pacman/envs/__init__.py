@@ -3,9 +3,9 @@
 Importing this package registers the Gymnasium ids ``pacman_ai/Pacman-v0`` and,
 for ``gymnasium.make("pacman.envs:Pacman-v0")``, ``Pacman-v0`` (unless another
 package has taken that name). An episode is truncated at the command line's
-move limit for its maze (`pacman.limits`; ``max_moves="none"`` for none). It needs the optional extra ``pacman-ai[gym]``;
-the PettingZoo environment (`pacman.envs.pettingzoo_env`) needs ``pacman-ai[pettingzoo]``.
-The core, batch runs and grading never import this package. See docs/environments.md.
+move limit for its maze (`pacman.limits`; ``max_moves="none"`` for none). It
+needs the optional extra ``pacman-ai[gym]``; the PettingZoo environment
+(`pacman.envs.pettingzoo_env`) needs ``pacman-ai[pettingzoo]``. The core, batch runs and grading never import this package. See docs/environments.md.
 """
 
 from __future__ import annotations

@@ -79,8 +79,8 @@ class PacmanEnv(gym.Env):
     ``terminated`` when the game is won or lost; ``truncated`` after `max_moves`
     Pacman moves, as by Gymnasium's ``max_episode_steps`` (also when that move ends the game): by default
     the command line's limit for the maze (`pacman.limits.default_max_moves`), ``None`` or ``"none"`` for
-    no limit. ``info["state"]`` is
-    the `GameState`, ``info["seed"]`` (after reset) the game's seed for ``play --seed``.
+    no limit. ``info["state"]`` is the `GameState`, ``info["seed"]`` (after reset) the game's seed for
+    ``play --seed``.
     `engine`: "auto" plays the rounds in the compiled core when it is here (and
     ``PACMAN_AI_ENGINE`` is not ``python``), "python" in Python, "compiled" insists
     on the core; every engine plays the same episodes. `engine` (the attribute) says
