@@ -45,7 +45,7 @@ import functools
 import math
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -53,6 +53,7 @@ from pacman.actions import Action
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
+from pacman.memory import SOLVER_NODE_BYTES, MemoryRefusal, check_memory, solver_bytes
 from pacman.rules import SCARED_TIME
 from pacman.state import GameState
 
@@ -83,6 +84,11 @@ MAX_SWEEPS = 200_000
 #: Two moves whose values differ by no more than this are both optimal.
 TIE_TOLERANCE = 1e-9
 
+#: How a refusal names what it suggests, for a caller of `solve` in Python ...
+API_HINTS = {"max_nodes": "max_nodes", "objective_win": "objective='win'"}
+#: ... and for the `optimal` agent, made from its agent arguments (play, batch, compare).
+AGENT_HINTS = {"max_nodes": "--agent-args max_nodes=N", "objective_win": "--agent-args objective=win"}
+_PROGRESS_EVERY = (1 << 14) - 1  # exploring calls `progress` once every 16,384 states
 _WIN, _LOSE = -1, -2  # sinks: a child that is won or lost (the game ends there)
 
 
@@ -243,7 +249,8 @@ def _ghost_models(ghosts: str, num_ghosts: int) -> list[Any] | None:
 class _Graph:
     """Every reachable node and its edges, in compressed rows; sinks are `_WIN` and `_LOSE`."""
 
-    def __init__(self, start: GameState, models: list[Any] | None, limit: int = MAX_EXPLORED) -> None:
+    def __init__(self, start: GameState, models: list[Any] | None, limit: int = MAX_EXPLORED,
+                 progress: Callable[[str], None] | None = None) -> None:
         num_agents = start.num_agents
         index: dict[tuple, int] = {(node_key(start), 0): 0}
         pending: list[GameState | None] = [start]
@@ -255,6 +262,8 @@ class _Graph:
         action_of = array("b")  # Pacman's edges: the action's position in `_ACTIONS`
         i = 0
         while i < len(pending):
+            if progress is not None and i and not i & _PROGRESS_EVERY:
+                progress(f"{len(pending):,} states found, {i:,} explored (at most {limit:,})")
             state = pending[i]
             pending[i] = None
             agent = agent_of[i]
@@ -349,9 +358,13 @@ def _layers(graph: _Graph, members: np.ndarray) -> list[_Layer]:
 
 
 def _iterate(graph: _Graph, layers: list[_Layer], values: np.ndarray, with_rewards: bool,
-             tolerance: float, layout_name: str) -> int:
+             tolerance: float, layout_name: str, progress: Callable[[str], None] | None = None) -> int:
     """Sweep until no value moves by more than `tolerance`; the number of sweeps."""
+    change = math.inf
     for sweep in range(1, MAX_SWEEPS + 1):
+        if progress is not None:
+            progress(f"value iteration over {graph.size:,} states: sweep {sweep:,}, last change {change:.3g} "
+                     f"(until <= {tolerance:g})")
         change = 0.0
         for layer in layers:
             q = values[layer.child]
@@ -446,14 +459,21 @@ def _win_ranks(graph: _Graph, optimal: np.ndarray) -> np.ndarray:
 
 
 def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_ghosts: int | None = None,
-          max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
+          max_nodes: int = DEFAULT_MAX_NODES, *, progress: Callable[[str], None] | None = None,
+          hints: Mapping[str, str] | None = None) -> Solution:
     """The optimum of `layout` against `ghosts` for `objective`, and the policy reaching it.
+
+    `hints` says how the caller's user gives what a refusal suggests, so that it names
+    only what the caller takes (`API_HINTS` by default; `pacman-ai solve` gives its flags). `progress`, if given, is called with a short line of what is being done (states
+    explored, sweeps) every few thousand states and every sweep; `pacman.progress.Progress`
+    rate-limits it for a user.
 
     Raises SolverError for a maze whose `estimated_nodes` exceed `max_nodes`
     (checked before anything is allocated), an unknown ghost model or objective,
     a score objective with no finite optimum, or value iteration that does not
     converge in `MAX_SWEEPS` sweeps.
     """
+    hints = {**API_HINTS, **(hints or {})}
     if objective not in OBJECTIVES:
         raise SolverError(f"unknown objective {objective!r} (expected one of: {', '.join(OBJECTIVES)})")
     if ghosts not in GHOST_MODELS:
@@ -468,7 +488,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         hint = ""
         ceiling = MAX_NODES_CEILING
         if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling) <= ceiling:
-            hint = (f" (max_nodes, --max-nodes, up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
+            hint = (f" ({hints['max_nodes']} up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
                     f"{MAX_EXPLORED:,})")
         raise SolverError(
             f"{with_ghosts} is too large to solve exactly: more than {max_nodes:,} nodes possible (the limit)"
@@ -476,8 +496,16 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     if start.is_terminal():
         raise SolverError(f"{layout.name!r}: the game is over before the first move")
     explored = min(max_nodes, MAX_EXPLORED)
+    try:  # before any state is made: the bound's states (at most `explored`) at their measured peak size
+        states = min(bound, explored)
+        check_memory(f"solving {with_ghosts}", solver_bytes(states),
+                     f"up to {states:,} states of {SOLVER_NODE_BYTES} bytes")
+    except MemoryRefusal as exc:
+        raise SolverError(str(exc)) from None
+    if progress is not None:
+        progress(f"exploring {with_ghosts}: at most {min(bound, explored):,} states")
     try:
-        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored)
+        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored, progress)
     except _TooMany:
         raise SolverError(f"{with_ghosts} is too large to solve exactly: it has more than {explored:,} reachable "
                           f"nodes (bound {bound:,}), the most the solver explores") from None
@@ -492,11 +520,13 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         if not members[0]:
             raise SolverError(
                 f"{layout.name!r}: no policy ends the game with probability 1 (Pacman can neither surely win "
-                f"nor meet a ghost), so the expected score is unbounded below; use --objective win")
+                f"nor meet a ghost), so the expected score is unbounded below; use {hints['objective_win']}")
         values[:n][~members] = -math.inf
         tolerance = SCORE_TOLERANCE
     layers = _layers(graph, members)
-    sweeps = _iterate(graph, layers, values, objective == "score", tolerance, layout.name)
+    sweeps = _iterate(graph, layers, values, objective == "score", tolerance, layout.name, progress)
+    if progress is not None:
+        progress(f"converged after {sweeps:,} sweeps; choosing the optimal move of each of {graph.size:,} states")
 
     # Pacman's move in every node: the best value (within TIE_TOLERANCE); for the win, the one nearest a win.
     pacman = np.flatnonzero(graph.agent == 0)
@@ -540,7 +570,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
 @functools.lru_cache(maxsize=4)
 def _cached_solution(layout: Layout, ghosts: str, objective: str, num_ghosts: int, max_nodes: int) -> Solution:
     """A few recent solutions (bounded: a batch builds a fresh agent for each game of one maze)."""
-    return solve(layout, ghosts, objective, num_ghosts, max_nodes)
+    return solve(layout, ghosts, objective, num_ghosts, max_nodes, hints=AGENT_HINTS)
 
 
 class OptimalAgent:

@@ -19,8 +19,10 @@ without `max_moves` (see `endless_reason`). Every other game plays as the rules
 say until it is won, lost, cut off by `max_moves`, or an agent fails.
 
 `run_game` itself has no move limit unless given one (`max_moves=None` is the
-classic unlimited game). The command line plays every game with a bound:
-`default_max_moves(layout)` unless the user says otherwise. A long game keeps
+classic unlimited game). The command line and the environments play every game
+with a bound: the game-limit policy of `pacman.limits` (the maze's
+`default_max_moves` unless the user says otherwise). A game cut off by its limit
+says so in `GameResult.error` (`move_limit_reason`). A long game keeps
 flat memory with ``keep_moves=False``: the result then holds the total and the
 longest thinking time instead of every action and every move's time.
 """
@@ -40,15 +42,12 @@ import numpy as np
 from pacman.actions import Action
 from pacman.errors import AgentSpecError, IllegalActionError, PacmanError, describe_failure
 from pacman.layout import Layout, load_layout
+from pacman.limits import MIN_DEFAULT_MAX_MOVES, MOVES_PER_CELL, default_max_moves, move_limit_reason
 from pacman.state import GameState
 
 __all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions",
            "default_max_moves", "move_limit_reason", "agent_time_allowance", "time_limit_problem", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
 
-MOVES_PER_CELL = 20
-"""The default move limit gives Pacman this many moves per open cell of the maze (`default_max_moves`)."""
-MIN_DEFAULT_MAX_MOVES = 1000
-"""The default move limit is never below this, however small the maze."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ class GameResult:
     moves: int
     """Pacman moves made."""
     cut_off: bool = False
-    """Stopped by `max_moves`, or at once because it could never end (`error` says why); neither won nor lost."""
+    """Stopped by `max_moves`, or at once because it could never end (`error` says which); neither won nor lost."""
     crashed: bool = False
     """An agent raised an exception or returned an illegal action."""
     timed_out: bool = False
@@ -76,7 +75,7 @@ class GameResult:
     failed_agent: int | None = None
     """The agent that crashed or timed out (0 is Pacman)."""
     error: str | None = None
-    """What went wrong, for a crash or a time-out; why, for a game cut off because it could never end."""
+    """What went wrong, for a crash or a time-out; why, for a game cut off (its move limit, or it could never end)."""
     move_times: tuple[float, ...] = field(default=(), repr=False)
     """Seconds Pacman's agent took for each of its moves; () when the game was played with ``keep_moves=False``."""
     actions: tuple[Action, ...] = field(default=(), repr=False)
@@ -289,7 +288,7 @@ def run_game(
             if outcome:
                 break
             if max_moves is not None and moves >= max_moves and not state.is_terminal():
-                outcome = dict(cut_off=True)
+                outcome = dict(cut_off=True, error=move_limit_reason(max_moves))
                 break
     finally:
         if worker is not None:
@@ -368,28 +367,6 @@ def endless_reason(state: GameState) -> str | None:
         why = f"{outside} of {len(food)} food dot{'s' if len(food) != 1 else ''} cannot be reached by Pacman"
     ghosts = ("no ghost in play can reach him" if starts else "there are no ghosts in play")
     return f"the game can never end: {why} and {ghosts}; stopped before the first move"
-
-
-def default_max_moves(layout: Layout) -> int:
-    """The move limit the command line plays with when none is given: `MOVES_PER_CELL` Pacman moves per open
-    cell of the maze, at least `MIN_DEFAULT_MAX_MOVES`.
-
-    Far more than a game that is going anywhere needs (an agent that eats a dot
-    every few moves finishes well within it), and small enough that a game that
-    cannot end (no food left to win, a ghost that never catches a dodging Pacman)
-    ends in seconds. The largest maze (4,096 cells) gets at most 81,920 moves.
-
-    >>> from pacman import load_layout
-    >>> default_max_moves(load_layout("test")) >= MIN_DEFAULT_MAX_MOVES
-    True
-    """
-    open_cells = layout.width * layout.height - len(layout.walls)
-    return max(MIN_DEFAULT_MAX_MOVES, MOVES_PER_CELL * open_cells)
-
-
-def move_limit_reason(max_moves: int) -> str:
-    """Why a game was cut off by its move limit, for a user: ``cut off after 500 Pacman moves, the move limit``."""
-    return f"cut off after {max_moves:,} Pacman moves, the move limit"
 
 
 def agent_time_allowance(move_time_limit: float) -> float:

@@ -31,6 +31,8 @@ CORE = (
     "pacman.files",
     "pacman.game",
     "pacman.layout",
+    "pacman.limits",
+    "pacman.memory",
     "pacman.replay",
     "pacman.resources",
     "pacman.rules",

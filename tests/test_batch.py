@@ -155,6 +155,9 @@ def test_bad_input_is_refused_before_any_game_or_file(tmp_path):
     assert not out.exists()
 
 
+MOVE_LIMIT_20 = "cut off after 20 Pacman moves, the move limit"
+
+
 def test_agent_exceptions_and_time_outs_are_recorded_in_their_games():
     raising = GameConfig.create("small", f"{HELPERS}:RaisingAgent", {"raise_below": 0.5}, max_moves=20)
     sleepy = GameConfig.create("small", f"{HELPERS}:SleepyAgent", {"sleep_below": 0.5, "seconds": 1.5},
@@ -166,14 +169,16 @@ def test_agent_exceptions_and_time_outs_are_recorded_in_their_games():
     crashed, timed = result.records_of(0), result.records_of(1)
     assert [r["crashed"] for r in crashed] == doomed
     for record, bad in zip(crashed, doomed):
-        assert (record["error"] is not None) == bad
+        # a game that went wrong has its error; one cut off by its limit says that (pacman.limits)
+        assert (record["error"] not in (None, MOVE_LIMIT_20)) == bad
         if bad:
             assert "RuntimeError: deliberate failure" in record["error"] and record["failed_agent"] == 0
     for record, slow in zip(timed, doomed):
         if slow:  # unless a ghost caught Pacman before his second move
             assert record["timed_out"] or (record["lost"] and record["moves"] == 1)
         else:
-            assert not record["timed_out"] and record["error"] is None
+            assert not record["timed_out"] and record["error"] in (None, MOVE_LIMIT_20)
+            assert (record["error"] == MOVE_LIMIT_20) == record["cut_off"]
         if record["timed_out"]:
             assert "0.3 s move time limit" in record["error"] and record["failed_agent"] == 0
     assert sum(r["timed_out"] for r in timed) > 0
@@ -192,7 +197,8 @@ def test_a_worker_killed_mid_game_is_retried_once_then_recorded_as_failed():
         if dies:
             assert "worker process died" in record["error"] and record["score"] is None
         else:
-            assert record["moves"] > 0 and record["error"] is None
+            assert record["moves"] > 0
+            assert record["error"] == ("cut off after 30 Pacman moves, the move limit" if record["cut_off"] else None)
     assert result.retried >= sum(doomed) and result.complete
 
 

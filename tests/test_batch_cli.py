@@ -184,13 +184,12 @@ def test_progress_bar_redraws_in_place_on_a_terminal():
             return True
 
     stream = Terminal()
-    progress = Progress(total=4, done=1, wins=1, stream=stream)
+    progress = Progress(total=4, done=1, wins=1, stream=stream, every=0.0)  # every game redraws
     for won in (True, False, True):
-        progress._shown = 0.0  # as if the redraw interval had passed
         progress({"won": won})
     progress.close()
     text = stream.getvalue()
-    assert text.count("\r[") == 3 and "\n" not in text[:-1] and text.endswith("\n")
+    assert text.count("\r\x1b[Kbatch: [") == 3 and "\n" not in text[:-1] and text.endswith("\n")
     assert "4/4 games  won 75.0%" in text and "[########################]" in text
 
 

@@ -124,7 +124,8 @@ def test_replay_help_states_the_default_display_it_uses(tmp_path):
     assert quiet.returncode == 0 and "%" not in quiet.stdout and json.loads(quiet.stdout)["moves"] == 4
     page = _cli(tmp_path, "replay", "g.json", "--html", "g.html", env=headless)
     assert page.returncode == 0 and "%" not in page.stdout and (tmp_path / "g.html").stat().st_size > 0
-    assert page.stdout == "cut-off: score 26 after 4 moves (seed 2)\n"  # the result only, no board
+    # the result only, no board; the reason a cut-off game gives everywhere (pacman.limits)
+    assert page.stdout == "cut-off: score 26 after 4 moves (seed 2) - cut off after 4 Pacman moves, the move limit\n"
 
 
 def test_tree_help_points_at_a_section_that_exists(tmp_path):
@@ -153,7 +154,7 @@ def test_the_first_eta_of_a_batch_leaves_out_the_start_up(tmp_path):
     done = _cli(tmp_path, "batch", "--layout", "small", "--games", "60", "--jobs", "2", timeout=600)
     wall = time.monotonic() - started
     assert done.returncode == 0, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.startswith("batch: ")]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("batch: ") and " games, won " in line]
     first = re.fullmatch(r"batch: 1/60 games, won [\d.]+%, [\d.]+ games/s, ETA (.+)", lines[0])
     assert first, lines
     # The start-up (workers starting, imports) once counted as the first game's time: a 3 s batch
@@ -170,20 +171,23 @@ SMALL_BENCH = ["bench", "--layout", "tiny", "--runs", "1", "--successors", "20",
 def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
     done = _cli(tmp_path, *SMALL_BENCH, timeout=600)
     assert done.returncode == 0, done.stderr
-    lines = [re.sub(r"\d+\.\d s", "T s", line) for line in done.stderr.splitlines()]
+    # The heartbeat repeats a part's line with the time so far while it runs (pacman.progress): left out here.
+    beats = [line for line in done.stderr.splitlines() if re.search(r" \.\.\. \((\d+ s|[\d:]+) so far\)$", line)]
+    assert all(line.startswith("bench: [") for line in beats), beats
+    lines = [re.sub(r"\d+\.\d s", "T s", line) for line in done.stderr.splitlines() if line not in beats]
     assert lines == [
-        "bench [1/6] engine: successors per second on tiny, 1 runs ...",
-        "bench [1/6] engine: done in T s (T s so far)",
-        "bench [2/6] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
-        "bench [2/6] search: done in T s (T s so far)",
-        "bench [3/6] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
-        "bench [3/6] engines: done in T s (T s so far)",
-        "bench [4/6] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
-        "bench [4/6] pruning: done in T s (T s so far)",
-        "bench [5/6] record: ms per frame of a 2-move game recorded to GIF ...",
-        "bench [5/6] record: done in T s (T s so far)",
-        "bench [6/6] env: steps per second of the learning environments on tiny ...",
-        "bench [6/6] env: done in T s (T s so far)",
+        "bench: [1/6] engine: successors per second on tiny, 1 runs ...",
+        "bench: [1/6] engine: done in T s (T s so far)",
+        "bench: [2/6] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
+        "bench: [2/6] search: done in T s (T s so far)",
+        "bench: [3/6] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
+        "bench: [3/6] engines: done in T s (T s so far)",
+        "bench: [4/6] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
+        "bench: [4/6] pruning: done in T s (T s so far)",
+        "bench: [5/6] record: ms per frame of a 2-move game recorded to GIF ...",
+        "bench: [5/6] record: done in T s (T s so far)",
+        "bench: [6/6] env: steps per second of the learning environments on tiny ...",
+        "bench: [6/6] env: done in T s (T s so far)",
     ]
     assert "successors per second on tiny" in done.stdout  # the figures themselves stay on stdout
 
@@ -194,7 +198,7 @@ def test_bench_quiet_and_json_keep_stdout_clean(tmp_path):
     assert json.loads(done.stdout)["engine"]["runs"] == 1
     shown = _cli(tmp_path, *SMALL_BENCH[:7], "--part", "engine", "--json")
     assert json.loads(shown.stdout)["engine"]["runs"] == 1
-    assert shown.stderr.splitlines()[0] == "bench [1/1] engine: successors per second on tiny, 1 runs ..."
+    assert shown.stderr.splitlines()[0] == "bench: [1/1] engine: successors per second on tiny, 1 runs ..."
 
 
 # -- agent-spec errors -------------------------------------------------------------------------------------------
@@ -256,3 +260,131 @@ def test_game_numbers_and_seeds_are_as_the_readme_says(tmp_path):
     assert [json.loads((tmp_path / f"g-{k}.json").read_text())["seed"] for k in range(3)] == [7, 8, 9]
     help_text = _help_of(tmp_path, "play", "--seed")
     assert "seed of the first game; the next games use seed + 1, seed + 2, ..." in help_text
+
+
+# -- misuse refused by name, before anything runs ------------------------------------------------------------
+
+#: (arguments, environment changes, what the one line says). Each is refused with exit status 2, one line on
+#: stderr naming the input, nothing on stdout, no traceback, in seconds.
+MISUSE = [
+    (["play", "--port", "8000"], {},
+     "pacman-ai play: --port 8000 applies to the live web view only: add --display web, or leave --port out"),
+    (["play", "--host", "0.0.0.0", "--display", "text"], {},
+     "pacman-ai play: --host 0.0.0.0 applies to the live web view only"),
+    (["play", "--no-browser"], {}, "pacman-ai play: --no-browser applies to the live web view only"),
+    (["replay", "game.json", "--port", "8000"], {}, "pacman-ai replay: --port 8000 applies to the live web view only"),
+    (["play", "--display", "web", "--host", ""], {},
+     "pacman-ai play: argument --host: expected an address such as 127.0.0.1 (this machine only) or 0.0.0.0 "
+     "(every interface), got ''"),
+    (["replay", "game.json", "--display", "web", "--host", " "], {}, "argument --host: expected an address"),
+    (["compare", "--config", "a:--agent-args depth=x", "--config", "b:", "--games", "2"], {},
+     "pacman-ai compare: --config a:--agent-args depth=x: ExpectimaxAgent: depth must be an int >= 1, got 'x'"),
+    (["compare", "--config", "a:", "--config", "b:--layout nowhere", "--games", "2"], {},
+     "pacman-ai compare: --config b:--layout nowhere: nowhere: unknown layout"),
+    (["compare", "--config", "a:", "--config", "b:--pacman bogus", "--games", "2"], {},
+     "pacman-ai compare: --config b:--pacman bogus: unknown Pacman agent 'bogus'"),
+    (["compare", "--config", "a:", "--config", "b:", "--max-moves", "0"], {},
+     "argument --max-moves: expected a positive integer or 'none' (no limit), got '0'"),
+    # play takes no --max-nodes: its hint names the agent argument that play does take
+    (["play", "--pacman", "optimal", "--layout", "tiny", "--display", "none"], {},
+     "(--agent-args max_nodes=N up to 100,000,000 lets it try"),
+    (["solve", "tiny"], {}, "(--max-nodes up to 100,000,000 lets it try"),
+    (["play", "--tree", "--display", "none"], {},
+     "pacman-ai play: --tree applies to the pygame window and --record only, not to --display none"),
+    (["play", "--zoom", "2", "--display", "text"], {},
+     "pacman-ai play: --zoom 2 applies to the pygame window and --record only, not to --display text"),
+    (["play", "--force"], {}, "pacman-ai play: --force applies to --record FOLDER only"),
+    (["replay", "game.json", "--tree", "--display", "text"], {},
+     "pacman-ai replay: --tree applies to the pygame window only, not to --display text"),
+    # 1,000,000 lines of 4 KB and 500 move times of 32 bytes, and one worker of 128 MB (pacman.memory.batch_bytes)
+    (["batch", "--layout", "medium", "--games", "1000000", "--jobs", "1", "--quiet"], {"PACMAN_AI_MEMORY_LIMIT": "1G"},
+     "pacman-ai: a batch of 1,000,000 games needs about 18.8 GB (every game's line is kept until the summary), "
+     "more than the 1.0 GB of memory PACMAN_AI_MEMORY_LIMIT allows"),
+    (["compare", "--config", "a:", "--config", "b:", "--games", "100000"], {"PACMAN_AI_MEMORY_LIMIT": "100M"},
+     "pacman-ai: a comparison of 200,000 games needs about"),
+    (["solve", "trapped"], {"PACMAN_AI_MEMORY_LIMIT": "1G"},
+     "pacman-ai: solving 'trapped' with 2 ghosts needs about 4.6 GB (up to 7,793,268 states of 640 bytes), more "
+     "than the 1.0 GB of memory PACMAN_AI_MEMORY_LIMIT allows"),
+    (["solve", "test"], {"PACMAN_AI_MEMORY_LIMIT": "lots"},
+     "pacman-ai: PACMAN_AI_MEMORY_LIMIT='lots': expected a number of bytes, optionally with K, M, G or T (e.g. 4G)"),
+]
+
+
+@pytest.mark.parametrize("args, changes, message", MISUSE, ids=[" ".join(case[0])[:60] for case in MISUSE])
+def test_misuse_is_refused_by_name_in_one_line(tmp_path, args, changes, message):
+    started = time.monotonic()
+    done = _cli(tmp_path, *args, env=_env(**changes), timeout=60)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+    assert "--max-nodes" not in lines[0] or args[0] == "solve"  # a hint names only flags the command takes
+    assert elapsed < 30, elapsed  # before anything is played or allocated (the bound allows for a busy machine)
+
+
+def test_a_batch_too_large_for_this_machine_names_its_memory(tmp_path):
+    done = _cli(tmp_path, "batch", "--layout", "medium", "--games", "100000000", "--quiet", env=_env())
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    assert re.fullmatch(r"pacman-ai: a batch of 100,000,000 games needs about [\d.]+ TB \(every game's line is kept "
+                        r"until the summary\), more than the [\d.]+ [KMGT]B of memory this machine has free "
+                        r"\([\d.]+ [KMGT]B in all\)\n", done.stderr), done.stderr
+
+
+MAKE_VEC = """\
+import time
+import gymnasium as gym
+import pacman.envs
+from pacman.errors import PacmanError
+
+for options in ({NUM}, dict(num_envs=0), dict(num_envs="many")):
+    started = time.perf_counter()
+    try:
+        gym.make_vec("pacman_ai/Pacman-v0", **options)
+    except PacmanError as exc:
+        print(f"{{time.perf_counter() - started:.3f}} {{type(exc).__name__}}: {{exc}}")
+"""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_make_vec_with_ten_million_games_is_refused_in_under_a_second(tmp_path, engine):
+    pytest.importorskip("gymnasium")
+    from pacman.envs.core_games import core_obstacle
+
+    if engine == "compiled" and core_obstacle() is not None:
+        pytest.skip(core_obstacle())
+    script = tmp_path / "vec.py"
+    script.write_text(MAKE_VEC.format(NUM=f"dict(num_envs=10**7, engine={engine!r})"), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=_env(PACMAN_AI_MEMORY_LIMIT="8G"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    refused, zero, many = done.stdout.splitlines()
+    seconds, _, message = refused.partition(" ")
+    assert float(seconds) < 1.0
+    # 7 grid observations (6 x 11 x 20 bytes) and 1 KB a game in the core; 200 bytes a cell, 13 observations and
+    # 8 KB a game for Python environments (pacman.memory.vector_env_bytes).
+    figure = ("95.6 GB (10.0 KB a game)" if engine == "compiled" else "645.9 GB (67.7 KB a game)")
+    assert message == (f"MemoryRefusal: make_vec(num_envs=10,000,000) on 'medium' needs about {figure}, more than "
+                       f"the 8.0 GB of memory PACMAN_AI_MEMORY_LIMIT allows "
+                       f"({message.rsplit('(', 1)[1]}")
+    assert message.endswith(" in all)")
+    assert zero.split(" ", 1)[1] == "PacmanError: num_envs must be a positive int, got 0"
+    assert many.split(" ", 1)[1] == "PacmanError: num_envs must be a positive int, got 'many'"
+
+
+#: Pacman cannot reach the second dot and the ghost cannot reach him: no policy surely ends the game.
+SPLIT = "%%%%%\n%P .%\n%%%%%\n%G .%\n%%%%%\n"
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["solve", "split.lay", "--objective", "score"], "use --objective win"),
+    (["play", "--layout", "split.lay", "--pacman", "optimal", "--agent-args", "objective=score", "--display", "none"],
+     "use --agent-args objective=win"),
+])
+def test_the_solvers_hint_names_what_the_command_takes(tmp_path, args, hint):
+    (tmp_path / "split.lay").write_text(SPLIT)
+    done = _cli(tmp_path, *args, "--quiet" if args[0] == "solve" else "--json", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pacman-ai: 'split': no policy ends the game with probability 1")
+    assert lines[0].endswith(hint)

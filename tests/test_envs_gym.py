@@ -18,7 +18,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pacman import load_layout  # noqa: E402
 from pacman.actions import ACTIONS, Action  # noqa: E402
 from pacman.agents import RandomAgent  # noqa: E402
-from pacman.envs import CHANNELS, ENV_ID, MAX_EPISODE_STEPS, PacmanEnv  # noqa: E402
+from pacman.envs import CHANNELS, ENV_ID, PacmanEnv  # noqa: E402
 from pacman.envs.observations import state_fields, state_vector  # noqa: E402
 from pacman.envs.policies import AgentPolicy  # noqa: E402
 from pacman.errors import PacmanError  # noqa: E402
@@ -58,11 +58,13 @@ def test_the_ids_are_registered_on_import_and_the_module_form_works_in_a_fresh_i
         env = gym.make("pacman.envs:Pacman-v0", layout="small")
         obs, info = env.reset(seed=4)
         other = gym.make("pacman_ai/Pacman-v0", layout="small")
-        print(env.spec.id, env.spec.max_episode_steps, obs.shape, info["seed"], other.unwrapped.layout.name)
+        print(env.spec.id, env.spec.max_episode_steps, env.unwrapped.max_moves, obs.shape, info["seed"],
+              other.unwrapped.layout.name)
     """), encoding="utf-8")
     out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, check=True,
                          env=HEADLESS, timeout=120).stdout.split()
-    assert out == ["Pacman-v0", str(MAX_EPISODE_STEPS), "(6,", "7,", "20)", "4", "small"]
+    # No fixed step limit: the environment's own, the command line's default for the maze (20 a cell, >= 1000).
+    assert out == ["Pacman-v0", "None", "1280", "(6,", "7,", "20)", "4", "small"]  # small: 64 open cells
 
 
 def _play(tmp_path, layout, seed, pacman, ghosts="random", max_moves=None):

@@ -100,8 +100,9 @@ def test_batch_ends_games_without_food_on_their_own_and_records_the_limit(folder
                      "--quiet", cwd=folder)
     assert done.returncode == 0, done.stderr
     lines = read_results(folder / "r.jsonl")
-    # cut off by the limit the line records (an error is kept for games that went wrong)
-    assert [(r["outcome"], r["moves"], r["max_moves"], r["error"]) for r in lines] == [("cut-off", 1000, 1000, None)] * 2
+    # cut off by the limit the line records, with the message `play` prints (pacman.limits.move_limit_reason)
+    assert [(r["outcome"], r["moves"], r["max_moves"], r["error"]) for r in lines] == [
+        ("cut-off", 1000, 1000, "cut off after 1,000 Pacman moves, the move limit")] * 2
     assert "max 1000 moves" in done.stdout
     unlimited = pacman_ai("batch", "--layout", "test", "--pacman", "greedy", "--games", "2", "--jobs", "1",
                           "--max-moves", "none", "--out", "u.jsonl", "--quiet", cwd=folder)

@@ -85,8 +85,10 @@ def test_cli_replay_without_json_prints_one_result_line(tmp_path, capsys):
     assert main(["play", "--layout", "small", "--seed", "3", "--max-moves", "40", "--save", str(saved), "--json"]) == 0
     played = json.loads(capsys.readouterr().out)
     assert main(["replay", str(saved), "--display", "none"]) == 0
+    # the same line as play's, with the same reason for a cut-off game (pacman.limits.move_limit_reason)
+    assert played["outcome"] == "cut-off" and played["error"] == "cut off after 40 Pacman moves, the move limit"
     assert capsys.readouterr().out == (f"{played['outcome']}: score {played['score']} after {played['moves']} moves "
-                                       f"(seed 3)\n")
+                                       f"(seed 3) - {played['error']}\n")
     assert main(["replay", str(saved), "--display", "text"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert sum(f"score {played['score']} after" in line for line in lines) == 1  # the view's own line, not twice

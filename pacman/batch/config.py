@@ -311,20 +311,20 @@ def _validate_config(config: GameConfig) -> GameConfig:
 
 
 def with_default_max_moves(config: GameConfig) -> GameConfig:
-    """`config` with its layout's default move limit (`pacman.game.default_max_moves`) where it has none.
+    """`config` with its layout's default move limit (`pacman.limits.default_max_moves`) where it has none.
 
-    What `pacman-ai batch` plays without --max-moves, so that no game runs
-    forever; the limit is recorded in every line. `run_batch` itself keeps None as
-    no limit, as `run_game` does.
+    What `pacman-ai batch` and `pacman-ai compare` play without --max-moves, so
+    that no game runs forever; the limit is recorded in every line. `run_batch`
+    itself keeps None as no limit, as `run_game` does.
     """
     import dataclasses
 
-    from pacman.game import default_max_moves
     from pacman.layout import load_layout
+    from pacman.limits import DEFAULT, resolve_max_moves
 
     if config.max_moves is not None:
         return config
-    return dataclasses.replace(config, max_moves=default_max_moves(load_layout(config.layout)))
+    return dataclasses.replace(config, max_moves=resolve_max_moves(load_layout(config.layout), DEFAULT))
 
 
 def is_loading_agents() -> bool:

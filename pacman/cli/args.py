@@ -12,6 +12,7 @@ import argparse
 from typing import Callable, NoReturn
 
 from pacman.files import output_problem
+from pacman.limits import NO_LIMIT, parse_max_moves
 
 __all__ = [
     "EXIT_USAGE",
@@ -61,25 +62,11 @@ def positive_int(text: str) -> int:
     return value
 
 
-NO_MOVE_LIMIT = "none"
+NO_MOVE_LIMIT = NO_LIMIT
 """What the --max-moves type returns for ``--max-moves none``: the classic game, without a limit."""
 
-
-def max_moves(text: str) -> int | str:
-    """The --max-moves type: a positive integer, or ``none`` (`NO_MOVE_LIMIT`) for no limit at all.
-
-    Left out, the flag's value is None: the command plays with the maze's default
-    limit (`pacman.game.default_max_moves`).
-    """
-    if text.strip().lower() == NO_MOVE_LIMIT:
-        return NO_MOVE_LIMIT
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or 'none' (no limit), got {text!r}")
-    return value
+max_moves = parse_max_moves
+"""The --max-moves type of every command (`pacman.limits.parse_max_moves`): a positive integer or ``none``."""
 
 
 def non_negative_int(text: str) -> int:

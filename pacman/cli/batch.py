@@ -13,8 +13,7 @@ import json
 import os
 import signal
 import sys
-import time
-from typing import Any, Sequence, TextIO
+from typing import Any
 
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.args import (
@@ -28,6 +27,9 @@ from pacman.cli.args import (
     positive_float,
     positive_int,
 )
+from pacman.limits import MAX_MOVES_HELP
+from pacman.memory import batch_bytes, check_memory
+from pacman.progress import GameProgress, interruption_note
 
 __all__ = ["add_parser", "run", "Progress"]
 
@@ -53,9 +55,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="games per configuration (default: 100; at most 10^9 games in all)")
     batch.add_argument("--seed", type=non_negative_int, default=0,
                        help="batch seed, 0 to 2^64-1; game i's seed is derived from it and i (default: 0)")
-    batch.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",
-                       help="cut a game off (as cut-off) after N Pacman moves; 'none' for no limit (default: "
-                            "20 moves per open cell of each layout, at least 1000)")
+    batch.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none", help=MAX_MOVES_HELP)
     batch.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                        help="an agent that thinks longer than this on one move ends its game as timed out "
                             "(at most 86400)")
@@ -82,109 +82,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return batch
 
 
-class Progress:
-    """Games done, win rate so far and ETA on `stream`.
-
-    A bar redrawn in place when `stream` is a terminal, else a plain line every `every` seconds.
-
-    The rate leaves out the start-up (worker processes starting, importing, loading
-    the layouts), which would otherwise count as the first game's time and make the
-    first ETA many times too long: until games have been finishing for
-    `SETTLING` seconds it is the `workers` running in parallel over the mean time of
-    a game (each record's ``seconds``); after that, the games finished per second
-    since the first one finished.
-    """
-
-    #: Seconds of finished games after which the observed rate replaces the estimate from game times.
-    SETTLING = 2.0
-
-    def __init__(self, total: int, done: int = 0, wins: int = 0, stream: TextIO | None = None,
-                 every: float = 10.0, workers: int = 1) -> None:
-        self.total, self.done, self.wins = total, done, wins
-        self.stream = sys.stderr if stream is None else stream
-        self.terminal = (bool(getattr(self.stream, "isatty", lambda: False)())
-                         and os.environ.get("TERM", "") != "dumb")  # a dumb terminal cannot redraw a line
-        self.every = 0.1 if self.terminal else every
-        self.workers = max(1, workers)
-        self._start_done = done
-        self._started = time.monotonic()
-        self._shown = 0.0
-        self._first_at: float | None = None  # when the first game of this run finished
-        self._game_seconds = 0.0  # summed over the games of this run
-
-    def resumed(self, records: Sequence[dict[str, Any]]) -> None:
-        """Count the games read back from a resumed file as done (they are not part of the rate)."""
-        self.done = self._start_done = len(records)
-        self.wins = sum(1 for record in records if record.get("won"))
-
-    def __call__(self, record: dict[str, Any]) -> None:
-        self.done += 1
-        self.wins += bool(record.get("won"))
-        seconds = record.get("seconds")
-        if isinstance(seconds, (int, float)) and seconds >= 0:
-            self._game_seconds += float(seconds)
-        now = time.monotonic()
-        if self._first_at is None:
-            self._first_at = now
-        if now - self._shown >= self.every or self.done == self.total:
-            self._shown = now
-            self._show(now)
-
-    def rate(self, now: float) -> float:
-        """Games per second, start-up left out (see the class docstring); 0.0 before any game finished."""
-        played = self.done - self._start_done
-        if played <= 0 or self._first_at is None:
-            return 0.0
-        settled = now - self._first_at
-        if settled >= self.SETTLING and played > 1:
-            return (played - 1) / settled
-        if self._game_seconds > 0:
-            return min(self.workers, self.total - self._start_done) * played / self._game_seconds
-        elapsed = now - self._started
-        return played / elapsed if elapsed > 0 else 0.0
-
-    def _show(self, now: float) -> None:
-        rate = self.rate(now)
-        eta = (self.total - self.done) / rate if rate > 0 else None
-        win = f"{100 * self.wins / self.done:.1f}%" if self.done else "-"
-        eta_text = "-" if eta is None else _duration(eta)
-        if self.terminal:
-            width = 24
-            filled = int(width * self.done / self.total) if self.total else width
-            bar = "#" * filled + "." * (width - filled)
-            self._write(f"\r[{bar}] {self.done}/{self.total} games  won {win}  {rate:.1f} games/s  "
-                        f"ETA {eta_text} ")
-        else:
-            self._write(f"{self.command}: {self.done}/{self.total} games, won {win}, {rate:.1f} games/s, "
-                        f"ETA {eta_text}\n")
-            return
-        self._write("")
-
-    def _write(self, text: str) -> None:
-        """Write and flush; a stream that is gone (a closed terminal after SIGHUP) does not stop the run."""
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):
-            pass
-
-    #: The subcommand that a plain progress line starts with (``compare`` uses this display too).
-    command = "batch"
-
-    def close(self) -> None:
-        """End the bar's line on a terminal."""
-        if self.terminal and self._shown:
-            self._write("\n")
-
-
-def _duration(seconds: float) -> str:
-    """``42 s``, ``3:07``, ``1:02:09``."""
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+Progress = GameProgress
+"""The games-done display (`pacman.progress.GameProgress`), under the name this module always gave it."""
 
 
 def _say(text: str) -> None:
@@ -260,9 +159,17 @@ def run(args: argparse.Namespace) -> int:
     for config in configs:  # before a cluster is started for nothing
         validate_config(config)
     total = args.games * len(configs)
+    check_memory(f"a batch of {total:,} game{'s' if total != 1 else ''}",
+                 batch_bytes(args.games, [config.max_moves for config in configs],
+                             0 if args.dask and args.dask != "local" else args.jobs or default_jobs()),
+                 "every game's line is kept until the summary")
     progress = None if args.quiet else Progress(total, workers=args.jobs or default_jobs())
     stall = STALL_TIMEOUT if args.stall_timeout is None else args.stall_timeout
     with stop_on_signals(), contextlib.ExitStack() as stack:  # SIGTERM and SIGHUP stop the run as Ctrl-C does
+        if progress is not None:
+            stack.callback(progress.close)
+            progress.start(f"{total:,} game{'s' if total != 1 else ''} of {len(configs)} configuration"
+                           f"{'s' if len(configs) != 1 else ''}, seed {args.seed}")
         executor, jobs = None, args.jobs
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
@@ -293,9 +200,8 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError):
         pass
     if result.interrupted:
-        _say(f"pacman-ai: {_stopped_line(result)}; " + (
-            f"{args.out} keeps every finished game: add --resume to finish"
-            if args.out is not None else "no --out file: the games played are in the table only"))
+        note = interruption_note(args.out, len(result.records), why=_stopped_line(result))
+        _say(note if note is not None else f"pacman-ai: {_stopped_line(result)}; no --out file: the games played are in the table only")
         if result.stop_signal is not None:
             return 128 + int(result.stop_signal) if result.stop_signal != signal.SIGINT else EXIT_INTERRUPTED
         return EXIT_STOPPED

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from pacman.cli.args import bounded_int, non_negative_int
@@ -71,26 +70,34 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 class _Parts:
-    """Progress on stderr: a line when each part of the benchmark starts, and its time when it ends."""
+    """Progress on stderr (`pacman.progress`): a line when each part of the benchmark starts, its time when it
+    ends, and the heartbeat's line while a long part runs."""
 
     def __init__(self, names: list[str], quiet: bool) -> None:
-        import time
+        from pacman.progress import progress_for
 
         self.names = names
-        self.quiet = quiet
-        self.clock = time.perf_counter
-        self.started = self.clock()
+        self.progress = progress_for("bench", quiet)
 
     def run(self, name: str, what: str, measure: Any) -> Any:
         """Run `measure()` as part `name` (described by `what`); returns what it returns."""
+        import time
+
+
         number = f"[{self.names.index(name) + 1}/{len(self.names)}]"
-        if not self.quiet:
-            print(f"bench {number} {name}: {what} ...", file=sys.stderr, flush=True)
-        began = self.clock()
-        value = measure()
-        if not self.quiet:
-            print(f"bench {number} {name}: done in {self.clock() - began:.1f} s "
-                  f"({self.clock() - self.started:.1f} s so far)", file=sys.stderr, flush=True)
+        if self.progress is None:
+            return measure()
+        self.progress.note(f"{number} {name}: {what} ...")
+        began = time.monotonic()
+        try:
+            value = measure()
+        except BaseException:
+            self.progress.close()
+            raise
+        self.progress.note(f"{number} {name}: done in {time.monotonic() - began:.1f} s "
+                           f"({self.progress.elapsed():.1f} s so far)")
+        if name == self.names[-1]:
+            self.progress.close()
         return value
 
 

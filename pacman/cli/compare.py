@@ -17,10 +17,11 @@ import json
 import os
 import shlex
 import sys
-import time
 from typing import Any
 
-from pacman.cli.args import EXIT_INTERRUPTED, UsageError, non_negative_int, positive_float, positive_int
+from pacman.cli.args import EXIT_INTERRUPTED, UsageError, max_moves, non_negative_int, positive_float, positive_int
+from pacman.errors import PacmanError
+from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
 
 __all__ = ["add_parser", "run", "parse_config", "DEFAULT_GAMES", "DEFAULT_SPRT_GAMES"]
 
@@ -69,8 +70,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=non_negative_int, default=0,
                          help="batch seed, 0 to 2^64-1; game i of every configuration has the seed derived from it "
                               "and i (default: 0)")
-    compare.add_argument("--max-moves", type=positive_int, default=None, metavar="N",
-                         help="cut a game off after N Pacman moves (default: no limit)")
+    compare.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none", help=MAX_MOVES_HELP)
     compare.add_argument("--move-time-limit", type=positive_float, default=None, metavar="SECONDS",
                          help="an agent that thinks longer than this on one move ends its game as timed out")
     compare.add_argument("--sprt", default=None, metavar="METRIC:H0,H1",
@@ -132,8 +132,7 @@ def _side_flags(name: str, text: str, spec: str) -> dict[str, str]:
 
 def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
     """``d3:--agent-args depth=3`` -> (``"d3"``, its GameConfig): the shared flags overridden by its own."""
-    from pacman.agents import parse_agent_args
-    from pacman.batch.config import MAX_NAME_LENGTH, GameConfig
+    from pacman.batch.config import MAX_NAME_LENGTH
 
     name, colon, text = spec.partition(":")
     name = name.strip()
@@ -144,6 +143,16 @@ def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
         raise UsageError(f"pacman-ai compare: --config {spec!r}: a name is printable and at most "
                          f"{MAX_NAME_LENGTH} characters (it is written in every line of --out)")
     flags = _side_flags(name, text, spec)
+    try:
+        return name, _config_of(flags, shared, spec)
+    except PacmanError as exc:  # which configuration is wrong, not only what
+        raise UsageError(f"pacman-ai compare: --config {spec}: {exc}") from None
+
+
+def _config_of(flags: dict[str, str], shared: argparse.Namespace, spec: str) -> Any:
+    from pacman.agents import parse_agent_args
+    from pacman.batch.config import GameConfig, with_default_max_moves
+
     args = parse_agent_args(shared.agent_args)
     args.update(parse_agent_args(flags.get("--agent-args")))
     num_ghosts = shared.num_ghosts
@@ -154,48 +163,59 @@ def parse_config(spec: str, shared: argparse.Namespace) -> tuple[str, Any]:
             raise UsageError(f"pacman-ai compare: --config {spec}: --num-ghosts: {exc}") from None
     config = GameConfig.create(flags.get("--layout", shared.layout), flags.get("--pacman", shared.pacman), args,
                                ghosts=flags.get("--ghosts", shared.ghosts), num_ghosts=num_ghosts,
-                               max_moves=shared.max_moves, move_time_limit=shared.move_time_limit)
-    return name, config
+                               max_moves=None if shared.max_moves == NO_LIMIT else shared.max_moves,
+                               move_time_limit=shared.move_time_limit)
+    if shared.max_moves is None:  # the default, as batch plays it: the layout's own limit, recorded in every line
+        config = with_default_max_moves(config)
+    return config
 
 
 class _SprtProgress:
-    """The sequential test's LLR on stderr as pairs come in: in place on a terminal, else a line at most every
-    `every` seconds, and always the line of the verdict."""
+    """The sequential test's LLR as pairs come in, through the shared progress line (`pacman.progress`): rate-
+    limited, with its heartbeat, and always the line of the verdict."""
 
-    def __init__(self, every: float = 1.0) -> None:
-        self.stream = sys.stderr
-        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = 0.1 if self.terminal else every
-        self._shown = 0.0
+    def __init__(self) -> None:
+        from pacman.progress import Progress
+
+        self.line = Progress("compare")
+
+    def start(self, what: str) -> None:
+        self.line.note(what)
+        self.line.hold("sprt: waiting for the first pair")
 
     def __call__(self, pairs: int, sprt: Any) -> None:
         from pacman.compare.report import format_sprt_progress
 
         if sprt is None:
             return
-        now = time.monotonic()
-        if now - self._shown < self.every and sprt.verdict is None:
-            return
-        self._shown = now
-        line = format_sprt_progress(pairs, sprt) + (f": {sprt.verdict} accepted" if sprt.verdict else "")
-        self.stream.write(f"\r{line} " if self.terminal else line + "\n")
-        self.stream.flush()
+        verdict = f": {sprt.verdict} accepted" if sprt.verdict else ""
+        self.line(format_sprt_progress(pairs, sprt) + verdict, force=bool(sprt.verdict))
 
     def close(self) -> None:
-        if self.terminal and self._shown:
-            self.stream.write("\n")
-            self.stream.flush()
+        self.line.close()
+
+
+def _games_in(path: str | None) -> int:
+    """Finished games in the results file `path` (its complete lines; 0 if it is missing)."""
+    if path is None:
+        return 0
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for line in file if line.endswith(b"\n") and line.strip())
+    except OSError:
+        return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
-    from pacman.batch.config import check_batch_numbers, validate_config
+    from pacman.batch.config import check_batch_numbers, default_jobs, validate_config
     from pacman.batch.results import check_out, check_writable
-    from pacman.cli.batch import Progress
     from pacman.cli.batch import _same_file as same_file
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
+    from pacman.memory import batch_bytes, check_memory
+    from pacman.progress import GameProgress, interruption_note
 
     prog = "pacman-ai compare"
     if len(args.configs) < 2:
@@ -233,20 +253,35 @@ def run(args: argparse.Namespace) -> int:
 
         require_matplotlib()
     check_batch_numbers(games, args.seed, args.jobs, len(named))
-    for _, config in named:  # before a cluster is started for nothing
-        validate_config(config)
-    progress = None if args.quiet else Progress(games * len(named))
-    if progress is not None:
-        progress.command = "compare"
+    for (_, config), spec in zip(named, args.configs):  # before a cluster is started for nothing
+        try:
+            validate_config(config)
+        except PacmanError as exc:
+            raise UsageError(f"{prog}: --config {spec}: {exc}") from None
+    total = games * len(named)
+    check_memory(f"a comparison of {total:,} games", batch_bytes(
+        games, [config.max_moves for _, config in named],
+        0 if args.dask and args.dask != "local" else args.jobs or default_jobs()),
+        "every game's line is kept until the statistics")
+    # One display: games done, or with --sprt the test's LLR pair by pair.
+    progress = None if args.quiet or sprt is not None else GameProgress(
+        games * len(named), command="compare", workers=args.jobs or default_jobs())
     sprt_progress = None if args.quiet or sprt is None else _SprtProgress()
     with contextlib.ExitStack() as stack:
+        for display in (progress, sprt_progress):
+            if display is not None:  # said at once: the first pair can take minutes
+                stack.callback(display.close)
+                most = "at most " if sprt is not None else ""
+                display.start(f"{len(named)} configurations x {most}{games:,} game{'s' if games != 1 else ''} "
+                              f"(seed {args.seed}): {', '.join(name for name, _ in named)}")
         executor, jobs, description = None, args.jobs, None
         if args.dask:
             executor, jobs, description = stack.enter_context(dask_executor(args.dask, workers=args.jobs))
+            if progress is not None and jobs:
+                progress.workers = max(1, int(jobs))
         result = compare(named, games, args.seed, sprt=sprt, jobs=jobs, executor=executor, out=args.out,
                          resume=args.resume, overwrite=args.force,
-                         on_game=None if progress is None or sprt is not None else progress,
-                         on_resume=None if progress is None or sprt is not None else progress.resumed,
+                         on_game=progress, on_resume=None if progress is None else progress.resumed,
                          on_pair=sprt_progress)
         if description is not None:
             result.executor = description
@@ -261,9 +296,10 @@ def run(args: argparse.Namespace) -> int:
 
         print(format_comparison(result))
     if result.interrupted:
-        if args.out is not None:
-            print(f"pacman-ai: interrupted; {args.out} keeps every finished game: add --resume to finish",
-                  file=sys.stderr)
+        # A file this run neither resumed nor wrote to is as it was: none of its lines are this run's.
+        note = interruption_note(args.out, _games_in(args.out) if args.resume or result.played else 0)
+        if note is not None:
+            print(note, file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.summary is not None:
         from pacman.batch.results import write_summary

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from pacman.cli.args import UsageError, bounded_float
 
 __all__ = ["FPS_RANGE", "DISPLAYS", "fps", "zoom", "display_choice", "text_display", "check_frame_size",
-           "add_web_arguments", "web_view", "port"]
+           "add_web_arguments", "check_web_flags", "check_window_flags", "web_view", "port", "host"]
 
 DISPLAYS = ("pygame", "text", "web", "none")
 """The --display choices of play and replay."""
@@ -47,15 +47,53 @@ def port(text: str) -> int:
     return value
 
 
+def host(text: str) -> str:
+    """The --host argument type: an address, never an empty string (which would bind every interface)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected an address such as 127.0.0.1 (this machine only) or 0.0.0.0 "
+                                         f"(every interface), got {text!r}")
+    return text.strip()
+
+
+#: The live web view's flags, and what each is when left out.
+WEB_FLAGS = {"--host": ("host", None), "--port": ("port", None), "--no-browser": ("no_browser", False)}
+
+
 def add_web_arguments(parser: argparse.ArgumentParser) -> None:
-    """The live web view's flags: --host, --port, --no-browser."""
-    parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+    """The live web view's flags: --host, --port, --no-browser (refused without --display web: `check_web_flags`)."""
+    parser.add_argument("--host", type=host, default=None, metavar="ADDRESS",
                         help="with --display web: the address the server listens on (default: 127.0.0.1, this "
                              "machine only; 0.0.0.0 opens it to the network, with a warning)")
-    parser.add_argument("--port", type=port, default=0, metavar="N",
+    parser.add_argument("--port", type=port, default=None, metavar="N",
                         help="with --display web: the server's port (default: 0, a free port)")
     parser.add_argument("--no-browser", action="store_true",
                         help="with --display web: print the address without opening a web browser")
+
+
+def check_web_flags(args: argparse.Namespace, command: str) -> None:
+    """Refuse the web view's flags without ``--display web``: they would be silently ignored."""
+    if args.display == "web":
+        return
+    for flag, (name, unset) in WEB_FLAGS.items():
+        value = getattr(args, name)
+        if value != unset:
+            given = flag if isinstance(value, bool) else f"{flag} {value}"
+            raise UsageError(f"pacman-ai {command}: {given} applies to the live web view only: add --display web, "
+                             f"or leave {flag} out")
+
+
+def check_window_flags(args: argparse.Namespace, command: str, record: str | None = None) -> None:
+    """Refuse --zoom, --tree (and --force) where nothing would use them: a display other than the pygame window
+    chosen explicitly (text, none, web) and no --record. They would be silently ignored."""
+    if args.display not in ("text", "none", "web") or record:
+        return
+    also = " and --record" if hasattr(args, "record") else ""
+    if args.zoom != 1.0:
+        raise UsageError(f"pacman-ai {command}: --zoom {args.zoom:g} applies to the pygame window{also} only, not "
+                         f"to --display {args.display}: leave it out")
+    if args.tree:
+        raise UsageError(f"pacman-ai {command}: --tree applies to the pygame window{also} only, not to --display "
+                         f"{args.display}: leave it out")
 
 
 @contextlib.contextmanager
@@ -65,11 +103,11 @@ def web_view(args: argparse.Namespace, command: str, games: int = 1) -> Iterator
     from pacman.view.live import DEFAULT_HOST, LiveServer, LiveServerError, warn_public
 
     try:
-        server = LiveServer(host=args.host, port=args.port, fps=args.fps, games=games,
+        server = LiveServer(host=args.host or DEFAULT_HOST, port=args.port or 0, fps=args.fps, games=games,
                             title=f"pacman-ai {command}")
     except LiveServerError as exc:
         raise UsageError(f"pacman-ai {command}: --display web: {exc}") from None
-    if args.host not in (DEFAULT_HOST, "localhost", "::1"):
+    if args.host not in (None, DEFAULT_HOST, "localhost", "::1"):
         warn_public(args.host)
     server.start()
     print(f"pacman-ai: the game is at {server.url} (open it in a web browser; it starts when the page "

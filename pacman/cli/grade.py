@@ -230,11 +230,16 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
                        progress=shown.finished if shown is not None else None, sandbox_user=args.sandbox_user,
                        **extra)
     except SubmissionError as exc:
+        if shown is not None:
+            shown.close()
         if args.gradescope:  # Gradescope still needs a whole results file that says why
             _write_result("--gradescope", args.gradescope,
                           {"score": 0.0, "output": f"Not graded: {exc}", "tests": [],
                            "stdout_visibility": "hidden", "execution_time": 0.0})
         raise
+    finally:
+        if shown is not None:
+            shown.close()
     if args.gradescope:
         _write_result("--gradescope", args.gradescope, gradescope_results(report))
     if args.json == "-":
@@ -284,12 +289,18 @@ class _Progress:
         self.every_test = every_test or self.terminal
         # A dumb terminal cannot go back over a line: it gets the finished lines only.
         self.live = self.terminal and os.environ.get("TERM", "") != "dumb"
+        # Into a log, a test that runs long is not silent: the shared heartbeat (pacman.progress) says which.
+        from pacman.progress import Progress
+
+        self.beat = None if self.live else Progress("grade", stream=stream, every=float("inf"))
 
     def _prefix(self) -> str:
         width = len(str(self.total))
         return f"[{self.done + 1:>{width}}/{self.total}, {self.clock() - self.started:5.1f} s]"
 
     def starting(self, question: str, test: str) -> None:
+        if self.beat is not None:
+            self.beat.hold(f"test {self.done + 1}/{self.total}, {question} / {test}: running")
         if self.live:
             self.stream.write(f"\r{self._prefix()} {question} / {test}: running...")
             self.stream.flush()
@@ -307,6 +318,13 @@ class _Progress:
             self.stream.flush()
             self.last_line = now
         self.done += 1
+        if self.beat is not None:
+            self.beat.hold(f"{self.done}/{self.total} tests finished")
+
+    def close(self) -> None:
+        """Stop the heartbeat."""
+        if self.beat is not None:
+            self.beat.close()
 
 
 def _package(args: argparse.Namespace) -> int:

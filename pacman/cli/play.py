@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import os
 import statistics
@@ -16,7 +15,6 @@ import sys
 from typing import Any
 
 from pacman.cli.args import (
-    NO_MOVE_LIMIT,
     UsageError,
     bounded_int,
     check_output,
@@ -24,8 +22,9 @@ from pacman.cli.args import (
     non_negative_int,
     numbered,
 )
-from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
-                                web_view, zoom)
+from pacman.limits import DEFAULT, MAX_MOVES_HELP, resolve_max_moves
+from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
+                                display_choice, fps, text_display, web_view, zoom)
 
 __all__ = ["add_parser", "run", "MAX_PLAY_GAMES", "MAX_MOVE_TIME_LIMIT", "REAL_TIME_BUDGET", "SLOW_SEARCH_LEAVES"]
 
@@ -76,9 +75,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            "reported)")
     play.add_argument("--games", type=bounded_int(1, MAX_PLAY_GAMES, " (use `pacman-ai batch` for more)"), default=1,
                       metavar="N", help=f"games to play, at most {MAX_PLAY_GAMES:,} (default: 1)")
-    play.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none",
-                      help="cut a game off (as cut-off) after N Pacman moves; 'none' for the classic game without "
-                           "a limit (default: 20 moves per open cell of the maze, at least 1000)")
+    play.add_argument("--max-moves", type=max_moves, default=None, metavar="N|none", help=MAX_MOVES_HELP)
     play.add_argument("--move-time-limit", type=_move_time_limit, default=None, metavar="SECONDS",
                       help="an agent that thinks longer than this on one move ends its game, at most 86400 "
                            "(default: none)")
@@ -157,9 +154,14 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
 
     from pacman.agents import make_ghosts, parse_agent_args
     from pacman.compat import effective_agent_args, make_pacman_agent
-    from pacman.game import default_max_moves, move_limit_reason, run_game, time_limit_problem
+    from pacman.game import run_game, time_limit_problem
     from pacman.layout import load_layout
 
+    check_web_flags(args, "play")
+    check_window_flags(args, "play", args.record)
+    if args.force and not args.record:
+        raise UsageError("pacman-ai play: --force applies to --record FOLDER only (it replaces the frames a folder "
+                         "holds): leave it out")
     layout = load_layout(args.layout)
     if args.save is not None:
         for game in range(args.games):
@@ -193,17 +195,13 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
     agent_args = parse_agent_args(args.agent_args)
-    limit = layout_limit = default_max_moves(layout)
-    if args.max_moves == NO_MOVE_LIMIT:
-        limit = None
-    elif args.max_moves is not None:
-        limit = args.max_moves
+    limit = resolve_max_moves(layout, DEFAULT if args.max_moves is None else args.max_moves)
     if args.save is not None:
         from pacman.replay import MAX_REPLAY_BYTES, max_replay_moves
 
         most = max_replay_moves(layout, num_ghosts)
         if args.max_moves is None:
-            limit = min(layout_limit, most)
+            limit = min(limit, most)
         elif limit is None or limit > most:
             raise UsageError(f"pacman-ai play: --save with --max-moves {args.max_moves}: a replay file of "
                              f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''} holds at most "
@@ -292,8 +290,6 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 web.hold()
         else:
             result = play(terminal)
-        if result.cut_off and result.error is None and limit is not None:
-            result = dataclasses.replace(result, error=move_limit_reason(limit))
         played += 1
         wins += result.won
         scores.append(result.score)

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from pacman.cli.args import check_output
-from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, display_choice, fps, text_display,
-                                web_view, zoom)
+from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
+                                display_choice, fps, text_display, web_view, zoom)
 
 __all__ = ["add_parser", "run", "recorded_agent"]
 
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from pacman.game import GameResult
     from pacman.replay import ReplayError, load_replay
 
+    check_web_flags(args, "replay")
+    check_window_flags(args, "replay")
     if args.html is not None:
         check_output("replay", "--html", args.html)
     replay = load_replay(args.file)
@@ -115,5 +117,6 @@ def run(args: argparse.Namespace) -> int:
         record.update(replay.agents)
         print(json.dumps(record))
     elif choice != "text":  # the terminal view ends with its own result line
-        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})")
+        print(f"{result.outcome}: score {result.score} after {result.moves} moves (seed {result.seed})"
+              + (f" - {result.error}" if result.error else ""))
     return 0

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 from typing import Any
 
 from pacman.agents.solver import GHOST_MODELS, OBJECTIVES
 from pacman.cli.args import UsageError, bounded_int, non_negative_int
+from pacman.progress import duration, progress_for
 
 __all__ = ["add_parser", "run"]
 
@@ -35,6 +37,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "are explored: minimax needs 100000000, a minute and 1.3 GB; tiny 100000000, "
                             "5 minutes and 7 GB)")
     solve.add_argument("--json", action="store_true", help="print the solution as JSON")
+    solve.add_argument("--quiet", action="store_true",
+                       help="no progress on stderr (states explored, sweeps of value iteration)")
     return solve
 
 
@@ -47,8 +51,15 @@ def run(args: argparse.Namespace) -> int:
     if args.num_ghosts is not None and args.num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai solve: --num-ghosts {args.num_ghosts}: layout {layout.name!r} has only "
                          f"{layout.num_ghosts} ghost{'s' if layout.num_ghosts != 1 else ''}")
-    solution = solve(layout, args.ghosts, args.objective, args.num_ghosts,
-                     args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES)
+    with contextlib.ExitStack() as stack:
+        progress = progress_for("solve", args.quiet)
+        if progress is not None:  # the solver's first line comes once the maze is accepted: a refusal is one line
+            stack.enter_context(progress)
+        solution = solve(layout, args.ghosts, args.objective, args.num_ghosts,
+                         args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress,
+                         hints={"max_nodes": "--max-nodes", "objective_win": "--objective win"})
+        if progress is not None:
+            progress.note(f"solved in {duration(progress.elapsed())}")
     if args.json:
         print(json.dumps(solution.to_json()))
         return 0

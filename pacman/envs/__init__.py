@@ -2,9 +2,10 @@
 
 Importing this package registers the Gymnasium ids ``pacman_ai/Pacman-v0`` and,
 for ``gymnasium.make("pacman.envs:Pacman-v0")``, ``Pacman-v0`` (unless another
-package has taken that name). It needs the optional extra ``pacman-ai[gym]``;
-the PettingZoo environment (`pacman.envs.pettingzoo_env`) needs ``pacman-ai[pettingzoo]``.
-The core, batch runs and grading never import this package. See docs/environments.md.
+package has taken that name). An episode is truncated at the command line's
+move limit for its maze (`pacman.limits`; ``max_moves="none"`` for none). It
+needs the optional extra ``pacman-ai[gym]``; the PettingZoo environment
+(`pacman.envs.pettingzoo_env`) needs ``pacman-ai[pettingzoo]``. The core, batch runs and grading never import this package. See docs/environments.md.
 """
 
 from __future__ import annotations
@@ -17,12 +18,10 @@ except ImportError:  # pragma: no cover - depends on the install
 from pacman.envs.gymnasium_env import OBSERVATIONS, PacmanEnv, action_mask
 from pacman.envs.observations import CHANNELS
 
-__all__ = ["ENV_ID", "PacmanEnv", "CHANNELS", "OBSERVATIONS", "MAX_EPISODE_STEPS", "action_mask", "register_envs"]
+__all__ = ["ENV_ID", "PacmanEnv", "CHANNELS", "OBSERVATIONS", "action_mask", "register_envs"]
 
 #: The registered id.
 ENV_ID = "pacman_ai/Pacman-v0"
-#: The registered ``max_episode_steps``: a game is truncated after this many Pacman moves unless told otherwise.
-MAX_EPISODE_STEPS = 1000
 
 _ENTRY_POINT = "pacman.envs.gymnasium_env:PacmanEnv"
 _VECTOR_ENTRY_POINT = "pacman.envs.vector:make_vector_env"
@@ -36,8 +35,9 @@ def register_envs() -> None:
     for name in names:
         if name in gymnasium.registry:
             continue
-        gymnasium.register(id=name, entry_point=_ENTRY_POINT, vector_entry_point=_VECTOR_ENTRY_POINT,
-                           max_episode_steps=MAX_EPISODE_STEPS)
+        # No max_episode_steps: the environment truncates at the game-limit policy's limit for its maze (the
+        # command line's default, `pacman.limits`), which a fixed number of steps could not follow.
+        gymnasium.register(id=name, entry_point=_ENTRY_POINT, vector_entry_point=_VECTOR_ENTRY_POINT)
 
 
 register_envs()

@@ -23,6 +23,7 @@ from pacman.agents.ghosts import GHOST_KINDS, make_ghosts
 from pacman.errors import PacmanError
 from pacman.game import agent_streams, endless_reason
 from pacman.layout import Layout, load_layout
+from pacman.limits import DEFAULT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, choose_engine
 from pacman.envs.observations import grid_observation, grid_shape, state_bounds, state_vector
@@ -76,8 +77,10 @@ class PacmanEnv(gym.Env):
     counted in ``info["illegal_actions"]``; ``info["action_mask"]`` holds the legal ones.
     Reward: the change of the score, so an episode's return is the game's score.
     ``terminated`` when the game is won or lost; ``truncated`` after `max_moves`
-    Pacman moves, as by Gymnasium's ``max_episode_steps`` (also when that move ends the game). ``info["state"]`` is
-    the `GameState`, ``info["seed"]`` (after reset) the game's seed for ``play --seed``.
+    Pacman moves, as by Gymnasium's ``max_episode_steps`` (also when that move ends the game): by default
+    the command line's limit for the maze (`pacman.limits.default_max_moves`), ``None`` or ``"none"`` for
+    no limit. ``info["state"]`` is the `GameState`, ``info["seed"]`` (after reset) the game's seed for
+    ``play --seed``.
     `engine`: "auto" plays the rounds in the compiled core when it is here (and
     ``PACMAN_AI_ENGINE`` is not ``python``), "python" in Python, "compiled" insists
     on the core; every engine plays the same episodes. `engine` (the attribute) says
@@ -92,7 +95,7 @@ class PacmanEnv(gym.Env):
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": RENDER_FPS}
 
     def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
-                 num_ghosts: int | None = None, max_moves: int | None = None, observation: str = "grid",
+                 num_ghosts: int | None = None, max_moves: int | str | None = DEFAULT, observation: str = "grid",
                  render_mode: str | None = None, cell: int = 16, engine: str = "auto") -> None:
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
         if ghosts not in GHOST_KINDS:
@@ -102,8 +105,7 @@ class PacmanEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise PacmanError(f"render_mode={render_mode!r}: expected one of "
                               f"{', '.join(self.metadata['render_modes'])} or None")
-        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
-            raise PacmanError(f"max_moves must be a positive int or None, got {max_moves!r}")
+        check_max_moves(max_moves)
         if isinstance(cell, bool) or not isinstance(cell, int) or not 4 <= cell <= 64:
             raise PacmanError(f"cell must be an int from 4 to 64 (pixels per cell), got {cell!r}")
         self.start = GameState.initial(self.layout, num_ghosts)  # checks num_ghosts
@@ -113,7 +115,8 @@ class PacmanEnv(gym.Env):
         self.ghost_kind = ghosts
         self.num_ghosts = self.start.num_ghosts
         self.ghost_agents = tuple(make_ghosts(ghosts, self.num_ghosts))
-        self.max_moves = max_moves
+        self.max_moves = resolve_max_moves(self.layout, max_moves)
+        """The resolved limit: Pacman moves after which an episode is truncated (None: no limit)."""
         self.observation = observation
         self.render_mode = render_mode
         self.cell = cell

@@ -21,7 +21,9 @@ from gymnasium.vector.utils import batch_space
 
 from pacman.agents.ghosts import GHOST_KINDS, make_ghosts
 from pacman.errors import PacmanError
-from pacman.layout import Layout
+from pacman.layout import Layout, load_layout
+from pacman.memory import check_memory, format_bytes, vector_env_bytes
+from pacman.limits import DEFAULT, NO_LIMIT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, choose_engine, core_obstacle
 from pacman.envs.gymnasium_env import PacmanEnv
@@ -66,7 +68,7 @@ class PacmanVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
-                 num_ghosts: int | None = None, max_moves: int | None = None, copy: bool = True) -> None:
+                 num_ghosts: int | None = None, max_moves: int | str | None = DEFAULT, copy: bool = True) -> None:
         obstacle = compiled_vector_obstacle()
         if obstacle is not None:
             raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
@@ -77,6 +79,7 @@ class PacmanVectorEnv(VectorEnv):
         obstacle = core_obstacle(self.template.ghost_agents)
         if obstacle is not None:
             raise PacmanError(f"PacmanVectorEnv needs the compiled core to play ghosts={ghosts!r}: {obstacle}")
+        _check_memory(self.template, num_envs, compiled=True)
         self.layout = self.template.layout
         self.num_envs = num_envs
         self.copy = copy
@@ -85,7 +88,9 @@ class PacmanVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = self.template.observation_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self._core = CoreGames(self.template.start, self.template.ghost_agents, num_envs, max_moves)
+        self.max_moves = self.template.max_moves
+        """The resolved limit (`pacman.limits`): Pacman moves after which a game is truncated (None: none)."""
+        self._core = CoreGames(self.template.start, self.template.ghost_agents, num_envs, self.max_moves)
         self._games = self._core.games
         self._observations, self._masks = self._core.observations, self._core.masks
         self._rewards, self._terminated, self._truncated = self._core.rewards, self._core.terminated, self._core.truncated
@@ -140,19 +145,43 @@ class PacmanVectorEnv(VectorEnv):
         return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
 
-def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max_moves: int | None = None,
-                    observation: str = "grid", render_mode: str | None = None, copy: bool = True,
-                    engine: str = "auto", **kwargs: Any) -> VectorEnv:
+def _check_memory(template: PacmanEnv, num_envs: int, compiled: bool) -> None:
+    """Refuse `num_envs` games like `template` that would not fit in this machine's free memory
+    (`pacman.memory`), before any is made."""
+    layout = template.layout
+    space = template.observation_space
+    observation_bytes = int(np.prod(space.shape)) * space.dtype.itemsize
+    needed = vector_env_bytes(layout.width * layout.height, observation_bytes, num_envs, compiled)
+    check_memory(f"make_vec(num_envs={num_envs:,}) on {layout.name!r}", needed,
+                 f"{format_bytes(needed // num_envs)} a game")
+
+
+def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None,
+                    max_moves: int | str | None = DEFAULT, observation: str = "grid", render_mode: str | None = None,
+                    copy: bool = True, engine: str = "auto", **kwargs: Any) -> VectorEnv:
     """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options (and `engine`
     allows it), else a `SyncVectorEnv` of `PacmanEnv`s with that `engine`; both truncate at the smaller of
-    `max_moves` and `max_episode_steps`."""
-    limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
-    limit = min(limits) if limits else None
+    `max_moves` (by default the maze's limit, `pacman.limits`) and `max_episode_steps`."""
+    check_max_moves(max_moves)
+    if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int)
+                                          or max_episode_steps < 1):
+        raise PacmanError(f"max_episode_steps must be a positive int or None, got {max_episode_steps!r}")
+    limit: int | str | None = max_moves
+    if max_episode_steps is not None:
+        if max_moves == DEFAULT:  # the smaller of the two needs the maze's default
+            layout = kwargs.get("layout", "medium")
+            limit = resolve_max_moves(layout if isinstance(layout, Layout) else load_layout(layout), DEFAULT)
+        limit = max_episode_steps if limit is None or limit == NO_LIMIT else min(int(limit), max_episode_steps)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise PacmanError(f"num_envs must be a positive int, got {num_envs!r}")
     kind = kwargs.get("ghosts", "random")
     ghosts = make_ghosts(kind, 1) if isinstance(kind, str) and kind in GHOST_KINDS else ()
     if (ghosts and choose_engine(engine, ghosts) == "compiled"
             and compiled_vector_obstacle(observation, render_mode, ghosts) is None):
         return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
+    # Checked on one environment before num_envs of them are made.
+    _check_memory(PacmanEnv(max_moves=limit, observation=observation, engine="python", **kwargs), num_envs,
+                  compiled=False)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
                                             engine=engine, **kwargs) for _ in range(num_envs)],
                          copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
