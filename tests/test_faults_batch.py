@@ -121,7 +121,8 @@ def test_a_signal_stops_the_batch_keeps_its_games_and_leaves_no_process(tmp_path
     assert f"interrupted: {len(partial)} of {GAMES} games" in stdout and "win rate" in stdout  # what finished
     said = [line for line in stderr.splitlines() if line.startswith("pacman-ai: ")]
     word = "interrupted" if name == "SIGINT" else f"stopped by {name}"
-    assert said == [f"pacman-ai: {word}; {out} keeps every finished game: add --resume to finish"]
+    kept = f"the {len(partial)} finished game{'s' if len(partial) != 1 else ''}"
+    assert said == [f"pacman-ai: {word}; {out} keeps {kept}: add --resume to finish"]
     _no_process_left(process.pid)
     _resume_equals_clean(out, len(partial))
 
@@ -284,10 +285,11 @@ def test_killing_a_real_dask_scheduler_stops_the_batch_in_seconds_and_resume_equ
         assert time.monotonic() - killed < 15, "the batch did not end within seconds of losing its scheduler"
         assert process.returncode == 3, stderr
         assert "Traceback" not in stderr
+        partial = read_results(out)
+        kept = f"the {len(partial)} finished game{'s' if len(partial) != 1 else ''}"
         assert stderr.strip().splitlines() == [
             f"pacman-ai: stopped: lost the connection to the Dask scheduler {address} (the client is "
-            f"reconnecting: did the scheduler stop?); {out} keeps every finished game: add --resume to finish"]
-        partial = read_results(out)
+            f"reconnecting: did the scheduler stop?); {out} keeps {kept}: add --resume to finish"]
         assert not any("the worker failed" in (line["error"] or "") for line in partial)  # no fake crashed game
         assert f"interrupted: {len(partial)} of {GAMES} games" in stdout and "win rate" in stdout
         _no_process_left(process.pid)
