@@ -192,14 +192,22 @@ TREE_COMMANDS = (
 )
 
 
-def _tree_examples(m: Measurements) -> str:
-    lines = ["", "```"]
-    for command in TREE_COMMANDS:
-        done = m.run(command, cwd=ROOT)  # the example paths are the repository's
-        lines.append(f"$ {command}")
-        lines.extend(done.stdout.rstrip("\n").splitlines())
-    lines += ["```", ""]
-    return "\n".join(lines)
+def _console(*commands: str) -> Callable[[Measurements], str]:
+    """A fenced block of each command after `$ ` and what it prints, run from the repository's root."""
+
+    def render(m: Measurements) -> str:
+        lines = ["", "```"]
+        for command in commands:
+            done = m.run(command, cwd=ROOT)  # the example paths are the repository's
+            lines.append(f"$ {command}")
+            lines.extend(done.stdout.rstrip("\n").splitlines())
+        lines += ["```", ""]
+        return "\n".join(lines)
+
+    return render
+
+
+_tree_examples = _console(*TREE_COMMANDS)
 
 
 GIF_COMMAND = "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75"
@@ -277,6 +285,9 @@ FIGURES: tuple[Figure, ...] = (
            "pacman-ai play --layout medium|tricky --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_doc),
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
+    Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),
+    Figure("solve-threeway", "docs/guide/solve.md", "pacman-ai solve threeway", "exact",
+           _console("pacman-ai solve threeway")),
     Figure("mcts-rollouts", "docs/search-strength.md",
            MCTS_COMMAND.format(layout="test|corridor", depth="3|0"), "exact", _mcts_rollouts),
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),

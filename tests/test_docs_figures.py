@@ -16,7 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "docs_figures.py"
-FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "mcts-rollouts"]
+FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "layouts-table", "solve-threeway",
+              "mcts-rollouts"]
 
 
 def _script(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
