@@ -141,10 +141,11 @@ def test_a_readme_example_runs_as_typed(tmp_path, commands, check):
     folder.mkdir()
     if any("examples/" in command for command in commands):  # "from the clone": the example files are there
         shutil.copytree(ROOT / "examples", folder / "examples")
-    # A reader's shell without a screen: the installed command on the PATH, no display.
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "PYTHONPATH")}
-    env.update(PATH=f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin", HOME=str(tmp_path), SDL_AUDIODRIVER="dummy")
+    # A reader's shell without a screen (SDL's dummy driver counts as none on every platform), the installed command
+    # on the PATH.
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY", "PYTHONPATH")}
+    env.update(PATH=f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin", HOME=str(tmp_path), SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy")
     outputs = []
     for command in commands:
         done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
