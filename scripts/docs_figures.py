@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures of the README and docs/, made again by the commands that make them.
+"""The figures of the README and docs/ (the documentation site's pages), made again by the commands that make them.
 
 Every figure sits in its document between two markers that name it:
 
@@ -192,14 +192,22 @@ TREE_COMMANDS = (
 )
 
 
-def _tree_examples(m: Measurements) -> str:
-    lines = ["", "```"]
-    for command in TREE_COMMANDS:
-        done = m.run(command, cwd=ROOT)  # the example paths are the repository's
-        lines.append(f"$ {command}")
-        lines.extend(done.stdout.rstrip("\n").splitlines())
-    lines += ["```", ""]
-    return "\n".join(lines)
+def _console(*commands: str) -> Callable[[Measurements], str]:
+    """A fenced block of each command after `$ ` and what it prints, run from the repository's root."""
+
+    def render(m: Measurements) -> str:
+        lines = ["", "```"]
+        for command in commands:
+            done = m.run(command, cwd=ROOT)  # the example paths are the repository's
+            lines.append(f"$ {command}")
+            lines.extend(done.stdout.rstrip("\n").splitlines())
+        lines += ["```", ""]
+        return "\n".join(lines)
+
+    return render
+
+
+_tree_examples = _console(*TREE_COMMANDS)
 
 
 GIF_COMMAND = "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75"
@@ -250,17 +258,40 @@ def _batch_speed(m: Measurements) -> str:
             f"{load:.1f} when measured)")
 
 
+MCTS_COMMAND = ("pacman-ai play --layout {layout} --pacman mcts --agent-args iterations=100,rollout_depth={depth} "
+                "--games 100 --seed 0 --display none")
+
+
+def _mcts_wins(m: Measurements, layout: str, depth: int) -> int:
+    """Games won of the 100 that MCTS (100 iterations a move, deterministic) plays with `depth` rollout rounds."""
+    games = [json.loads(line) for line in m.output(MCTS_COMMAND.format(layout=layout, depth=depth) + " --json")
+             .splitlines() if line.strip()]
+    if len(games) != 100:
+        raise FigureError(f"{MCTS_COMMAND.format(layout=layout, depth=depth)} --json: {len(games)} games, expected 100")
+    return sum(1 for game in games if game["won"])
+
+
+def _mcts_rollouts(m: Measurements) -> str:
+    return (f"{_mcts_wins(m, 'test', 3)} games on `test` and {_mcts_wins(m, 'corridor', 3)} on\n"
+            f"`corridor`, `rollout_depth=0` won {_mcts_wins(m, 'test', 0)} and {_mcts_wins(m, 'corridor', 0)}")
+
+
 FIGURES: tuple[Figure, ...] = (
-    Figure("tree-examples", "README.md", "; ".join(TREE_COMMANDS), "exact", _tree_examples),
-    Figure("web-page-size", "README.md",
+    Figure("tree-examples", "docs/guide/tree.md", "; ".join(TREE_COMMANDS), "exact", _tree_examples),
+    Figure("web-page-size", "docs/guide/play.md",
            "pacman-ai play --layout medium --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_readme),
     Figure("web-page-bytes", "docs/web-page.md",
            "pacman-ai play --layout medium|tricky --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_doc),
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
-    Figure("batch-outcome", "README.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
-    Figure("batch-speed", "README.md", f"{BATCH_COMMAND} (and with --jobs 1)", "timing", _batch_speed),
+    Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),
+    Figure("solve-threeway", "docs/guide/solve.md", "pacman-ai solve threeway", "exact",
+           _console("pacman-ai solve threeway")),
+    Figure("mcts-rollouts", "docs/search-strength.md",
+           MCTS_COMMAND.format(layout="test|corridor", depth="3|0"), "exact", _mcts_rollouts),
+    Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
+    Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND} (and with --jobs 1)", "timing", _batch_speed),
 )
 
 
@@ -295,9 +326,9 @@ def regions(text: str, document: str) -> dict[str, tuple[int, int]]:
 
 
 def _documents(root: Path) -> dict[str, str]:
-    """Every document that may hold figures: README.md and docs/*.md."""
-    paths = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
-    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in paths if p.is_file()}
+    """Every document that may hold figures: README.md and the Markdown pages of docs/, its subfolders included."""
+    paths = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in paths if p.is_file()}
 
 
 def check_markers(documents: dict[str, str], figures: tuple[Figure, ...]) -> list[str]:
@@ -364,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = tuple(f for f in FIGURES if f.name in args.only)
     if args.list:
         for figure in FIGURES:
-            print(f"{figure.name:<16} {figure.kind + (' (slow)' if figure.slow else ''):<12} {figure.document:<18} "
+            print(f"{figure.name:<16} {figure.kind + (' (slow)' if figure.slow else ''):<12} {figure.document:<24} "
                   f"{figure.command}")
         return 0
     try:

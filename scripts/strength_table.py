@@ -7,7 +7,7 @@
 at most 500 Pacman moves a game, 2,000 on large) with ``pacman-ai batch --out DIR/CELL.jsonl``,
 cheapest cells first; it resumes a cell's results file (``--resume``), so it
 can be stopped and started again at any time and only plays missing games.
-`table` prints the README's Markdown table from whatever the results files
+`table` prints the Markdown table of docs/guide/strength.md from whatever the results files
 hold: the win rate with its 95% Wilson interval, and, on mazes the solver
 takes, the gap to the optimal probability of winning (``pacman-ai solve``).
 A cell with fewer games than asked shows its count; a cell with none, "-".

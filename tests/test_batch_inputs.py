@@ -31,10 +31,10 @@ TEST = GameConfig.create("test", "greedy", max_moves=20)
 
 
 def _readme_python_example() -> str:
-    """The `run_batch` example of the README, verbatim (the python block after "From Python:")."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The `run_batch` example of docs/guide/batch.md, verbatim (the python block after "From Python:")."""
+    text = (ROOT / "docs" / "guide" / "batch.md").read_text(encoding="utf-8")
     match = re.search(r"From Python:\s*```python\n(.*?)```", text, re.S)
-    assert match, "the README has no 'From Python:' example"
+    assert match, "docs/guide/batch.md has no 'From Python:' example"
     code = match.group(1)
     assert "run_batch(" in code and "__main__" not in code  # an unguarded script, as users write them
     return code

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
+PLAY_GUIDE = (ROOT / "docs" / "guide" / "play.md").read_text()
 
 
 def _env(**changes: str | None) -> dict[str, str]:
@@ -130,12 +130,13 @@ def test_replay_help_states_the_default_display_it_uses(tmp_path):
 
 def test_tree_help_points_at_a_section_that_exists(tmp_path):
     text = _help_of(tmp_path, "tree", "FILE.json")
-    match = re.search(r"format: README\.md, section '([^']+)'", text)
+    match = re.search(r"format: (docs/[\w/-]+\.md), section '([^']+)'", " ".join(text.split()))
     assert match, text
-    headings = [re.sub(r"[`*]", "", line.lstrip("#").strip()) for line in README.splitlines()
+    page = (ROOT / match.group(1)).read_text(encoding="utf-8")
+    headings = [re.sub(r"[`*]", "", line.lstrip("#").strip()) for line in page.splitlines()
                 if line.startswith("#")]
-    assert match.group(1) in headings
-    section = README.split(f"### `{match.group(1)}`", 1)[1].split("\n### ", 1)[0]
+    assert match.group(2) in headings
+    section = page.split(f"## `{match.group(2)}`", 1)[1].split("\n## ", 1)[0]
     assert "The format, in JSON" in section  # the section does describe the tree format
 
 
@@ -248,9 +249,10 @@ def test_an_agent_spec_error_lists_what_the_file_defines_not_what_it_imports(tmp
 
 
 def test_game_numbers_and_seeds_are_as_the_readme_says(tmp_path):
-    # README: lines count games from 1 (game 1 has seed N); --json and numbered files count from 0 (seed N + k).
-    assert "(`game 1: ... seed N`, `game 2: ... seed N + 1`)" in README
-    assert "(`\"game\": k`)" in README and "game *k* there has\n  seed N + *k*" in README
+    # docs/guide/play.md: lines count games from 1 (game 1 has seed N); --json and numbered files count from 0
+    # (seed N + k).
+    assert "(`game 1: ... seed N`, `game 2: ... seed N + 1`)" in PLAY_GUIDE
+    assert "(`\"game\": k`)" in PLAY_GUIDE and "game *k* there has\n  seed N + *k*" in PLAY_GUIDE
     common = ["play", "--display", "none", "--layout", "test", "--max-moves", "3", "--games", "3", "--seed", "7"]
     lines = _cli(tmp_path, *common, "--save", "g.json").stdout.splitlines()
     assert [re.match(r"game (\d+): .*, seed (\d+)(?: - .*)?$", line).groups() for line in lines[:3]] == [

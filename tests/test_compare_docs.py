@@ -1,4 +1,5 @@
-"""The commands and the Python example of docs/experiments.md and the README's compare section, run as a user would."""
+"""The commands and the Python example of docs/experiments.md, and the compare commands of the README and of
+docs/guide/compare.md, run as a user would."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+GUIDE = (ROOT / "docs" / "guide" / "compare.md").read_text(encoding="utf-8")
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
 
 
@@ -33,10 +35,11 @@ def _blocks(text: str, language: str = "") -> list[str]:
     return blocks
 
 
-def _commands(text: str) -> list[str]:
-    """Every `pacman-ai compare` command of the text's code blocks, continuation lines joined."""
+def _commands(text: str, language: str = "") -> list[str]:
+    """Every `pacman-ai compare` command of the text's code blocks (fence naming `language`), continuation lines
+    joined."""
     commands = []
-    for block in _blocks(text):
+    for block in _blocks(text, language):
         joined = block.replace("\\\n", " ")
         commands.extend(line.strip() for line in joined.splitlines()
                         if line.strip().startswith("pacman-ai compare") and "[" not in line)  # not usage lines
@@ -80,11 +83,13 @@ def test_the_documented_outputs_are_what_the_documented_commands_print(tmp_path)
     assert (tmp_path / "ranking.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_the_readme_commands_are_the_documented_ones():
-    readme = _commands(README)
-    assert len(readme) == 2
+def test_the_readme_and_guide_commands_are_the_documented_ones():
+    # The README's one example and the guide's two are among those whose output docs/experiments.md shows (and the
+    # test above runs); the README's is also run as typed by tests/test_readme_examples.py.
+    readme, guide = _commands(README, "sh"), _commands(GUIDE)
+    assert len(readme) == 1 and len(guide) == 2
     documented = [shlex.split(command) for command in _commands(DOC)]
-    for command in readme:
+    for command in readme + guide:
         assert shlex.split(command) in documented, command
 
 

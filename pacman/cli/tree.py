@@ -16,7 +16,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     tree = commands.add_parser("tree", help="solve an explicit game tree (JSON)",
                                description="Solve an explicit max/min/chance game tree given as JSON: print "
                                            "its value and the best root action; --draw it as lecture slides do.")
-    tree.add_argument("file", metavar="FILE.json", help="the tree (format: README.md, section 'pacman-ai tree')")
+    tree.add_argument("file", metavar="FILE.json", help="the tree (format: docs/guide/tree.md, section 'pacman-ai tree')")
     tree.add_argument("--depth", type=non_negative_int, default=None, metavar="N",
                       help="cut the search N edges below the root, using inner nodes' \"value\" (default: whole tree)")
     tree.add_argument("--json", action="store_true", help='print {"value": ..., "action": ...}')
