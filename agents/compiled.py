@@ -22,7 +22,8 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from pacman.agents.evaluation import better_evaluation, better_parameters, safe_evaluation, score_evaluation
+from pacman.agents.evaluation import (better_evaluation, better_parameters, safe_evaluation, scaled_evaluation,
+                                     score_evaluation)
 from pacman.agents.ghosts import DirectionalGhost, RandomGhost
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
@@ -57,7 +58,8 @@ ENGINES = ("auto", "python", "compiled")
 ENGINE_VARIABLE = "PACMAN_AI_ENGINE"
 
 #: Evaluations the core implements, by the function the Python engine calls (the core's numbering).
-_EVALUATIONS: dict[Callable[..., float], int] = {score_evaluation: 0, better_evaluation: 1, safe_evaluation: 1}
+_EVALUATIONS: dict[Callable[..., float], int] = {score_evaluation: 0, better_evaluation: 1, safe_evaluation: 1,
+                                                 scaled_evaluation: 1}
 
 
 def requested_engine() -> str:
@@ -106,7 +108,7 @@ def compiled_obstacle(evaluation: Callable[..., float], evaluation_name: str, gh
     if not usable:
         return why if _core is None else f"the compiled core is switched off ({why})"
     if evaluation not in _EVALUATIONS:
-        return (f"it needs a built-in evaluation (score, better, safe); {evaluation_name!r} is "
+        return (f"it needs a built-in evaluation (score, better, safe, scaled); {evaluation_name!r} is "
                 f"{'a Python function' if callable(evaluation) else type(evaluation).__name__}")
     if ghosts_minimise or ghost_models is None:
         return None
