@@ -333,7 +333,7 @@ def better_parameters(layout: Layout,
 
 
 #: The evaluation an agent gets when none is named (on the command line, or None in Python).
-DEFAULT_EVALUATION = "safe"
+DEFAULT_EVALUATION = "scaled"
 
 #: Evaluations by name.
 EVALUATIONS: dict[str, Evaluation] = {
