@@ -2,7 +2,7 @@
 
     python scripts/optimality_gap.py [--set held-out|tuning] [--mazes 300] [--first N]
                                      [--agent NAME[:ARGS]]... [--layout NAME]... [--jobs 2]
-                                     [--cache DIR] [--json FILE] [--per-maze]
+                                     [--cache DIR] [--json FILE] [--per-maze] [--draw FILE.png] [--draw-count 4]
 
 Mazes come from `pacman.research.mazes.random_maze`: seeds from 1,000,000 for
 the held-out set (never tuned on), from 0 for the tuning set (`--first` moves
@@ -16,6 +16,11 @@ t-interval over the mazes, the mean of the worst tenth of gaps with a bootstrap
 interval, how many mazes are more than 3 points short, the worst maze, and the
 mean expected-score gap where both are finite. Default agents: greedy,
 expectimax depth 2 with `safe`, and with `better`.
+
+`--draw` draws, for the `--draw-count` mazes where the first agent falls
+shortest of the optimum, the position where its move costs most
+(`pacman.research.regret`), with the optimal moves and every agent's move
+there, as a PNG.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from pathlib import Path
 from pacman.layout import load_layout
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
 from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, Maze, random_maze
+from pacman.research.pictures import Panel, panels_png
+from pacman.research.regret import costly_decisions, optimal_values
 
 DEFAULT_AGENTS = ["greedy", "expectimax:depth=2,evaluation=safe", "expectimax:depth=2,evaluation=better"]
 
@@ -57,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="write every maze's figures here")
     parser.add_argument("--per-maze", action="store_true", help="print one line per maze")
+    parser.add_argument("--draw", type=Path, default=None, help="draw where the first agent loses most (PNG)")
+    parser.add_argument("--draw-count", type=int, default=4, help="how many mazes --draw shows (default 4)")
     args = parser.parse_args(argv)
     if args.mazes < 1 or args.jobs < 1:
         parser.error("--mazes and --jobs must be at least 1")
@@ -103,7 +112,38 @@ def main(argv: list[str] | None = None) -> int:
                                   "first_action": [v.first_action.value for v in values]}
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
+    if args.draw:
+        args.draw.write_bytes(draw(mazes, optima, results, agents, args.draw_count))
     return 0
+
+
+def _short(spec: str) -> str:
+    name, _, rest = spec.partition(":")
+    return name if not rest else f"{name} {rest.replace('evaluation=', '').replace('depth=', 'd')}"
+
+
+def draw(mazes: list[Maze], optima: list, results: list, agents: list[str], count: int) -> bytes:
+    """The `count` mazes where the first agent is furthest from the optimum, each at its costliest decision."""
+    gaps = sorted(range(len(mazes)), key=lambda i: optima[i].win - results[i][1][0][0].win, reverse=True)
+    panels = []
+    for i in gaps[:count]:
+        layout = mazes[i].layout
+        first = AgentSpec.parse(agents[0]).build(layout)
+        values = optimal_values(layout)
+        decision = costly_decisions(layout, first.get_action, values)[0]
+        best = max(decision.move_values.values())
+        moves = [(f"optimal {100 * best:.1f}%", tuple(a for a, v in decision.move_values.items() if v >= best - 1e-9))]
+        for spec in agents:
+            move = AgentSpec.parse(spec).build(layout).get_action(decision.state)
+            moves.append((f"{_short(spec)}: {move.value} {100 * decision.move_values[move]:.1f}%", (move,)))
+        wins = ", ".join(f"{_short(spec)} {100 * vs[0].win:.1f}" for spec, vs in zip(agents, [[v] for v, _ in
+                                                                                          results[i][1]]))
+        panels.append(Panel(decision.state, moves, [
+            f"{layout.name} ({mazes[i].family}): optimum {100 * optima[i].win:.1f}%",
+            f"won: {wins}",
+            f"here {decision.visits:.2f} times a game: {100 * decision.loss:.1f} points",
+        ]))
+    return panels_png(panels, per_row=2)
 
 
 if __name__ == "__main__":
