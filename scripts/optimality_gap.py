@@ -129,8 +129,10 @@ def draw(mazes: list[Maze], optima: list, results: list, agents: list[str], coun
     for i in gaps[:count]:
         layout = mazes[i].layout
         first = AgentSpec.parse(agents[0]).build(layout)
-        values = optimal_values(layout)
-        decision = costly_decisions(layout, first.get_action, values)[0]
+        decisions = costly_decisions(layout, first.get_action, optimal_values(layout))
+        if not decisions:  # the first agent plays this maze optimally (and so every later one too)
+            break
+        decision = decisions[0]
         best = max(decision.move_values.values())
         moves = [(f"optimal {100 * best:.1f}%", tuple(a for a, v in decision.move_values.items() if v >= best - 1e-9))]
         for spec in agents:
@@ -143,6 +145,8 @@ def draw(mazes: list[Maze], optima: list, results: list, agents: list[str], coun
             f"won: {wins}",
             f"here {decision.visits:.2f} times a game: {100 * decision.loss:.1f} points",
         ]))
+    if not panels:
+        raise SystemExit(f"optimality_gap: --draw: {agents[0]} plays every maze optimally, nothing to draw")
     return panels_png(panels, per_row=2)
 
 

@@ -158,6 +158,15 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     optimal = next(line for line in lines if line.startswith("optimal "))
     assert optimal.split()[1:4] == ["58.3", "58.3", "0.00"]  # (2/3 + 1/2) / 2, no gap
     assert len(list((tmp_path / "cache").glob("*.json"))) == 2
+    # random maze 34 of the tuning set: a corridor with a ghost in a side pocket, where safe wins nothing
+    drawn = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "tuning",
+                            "--first", "34", "--mazes", "2", "--agent", "expectimax:depth=2,evaluation=safe",
+                            "--agent", "greedy", "--cache", str(tmp_path / "cache"), "--draw", "lose.png", "--draw-count", "1"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert drawn.returncode == 0, drawn.stderr
+    from PIL import Image
+    with Image.open(tmp_path / "lose.png") as image:
+        assert image.format == "PNG" and image.width > 200 and image.height > 100
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--mazes" in bad.stderr
