@@ -5,14 +5,14 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds = (low, high)`` true for every state, or a function attribute
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). `better` and `safe` declare `bounds_within`; `score` declares none.
+move costs a point). `better`, `safe` and `scaled` declare `bounds_within`; `score` declares none.
 It may also declare ``ghost_horizon = H`` (an int >= 0): its value of a live
 state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
-ghosts that stay so (docs/engine.md, "Far ghosts"): `better` and `safe` declare 8,
+ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
 `score` 0. `resolve_evaluation` turns what a user writes
-into a callable: a callable, a registered name (``score``, ``better``, ``safe``),
+into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default),
 ``module:function`` or ``path/to/file.py:function``.
 """
 
@@ -50,7 +50,7 @@ def score_evaluation(state: GameState) -> float:
 
 
 class _Weights(NamedTuple):
-    """The weights of a feature evaluation (`better`, `safe`): the evaluation and its bounds both use them."""
+    """The weights of a feature evaluation (`better`, `safe`, `scaled`): the evaluation and its bounds both use them."""
 
     capsule_price: float   # per capsule left
     lost_penalty: float    # on a lost game
@@ -268,12 +268,12 @@ scaled_evaluation.__doc__ = """`safe`, with its fear of ghosts scaled to the siz
     away from the food until a ghost cornered him, and lose games the exact
     optimum wins. Only a game actually lost within the search's reach still
     counts against a move. Over 300 random small mazes no weight was tuned on,
-    its gap to the optimal win probability is a third of `safe`'s
+    its gap to the optimal win probability is about a third of `safe`'s
     (docs/search-strength.md, "Near the optimum on small mazes"). Its bounds
     (`scaled_bounds_within`) are `better_bounds_within` with each maze's weights.
     """
-scaled_bounds_within.__doc__ = """(low, high) holding `scaled_evaluation` of every state that `plies` moves of Pacman and
-    of each ghost can reach from `state`: `better_bounds_within` with the maze's weights."""
+scaled_bounds_within.__doc__ = """(low, high) holding `scaled_evaluation` of every state that `plies` moves of Pacman
+    and of each ghost can reach from `state`: `better_bounds_within` with the maze's weights."""
 
 
 def _ghost_reach(state: GameState, plies: int, tables: _BetterTables, here: int,

@@ -161,7 +161,8 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     # random maze 34 of the tuning set: a corridor with a ghost in a side pocket, where safe wins nothing
     drawn = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "tuning",
                             "--first", "34", "--mazes", "2", "--agent", "expectimax:depth=2,evaluation=safe",
-                            "--agent", "greedy", "--cache", str(tmp_path / "cache"), "--draw", "lose.png", "--draw-count", "1"],
+                            "--agent", "greedy", "--cache", str(tmp_path / "cache"), "--draw", "lose.png",
+                            "--draw-count", "1"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert drawn.returncode == 0, drawn.stderr
     from PIL import Image
