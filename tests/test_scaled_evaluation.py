@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from test_compiled_core import pacman_positions
-from test_differential import SCARY
 
 from pacman import Action, GameState, load_layout, parse_layout
 from pacman.agents import make_pacman_agent

@@ -16,7 +16,6 @@ import hashlib
 import json
 import math
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,9 +151,3 @@ def summarize(agent: str, mazes: list[Maze], optima: list[Optimum], values: list
 def default_cache() -> Path:
     """Where solutions are cached: $PACMAN_AI_RESEARCH_CACHE, else ~/.cache/pacman-ai/research."""
     return Path(os.environ.get("PACMAN_AI_RESEARCH_CACHE", Path.home() / ".cache" / "pacman-ai" / "research"))
-
-
-def timed(function: Any, *args: Any) -> tuple[Any, float]:
-    started = time.perf_counter()
-    result = function(*args)
-    return result, time.perf_counter() - started

@@ -27,8 +27,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.linalg
+
+try:
+    import scipy.sparse
+    import scipy.sparse.linalg
+except ImportError:  # pragma: no cover - scipy comes with the test extra
+    raise ImportError("pacman.research needs scipy: pip install 'pacman-ai[test]' (or pip install scipy)") from None
 
 from pacman.actions import Action
 from pacman.agents.solver import node_key
@@ -119,9 +123,9 @@ def policy_value(layout: Layout, choose: Callable[[GameState], Action],
         i += 1
     n = len(pending)
     transitions = scipy.sparse.csr_matrix((probs, (rows, cols)), shape=(n, n))
-    immediate = np.zeros(n)
-    np.add.at(immediate, np.array(rows, dtype=np.int64), np.array(rewards)) if rows else None
-    immediate += np.array(win_reward)
+    immediate = np.array(win_reward)  # each node's expected reward in one step
+    if rows:
+        np.add.at(immediate, np.array(rows, dtype=np.int64), np.array(rewards))
     win = _absorption(transitions, np.array(win_prob))
     ends = _absorption(transitions, np.array(win_prob) + np.array(lose_prob))
     if ends[0] < 1.0 - _ENDED:
