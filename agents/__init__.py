@@ -3,7 +3,8 @@
 Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
-from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation, safe_evaluation, score_evaluation
+from pacman.agents.evaluation import (EVALUATIONS, better_evaluation, resolve_evaluation, safe_evaluation,
+                                     scaled_evaluation, score_evaluation)
 from pacman.agents.expectimax import (
     MAX_CORE_SEARCH_LEAVES,
     MAX_SEARCH_LEAVES,
@@ -36,6 +37,7 @@ __all__ = [
     "score_evaluation",
     "better_evaluation",
     "safe_evaluation",
+    "scaled_evaluation",
     "resolve_evaluation",
     "GhostAgent",
     "RandomGhost",

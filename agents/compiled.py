@@ -306,7 +306,7 @@ class CompiledSearcher:
         return self._core.evaluate(self.core_state(state))
 
     def bounds(self, state: GameState, plies: int) -> tuple[float, float]:
-        """`better_bounds_within(state, plies)` as the core computes it (for tests; `better` and `safe` only)."""
+        """`better_bounds_within(state, plies)` as the core computes it (tests; `better`, `safe`, `scaled` only)."""
         return self._core.bounds(self.core_state(state), plies)
 
     def search(self, node: tuple, depth: float = math.inf, all_values: bool = True) -> SearchResult:

@@ -5,14 +5,14 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds = (low, high)`` true for every state, or a function attribute
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). `better` and `safe` declare `bounds_within`; `score` declares none.
+move costs a point). `better`, `safe` and `scaled` declare `bounds_within`; `score` declares none.
 It may also declare ``ghost_horizon = H`` (an int >= 0): its value of a live
 state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
-ghosts that stay so (docs/engine.md, "Far ghosts"): `better` and `safe` declare 8,
+ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
 `score` 0. `resolve_evaluation` turns what a user writes
-into a callable: a callable, a registered name (``score``, ``better``, ``safe``),
+into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default),
 ``module:function`` or ``path/to/file.py:function``.
 """
 
@@ -33,7 +33,7 @@ from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_
 from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
-           "safe_evaluation", "safe_bounds_within", "better_parameters",
+           "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
 
 Evaluation = Callable[[GameState], float]
@@ -51,7 +51,7 @@ def score_evaluation(state: GameState) -> float:
 
 
 class _Weights(NamedTuple):
-    """The weights of a feature evaluation (`better`, `safe`): the evaluation and its bounds both use them."""
+    """The weights of a feature evaluation (`better`, `safe`, `scaled`): the evaluation and its bounds both use them."""
 
     capsule_price: float   # per capsule left
     lost_penalty: float    # on a lost game
@@ -67,38 +67,54 @@ _BETTER = _Weights(capsule_price=25.0, lost_penalty=2000.0, step_price=1.5, scar
                    caught_penalty=300.0, near_penalty=40.0, room_cells=12, room_price=30.0)
 #: `safe`: `better` weighted to win rather than to score (docs/search-strength.md, "The 99% claim")
 _SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
+#: `scaled`: `safe`'s danger terms (a ghost within one step, within five, the room) at full weight where Pacman's
+#: region has at least SCALED_FULL cells, shrinking linearly to nothing at SCALED_NONE cells or fewer
+#: (docs/search-strength.md, "Near the optimum on small mazes")
+SCALED_NONE, SCALED_FULL = 24, 64
+
+
+def _scaled_weights(cells: int) -> _Weights:
+    """`scaled`'s weights on a maze where Pacman's region has `cells` cells (`safe`'s from SCALED_FULL up)."""
+    if cells >= SCALED_FULL:
+        return _SAFE
+    share = max(0.0, (cells - SCALED_NONE) / (SCALED_FULL - SCALED_NONE))
+    return _SAFE._replace(caught_penalty=_SAFE.caught_penalty * share, near_penalty=_SAFE.near_penalty * share,
+                          room_price=_SAFE.room_price * share)
 
 
 class _BetterTables:
     """What a feature evaluation needs of one layout, built once per layout and weights (`Layout.derived`)."""
 
-    __slots__ = ("distances", "food_weight", "pacman_region", "ghost_starts")
+    __slots__ = ("distances", "food_weight", "pacman_region", "ghost_starts", "weights")
 
-    def __init__(self, layout: Layout, step_price: float = _BETTER.step_price) -> None:
+    def __init__(self, layout: Layout, weights: _Weights | Callable[[int], _Weights] = _BETTER) -> None:
         self.distances = DistanceTable.of(layout)
-        #: the price of a food dot left: more than the longest walk to food (step_price per
-        #: step), so eating a dot never looks worse than the walk to the next dot it leaves
-        self.food_weight = step_price * self.distances.diameter + 5.0
         #: the mask of the cells Pacman can ever reach (his start cell's region)
         region = layout.region(layout.pacman_start)
         self.pacman_region = sum(1 << (x * layout.height + y) for x in range(layout.width)
                                  for y in range(layout.height) if layout.region((x, y)) == region)
+        #: the weights on this layout: fixed, or a function of the size of Pacman's region (`scaled`)
+        self.weights = weights if isinstance(weights, _Weights) else weights(self.pacman_region.bit_count())
+        #: the price of a food dot left: more than the longest walk to food (step_price per
+        #: step), so eating a dot never looks worse than the walk to the next dot it leaves
+        self.food_weight = self.weights.step_price * self.distances.diameter + 5.0
         #: each ghost's start cell, where an eaten ghost comes back
         self.ghost_starts = tuple(self.distances.cell(start) for start in layout.agent_starts[1:])
 
 
-def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bounds]:
-    """(evaluation, its bounds_within) with these weights: `better_evaluation`'s features, whose
-    docstrings say what each term is and why the bounds hold for any weights >= 0."""
-    (capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty, room_cells,
-     room_price) = weights
+def _feature_evaluation(name: str, weights: _Weights | Callable[[int], _Weights]) -> tuple[Evaluation, Bounds]:
+    """(evaluation, its bounds_within) with these weights (or the weights a function gives for the number of
+    cells of Pacman's region): `better_evaluation`'s features, whose docstrings say what each term is and why
+    the bounds hold for any weights >= 0."""
     key = f"{name}_evaluation"
 
     def build(layout: Layout) -> _BetterTables:
-        return _BetterTables(layout, step_price)
+        return _BetterTables(layout, weights)
 
     def evaluation(state: GameState) -> float:
         tables = state.layout.derived(key, build)
+        (capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty, room_cells,
+         room_price) = tables.weights
         table = tables.distances
         value = (state.score - tables.food_weight * state.food_mask.bit_count()
                  - capsule_price * state.capsule_mask.bit_count())
@@ -131,6 +147,8 @@ def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bound
 
     def bounds_within(state: GameState, plies: int) -> tuple[float, float]:
         tables = state.layout.derived(key, build)
+        (capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty, room_cells,
+         room_price) = tables.weights
         table = tables.distances
         food, capsules = state.food_mask, state.capsule_mask
         food_left, capsules_left = food.bit_count(), capsules.bit_count()
@@ -148,7 +166,7 @@ def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bound
                 + GHOST_POINTS * eats + scared_pull * scared)
         outside = food & ~tables.pacman_region
         farthest = table.diameter if not outside else UNREACHABLE
-        reach = _ghost_reach(state, plies, tables, here, eaten_capsules, weights) if ghosts else None
+        reach = _ghost_reach(state, plies, tables, here, eaten_capsules, tables.weights) if ghosts else None
         if reach is not None:  # no ghost can catch him
             hunting, room = reach
             walk = farthest if outside else min(farthest, food_steps + plies)
@@ -163,7 +181,9 @@ def _feature_evaluation(name: str, weights: _Weights) -> tuple[Evaluation, Bound
     evaluation.bounds_within = bounds_within  # type: ignore[attr-defined]
     #: hunting ghosts farther than this from Pacman change nothing in the evaluation (nor in the score)
     evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
-    evaluation.weights = weights  # type: ignore[attr-defined]  # for the compiled core (better_parameters)
+    #: the weights (a function of the size of Pacman's region for `scaled`); the core takes each layout's from
+    #: its tables (better_parameters)
+    evaluation.weights = weights  # type: ignore[attr-defined]
     evaluation.tables = build  # type: ignore[attr-defined]
     evaluation.tables_key = key  # type: ignore[attr-defined]  # the tables' key in `Layout.derived`
     #: the compiled core's feature kernel (agents/core/evaluation.c), with this evaluation's weights and tables
@@ -241,6 +261,24 @@ safe_evaluation.__doc__ = """`better`'s features weighted to win rather than to 
 safe_bounds_within.__doc__ = """(low, high) holding `safe_evaluation` of every state that `plies` moves of Pacman and of
     each ghost can reach from `state`: `better_bounds_within` with `safe`'s weights."""
 
+scaled_evaluation, scaled_bounds_within = _feature_evaluation("scaled", _scaled_weights)
+scaled_evaluation.__doc__ = """`safe`, with its fear of ghosts scaled to the size of the maze.
+
+    On a maze where Pacman's region has 64 cells or more it is `safe`, to the
+    last bit. On smaller ones the three danger terms (a hunting ghost within one
+    step, within five steps, fewer than 12 cells of room) shrink linearly with
+    the region's size and are gone at 24 cells or fewer: there every cell is
+    near a ghost and the room is always short, so the terms made Pacman dither
+    away from the food until a ghost cornered him, and lose games the exact
+    optimum wins. Only a game actually lost within the search's reach still
+    counts against a move. Over 300 random small mazes no weight was tuned on,
+    its gap to the optimal win probability is about a third of `safe`'s
+    (docs/search-strength.md, "Near the optimum on small mazes"). Its bounds
+    (`scaled_bounds_within`) are `better_bounds_within` with each maze's weights.
+    """
+scaled_bounds_within.__doc__ = """(low, high) holding `scaled_evaluation` of every state that `plies` moves of Pacman
+    and of each ghost can reach from `state`: `better_bounds_within` with the maze's weights."""
+
 
 def _ghost_reach(state: GameState, plies: int, tables: _BetterTables, here: int,
                  eaten_capsules: int, weights: _Weights = _BETTER) -> tuple[float, float] | None:
@@ -293,21 +331,22 @@ def better_parameters(layout: Layout,
     `layout`: the maze-distance matrix (read-only int32, cells x cells); the weights in the order (food weight,
     capsule price, lost penalty, step price, scared pull, caught penalty, near penalty, room price, room
     cells); the mask of Pacman's region; and the maze's diameter: one home for the numbers."""
-    w: _Weights = evaluation.weights  # type: ignore[attr-defined]
     tables = layout.derived(evaluation.tables_key, evaluation.tables)  # type: ignore[attr-defined]
+    w: _Weights = tables.weights
     weights = (tables.food_weight, w.capsule_price, w.lost_penalty, w.step_price, w.scared_pull,
                w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
     return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
 
 #: The evaluation an agent gets when none is named (on the command line, or None in Python).
-DEFAULT_EVALUATION = "safe"
+DEFAULT_EVALUATION = "scaled"
 
 #: Evaluations by name.
 EVALUATIONS: dict[str, Evaluation] = {
     "score": score_evaluation,
     "better": better_evaluation,
     "safe": safe_evaluation,
+    "scaled": scaled_evaluation,
 }
 
 

@@ -29,7 +29,7 @@ from pacman.agents import (AlphaBetaAgent, DirectionalGhost, ExpectimaxAgent, Mi
                     make_ghosts)
 from pacman.agents.compiled import CompiledSearcher, core_status, engine_line
 from pacman.agents.evaluation import (EVALUATIONS, better_bounds_within, better_evaluation, safe_bounds_within,
-                                      safe_evaluation, score_evaluation)
+                                      safe_evaluation, scaled_bounds_within, scaled_evaluation, score_evaluation)
 from pacman.agents.expectimax import PacmanGame
 from pacman import AgentSpecError, GameState, load_layout, parse_layout, run_game
 from pacman.conformance import textbook_action_values, uniform_ghosts
@@ -71,7 +71,7 @@ def pacman_positions(layout, count, seed, num_ghosts=None, steps=300):
 def searchers(layout, num_agents):
     """A core searcher for each built-in evaluation and chance model (for the rules, any one does)."""
     out = {}
-    for evaluation in (score_evaluation, better_evaluation, safe_evaluation):
+    for evaluation in (score_evaluation, better_evaluation, safe_evaluation, scaled_evaluation):
         for name, models in (("random", None),
                              ("directional", [DirectionalGhost(i) for i in range(1, num_agents)])):
             game = PacmanGame(num_agents, evaluation, models)
@@ -92,6 +92,7 @@ def check_step_for_step(layout, rng, steps, num_ghosts=None):
         for plies in (1, 2, 3, 4, 7):  # Star1's bounds, which the core computes for itself
             assert by_kind["better_evaluation", "random"].bounds(state, plies) == better_bounds_within(state, plies)
             assert by_kind["safe_evaluation", "random"].bounds(state, plies) == safe_bounds_within(state, plies)
+            assert by_kind["scaled_evaluation", "random"].bounds(state, plies) == scaled_bounds_within(state, plies)
         assert core.game_state(core.core_state(state)) == state
         if state.is_terminal():
             break
@@ -243,7 +244,7 @@ SEARCHES = [
 @needs_core
 @pytest.mark.parametrize("name,depths", [("medium", (1, 2, 3)), ("tricky", (1, 2)), ("minimax", (1, 2, 3, 4)),
                                          ("tiny", (1, 2, 3, 4))])
-@pytest.mark.parametrize("evaluation", ["score", "better", "safe"])
+@pytest.mark.parametrize("evaluation", ["score", "better", "safe", "scaled"])
 def test_searches_equal_the_python_engine_on_shipped_layouts(name, depths, evaluation):
     layout = load_layout(name)
     for i, state in enumerate(pacman_positions(layout, 4, seed=len(name))):
@@ -262,7 +263,7 @@ def test_searches_equal_the_python_engine_around_scared_ghosts(seed):
     states = pacman_positions(SCARY, 6, seed=seed)
     for i, state in enumerate(states):
         cls, options = SEARCHES[i % len(SEARCHES)]
-        for evaluation in ("score", "better", "safe"):
+        for evaluation in ("score", "better", "safe", "scaled"):
             depth = 1 + (i + seed) % 3
             if cls is ExpectimaxAgent:
                 for model in MODELS.values():
@@ -285,7 +286,7 @@ def test_the_scared_ghost_positions_have_scared_and_half_cell_ghosts():
 def test_searches_equal_the_python_engine_on_random_layouts(layout, seed, data):
     state = pacman_positions(layout, 1, seed)[0]
     depth = data.draw(st.integers(1, 4 if layout.num_ghosts <= 1 else 3))
-    evaluation = data.draw(st.sampled_from(["score", "better", "safe"]))
+    evaluation = data.draw(st.sampled_from(["score", "better", "safe", "scaled"]))
     cls, options = data.draw(st.sampled_from(SEARCHES))
     model = data.draw(st.sampled_from(sorted(MODELS)))
     extra = {"ghost_model": MODELS[model]} if cls is ExpectimaxAgent else {}

@@ -433,7 +433,7 @@ def never_won(result: Result) -> None:
 
 def same_as_lf(result: Result) -> None:
     game = result.only_game()
-    assert (game["outcome"], game["score"], game["moves"]) == ("won", 552, 8), game
+    assert (game["outcome"], game["score"], game["moves"]) == ("won", 553, 7), game
 
 
 # -- layouts ------------------------------------------------------------------------------------
@@ -899,8 +899,8 @@ def _equal(actual: Any, expected: Any) -> None:
 
 
 def _effective(agent_args: dict[str, Any]) -> None:
-    assert agent_args.get("depth") == 2 and agent_args.get("evaluation") == "safe", \
-        f"--json records agent_args {agent_args}, not the effective depth=2, evaluation=safe"
+    assert agent_args.get("depth") == 2 and agent_args.get("evaluation") == "scaled", \
+        f"--json records agent_args {agent_args}, not the effective depth=2, evaluation=scaled"
 
 
 # -- output paths (play, batch, grade) ----------------------------------------------------------
@@ -1151,7 +1151,7 @@ BATCH_FLAG_CASES = [
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),
     Case("batch-lines-record-effective-agent-args", batch("--out", "r.jsonl", "--games", "1"), status=0, sub=True,
          check=lambda r: _lines_where(r, "r.jsonl", 1, lambda line: line["agent_args"].get("depth") == 2
-                                      and line["agent_args"].get("evaluation") == "safe")),
+                                      and line["agent_args"].get("evaluation") == "scaled")),
 ]
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from pacman.agents import ExpectimaxAgent
 from pacman.agents.evaluation import (better_bounds_within, better_evaluation, safe_bounds_within, safe_evaluation,
-                                      score_evaluation)
+                                      scaled_bounds_within, scaled_evaluation, score_evaluation)
 from pacman import Action, GameState, load_layout
 from pacman.layout import layout_names
 
@@ -50,7 +50,8 @@ def _every_descendant(state, plies, agent=0):
         yield from level
 
 
-EVALUATIONS = [(better_evaluation, better_bounds_within), (safe_evaluation, safe_bounds_within)]
+EVALUATIONS = [(better_evaluation, better_bounds_within), (safe_evaluation, safe_bounds_within),
+               (scaled_evaluation, scaled_bounds_within)]
 
 
 @pytest.mark.parametrize("evaluation, bounds_within", EVALUATIONS)

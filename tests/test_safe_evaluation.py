@@ -55,12 +55,13 @@ def test_safe_is_better_without_the_scared_pull_and_with_a_dearer_room():
     assert pulled >= 5 and cornered >= 5, (pulled, cornered)  # both terms are exercised
 
 
-def test_the_default_agent_wins_the_games_a_dearer_room_circled_in():
-    assert DEFAULT_EVALUATION == "safe"
+@pytest.mark.parametrize("evaluation", ["safe", None])  # None: the default agent's, `scaled` (safe on big mazes)
+def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evaluation):
+    assert DEFAULT_EVALUATION == "scaled"
     layout = load_layout("tiny")
     for seed in CIRCLING_SEEDS:
-        result = run_game(layout, make_pacman_agent("expectimax"), make_ghosts("random", 1), seed=seed,
-                          max_moves=500)
+        result = run_game(layout, make_pacman_agent("expectimax", {"evaluation": evaluation}),
+                          make_ghosts("random", 1), seed=seed, max_moves=500)
         assert result.won and result.moves < 100, (seed, result.moves)
 
 
@@ -71,4 +72,4 @@ def test_the_default_agent_wins_one_of_them_from_the_command_line(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     game = json.loads(done.stdout)
-    assert game["agent_args"]["evaluation"] == "safe" and game["won"] and not game["cut_off"], game
+    assert game["agent_args"]["evaluation"] == "scaled" and game["won"] and not game["cut_off"], game

@@ -1,0 +1,219 @@
+"""Random small mazes of the kind a student draws, small enough for the exact solver.
+
+`random_maze(seed)` draws one maze from a seeded generator: a family (an open
+blob grown cell by cell, with loops and dead ends; a corridor with side pockets,
+a ghost waiting in one; a cross with food at the end of every arm; a room with a
+ghost pen and a door), then Pacman, one to three ghosts, one to six dots and, in
+a quarter of the mazes, a capsule. A maze whose solver bound
+(`pacman.agents.solver.estimated_nodes`) exceeds `max_nodes` is drawn again
+with the next sub-seed, so the same seed always gives the same maze.
+
+>>> maze = random_maze(7)
+>>> maze.layout.num_ghosts >= 1 and maze.layout.food_count >= 1
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pacman.agents.solver import estimated_nodes
+from pacman.layout import Layout, parse_layout
+
+__all__ = ["FAMILIES", "Maze", "random_maze", "maze_set", "HELD_OUT_SEED", "TUNING_SEED"]
+
+#: The kinds of maze drawn, with their weights.
+FAMILIES = {"blob": 0.4, "fork": 0.25, "cross": 0.2, "pen": 0.15}
+#: The held-out set starts from this seed: never tune on it.
+HELD_OUT_SEED = 1_000_000
+#: The tuning set starts from this seed.
+TUNING_SEED = 0
+#: The default ceiling on the solver's bound for a generated maze (solves in about a second or less).
+DEFAULT_MAX_NODES = 300_000
+
+_STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+@dataclass(frozen=True)
+class Maze:
+    """One generated maze."""
+
+    seed: int
+    """The seed it was drawn from (`random_maze(seed)` draws it again)."""
+    family: str
+    """What kind of maze: one of `FAMILIES`."""
+    layout: Layout
+    """The maze, named ``rand-SEED``."""
+
+
+def random_maze(seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> Maze:
+    """The maze of `seed`: the first draw of its generator whose solver bound is at most `max_nodes`."""
+    rng = np.random.default_rng([seed, 38])
+    for _ in range(1000):
+        family = str(rng.choice(list(FAMILIES), p=list(FAMILIES.values())))
+        cells = _DRAW[family](rng)
+        text = _place(rng, cells, family)
+        if text is None:
+            continue
+        layout = parse_layout(text, name=f"rand-{seed}")
+        if estimated_nodes(layout, limit=max_nodes) <= max_nodes:
+            return Maze(seed, family, layout)
+    raise RuntimeError(f"random_maze({seed}): no maze under {max_nodes:,} nodes in 1000 draws")
+
+
+def maze_set(first_seed: int, count: int, max_nodes: int = DEFAULT_MAX_NODES) -> list[Maze]:
+    """`count` mazes from consecutive seeds starting at `first_seed`."""
+    return [random_maze(seed, max_nodes) for seed in range(first_seed, first_seed + count)]
+
+
+# -- the families: each returns the open cells (x, y) of a maze, (0, 0) being the first open cell's corner --
+
+
+def _blob(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """Cells grown one at a time from a seed cell inside a small box: loops, dead ends, a few open squares."""
+    width, height = int(rng.integers(4, 9)), int(rng.integers(3, 6))
+    target = int(rng.integers(9, min(22, width * height - 2) + 1))
+    open_squares = rng.random() < 0.3
+    cells = {(int(rng.integers(width)), int(rng.integers(height)))}
+    tries = 0
+    while len(cells) < target and tries < 5000:
+        tries += 1
+        x, y = list(cells)[int(rng.integers(len(cells)))]
+        dx, dy = _STEPS[int(rng.integers(4))]
+        nx, ny = x + dx, y + dy
+        if not (0 <= nx < width and 0 <= ny < height) or (nx, ny) in cells:
+            continue
+        if not open_squares and _closes_square(cells, nx, ny):
+            continue
+        cells.add((nx, ny))
+    return cells
+
+
+def _closes_square(cells: set[tuple[int, int]], x: int, y: int) -> bool:
+    return any({(x + dx, y), (x, y + dy), (x + dx, y + dy)} <= cells for dx in (-1, 1) for dy in (-1, 1))
+
+
+def _fork(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """A corridor with pockets hanging off it, up or down (a ghost is placed in one of them)."""
+    length = int(rng.integers(5, 10))
+    cells = {(x, 2) for x in range(length)}
+    for x in rng.choice(np.arange(1, length - 1), size=int(rng.integers(1, 3)), replace=False):
+        direction = 1 if rng.random() < 0.5 else -1
+        for k in range(1, int(rng.integers(1, 3)) + 1):
+            cells.add((int(x), 2 + direction * k))
+    return cells
+
+
+def _cross(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """A plus: four arms of one to three cells around a centre (food goes at the arms' ends)."""
+    arms = [int(rng.integers(1, 4)) for _ in range(4)]
+    c = 3
+    cells = {(c, c)}
+    for (dx, dy), n in zip(_STEPS, arms):
+        for k in range(1, n + 1):
+            cells.add((c + dx * k, c + dy * k))
+    return cells
+
+
+def _pen(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """A loop around a pen of one or two cells whose door opens onto the loop."""
+    width, height = int(rng.integers(5, 8)), 4
+    cells = {(x, 0) for x in range(width)} | {(x, height - 1) for x in range(width)}
+    cells |= {(0, y) for y in range(height)} | {(width - 1, y) for y in range(height)}
+    inside = int(rng.integers(2, width - 2))
+    cells |= {(inside, 1), (inside, 2)}  # the pen, open at the top: its door
+    if rng.random() < 0.5:
+        cells.discard((0, 1))  # cut the loop: a dead end on the left
+    return cells
+
+
+_DRAW = {"blob": _blob, "fork": _fork, "cross": _cross, "pen": _pen}
+
+
+def _ends(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    return sorted(c for c in cells if sum((c[0] + dx, c[1] + dy) in cells for dx, dy in _STEPS) == 1)
+
+
+def _distances(cells: set[tuple[int, int]], start: tuple[int, int]) -> dict[tuple[int, int], int]:
+    seen, frontier = {start: 0}, [start]
+    while frontier:
+        following = []
+        for x, y in frontier:
+            for dx, dy in _STEPS:
+                nxt = (x + dx, y + dy)
+                if nxt in cells and nxt not in seen:
+                    seen[nxt] = seen[(x, y)] + 1
+                    following.append(nxt)
+        frontier = following
+    return seen
+
+
+def _place(rng: np.random.Generator, cells: set[tuple[int, int]], family: str) -> str | None:
+    """Pacman, ghosts, food and maybe a capsule on `cells`, as layout text; None when they do not fit."""
+    cells = set(_distances(cells, min(cells)))  # keep one connected region
+    left, bottom = min(x for x, _ in cells), min(y for _, y in cells)
+    cells = {(x - left, y - bottom) for x, y in cells}
+    if len(cells) < 5:
+        return None
+    order = sorted(cells)
+    ends = _ends(cells)
+    pacman = order[int(rng.integers(len(order)))]
+    away = _distances(cells, pacman)
+    num_ghosts = int(rng.choice([1, 2, 3], p=[0.5, 0.38, 0.12]))
+    candidates = [c for c in order if away[c] >= 2]
+    if family == "fork":  # a ghost waits in a pocket: a cell off the corridor's row
+        pockets = [c for c in candidates if c[1] != 2]
+        if pockets:
+            first = pockets[int(rng.integers(len(pockets)))]
+            candidates = [first] + [c for c in candidates if c != first]
+    if family == "pen":
+        pen = [c for c in candidates if 0 < c[1] < 3 and 0 < c[0]]
+        if pen:
+            first = pen[int(rng.integers(len(pen)))]
+            candidates = [first] + [c for c in candidates if c != first]
+    if len(candidates) < num_ghosts:
+        return None
+    if family in ("fork", "pen"):
+        ghosts = [candidates[0]] + _pick(rng, candidates[1:], num_ghosts - 1)
+    else:
+        ghosts = _pick(rng, candidates, num_ghosts)
+    free = [c for c in order if away[c] >= 2 and c not in ghosts]  # no dot next to Pacman's start
+    ends = [c for c in ends if c in free]
+    num_food = int(rng.integers(1, 7))
+    if family == "cross":
+        food = list(ends)
+        if not food:
+            return None
+    else:
+        food = _pick(rng, ends, min(len(ends), int(rng.integers(0, num_food + 1))))
+        rest = [c for c in free if c not in food]
+        food += _pick(rng, rest, min(len(rest), num_food - len(food)))
+    if not food:
+        return None
+    capsule = None
+    if rng.random() < 0.25:
+        spare = [c for c in free if c not in food]
+        if spare:
+            capsule = spare[int(rng.integers(len(spare)))]
+    width = max(x for x, _ in cells) + 3
+    height = max(y for _, y in cells) + 3
+    grid = [["%"] * width for _ in range(height)]
+    for x, y in cells:
+        grid[y + 1][x + 1] = " "
+    for x, y in food:
+        grid[y + 1][x + 1] = "."
+    if capsule is not None:
+        grid[capsule[1] + 1][capsule[0] + 1] = "o"
+    for x, y in ghosts:
+        grid[y + 1][x + 1] = "G"
+    grid[pacman[1] + 1][pacman[0] + 1] = "P"
+    return "\n".join("".join(row) for row in reversed(grid))
+
+
+def _pick(rng: np.random.Generator, items: list, count: int) -> list:
+    if count <= 0 or not items:
+        return []
+    chosen = rng.choice(len(items), size=min(count, len(items)), replace=False)
+    return [items[int(i)] for i in sorted(chosen)]

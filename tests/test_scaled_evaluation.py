@@ -1,0 +1,172 @@
+"""`scaled`: `safe` on mazes of 64 cells or more, and on smaller ones `safe` with its danger terms scaled down
+(none at 24 cells or fewer); the research harness that measures it against the exact optimum."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_compiled_core import pacman_positions
+
+from pacman import Action, GameState, load_layout, parse_layout
+from pacman.agents import make_pacman_agent
+from pacman.agents.evaluation import (SCALED_FULL, SCALED_NONE, EVALUATIONS, _scaled_weights, safe_evaluation,
+                                      scaled_evaluation)
+from pacman.agents.solver import OptimalAgent, estimated_nodes, solve
+from pacman.distances import DistanceTable
+from pacman.research.mazes import FAMILIES, HELD_OUT_SEED, random_maze
+from pacman.research.policy import policy_value
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def region_cells(layout):
+    region = layout.region(layout.pacman_start)
+    return sum(1 for x in range(layout.width) for y in range(layout.height)
+               if not layout.is_wall(x, y) and layout.region((x, y)) == region)
+
+
+def danger(state, share):
+    """`safe`'s three danger terms at `share` of their weight, by their definitions (300, 40 / (d - 1), 60 a cell
+    of room below 12 when a hunter is within 8 steps)."""
+    table = DistanceTable.of(state.layout)
+    here = table.cell(state.pacman_position)
+    hunters = [table.cell(p) for p, t in zip(state.ghost_positions, state.scared_timers) if not t]
+    total = 0.0
+    for cell in hunters:
+        d = table.rows[here][cell]
+        total += 300.0 if d <= 1 else (40.0 / (d - 1) if d <= 5 else 0.0)
+    if hunters and min(table.rows[here][c] for c in hunters) <= 8:
+        total += 60.0 * max(0, 12 - table.room(here, hunters))
+    return share * total
+
+
+@pytest.mark.parametrize("name", ["small", "medium", "tricky", "capsules"])
+def test_scaled_is_safe_to_the_bit_on_mazes_of_64_cells_or_more(name):
+    layout = load_layout(name)
+    assert region_cells(layout) >= SCALED_FULL
+    for state in pacman_positions(layout, 40, seed=5):
+        assert scaled_evaluation(state) == safe_evaluation(state), repr(state)
+
+
+@pytest.mark.parametrize("name", ["trapped", "minimax", "tiny", "corridor", "threeway"])
+def test_on_small_mazes_scaled_is_safe_without_its_danger_terms(name):
+    layout = load_layout(name)
+    assert region_cells(layout) <= SCALED_NONE
+    seen = 0
+    for state in pacman_positions(layout, 40, seed=7):
+        expected = safe_evaluation(state) + danger(state, 1.0)
+        assert scaled_evaluation(state) == pytest.approx(expected, abs=1e-9), repr(state)
+        seen += danger(state, 1.0) > 0
+    assert seen >= 5  # the terms are there in safe, and gone in scaled
+
+
+def test_between_24_and_64_cells_the_danger_terms_shrink_linearly():
+    assert _scaled_weights(SCALED_NONE).caught_penalty == 0.0
+    assert _scaled_weights(44) == _scaled_weights(44)._replace()
+    half = _scaled_weights(44)
+    assert (half.caught_penalty, half.near_penalty, half.room_price) == (150.0, 20.0, 30.0)
+    assert _scaled_weights(SCALED_FULL) == _scaled_weights(1000)
+    # a 44-cell maze: a 4 x 11 room
+    layout = parse_layout("\n".join(["%" * 13] + ["%" + "P" + " " * 10 + "%"] + ["%" + " " * 11 + "%"] * 2
+                                    + ["%" + " " * 10 + "G%"] + ["%" * 13]))
+    assert region_cells(layout) == 44
+    for state in pacman_positions(layout, 20, seed=1):
+        expected = safe_evaluation(state) + danger(state, 0.5)
+        assert scaled_evaluation(state) == pytest.approx(expected, abs=1e-9), repr(state)
+
+
+def test_scaled_is_registered_and_runs_on_the_command_line(tmp_path):
+    assert EVALUATIONS["scaled"] is scaled_evaluation
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "threeway", "--seed", "3",
+                           "--agent-args", "evaluation=scaled", "--display", "none", "--json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert '"evaluation": "scaled"' in done.stdout
+
+
+# -- the research harness --------------------------------------------------------------------------------------
+
+
+def test_random_mazes_are_seeded_small_and_of_every_family():
+    mazes = [random_maze(seed) for seed in range(40)]
+    assert [m.layout.text for m in mazes[:5]] == [random_maze(seed).layout.text for seed in range(5)]
+    assert {m.family for m in mazes} == set(FAMILIES)
+    for maze in mazes:
+        layout = maze.layout
+        assert 1 <= layout.num_ghosts <= 3 and layout.food_count >= 1
+        assert estimated_nodes(layout) <= 300_000
+        assert not GameState.initial(layout).is_terminal()
+    assert random_maze(HELD_OUT_SEED).layout.text != random_maze(0).layout.text
+
+
+def test_a_fixed_policy_is_valued_exactly_by_hand_on_coinflip():
+    # East twice: the ghost goes West onto Pacman's path (1/2, lost after one move: -501) or East (won after
+    # three moves: 507).
+    value = policy_value(load_layout("coinflip"), lambda state: Action.EAST)
+    assert value.win == pytest.approx(0.5, abs=1e-12)
+    assert value.score == pytest.approx(3.0, abs=1e-9)
+    assert value.first_action is Action.EAST
+
+
+def test_a_policy_that_waits_forever_wins_nothing_and_never_ends():
+    # `corridor`'s ghost bounces behind Pacman's wall of dots only if he moves: stopping, nothing ever ends
+    layout = parse_layout("%%%%%%\n%P%.G%\n%%%%%%")
+    value = policy_value(layout, lambda state: Action.STOP)
+    assert value.win == 0.0 and value.score == -math.inf
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4, 17])
+def test_the_optimal_policy_is_valued_at_the_solvers_optimum(seed):
+    layout = random_maze(seed).layout
+    optimum = solve(layout, "random", "win")
+    agent = OptimalAgent("win")
+    agent.reset(None, (), layout)
+    assert policy_value(layout, agent.get_action).win == pytest.approx(optimum.value, abs=1e-9)
+
+
+def test_no_policy_beats_the_optimum_on_random_mazes():
+    for seed in range(8):
+        layout = random_maze(seed).layout
+        optimum = solve(layout, "random", "win").value
+        for name in ("greedy", "expectimax"):
+            agent = make_pacman_agent(name)
+            if name == "expectimax":
+                agent.reset(None, make_ghosts_for(layout), layout)
+            assert policy_value(layout, agent.get_action).win <= optimum + 1e-9
+
+
+def make_ghosts_for(layout):
+    from pacman.agents import make_ghosts
+    return make_ghosts("random", layout.num_ghosts)
+
+
+def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--layout", "threeway",
+                           "--layout", "coinflip", "--agent", "greedy", "--agent", "optimal",
+                           "--cache", str(tmp_path / "cache"), "--json", str(tmp_path / "out.json")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    optimal = next(line for line in lines if line.startswith("optimal "))
+    assert optimal.split()[1:4] == ["58.3", "58.3", "0.00"]  # (2/3 + 1/2) / 2, no gap
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 2
+    # random maze 34 of the tuning set: a corridor with a ghost in a side pocket, where safe wins nothing
+    drawn = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "tuning",
+                            "--first", "34", "--mazes", "2", "--agent", "expectimax:depth=2,evaluation=safe",
+                            "--agent", "greedy", "--cache", str(tmp_path / "cache"), "--draw", "lose.png",
+                            "--draw-count", "1"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert drawn.returncode == 0, drawn.stderr
+    from PIL import Image
+    with Image.open(tmp_path / "lose.png") as image:
+        assert image.format == "PNG" and image.width > 200 and image.height > 100
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--mazes" in bad.stderr
