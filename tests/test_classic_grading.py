@@ -178,7 +178,8 @@ def test_graph_state_offers_the_classic_methods_a_search_uses():
 
 # --- grading the course, in process (the sandbox replaced by a direct call) -------------------------------
 
-def _in_process(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=()):
+def _in_process(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=(),
+                write_budget=None):
     assert loader == "classic"
     module = load_with_stubs(source, path)
     outcomes = []

@@ -82,7 +82,8 @@ def _student(generation: str, student: str) -> Path:
     return FOLDERS[generation] / (REFERENCE[generation] if student == "complete" else student)
 
 
-def _in_process(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=()):
+def _in_process(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=(),
+                write_budget=None):
     """`run_items` without the sandbox's processes: the same loading and runners, for fast tests."""
     assert loader == "classic"
     module = load_classic_module(path, generation=items[0]["generation"])

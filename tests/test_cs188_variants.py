@@ -90,7 +90,7 @@ def _copy(name: str, tmp_path: Path) -> Path:
 def in_process(monkeypatch):
     """`run_items` without the sandbox's processes (the same loading, engine and runners), for fast tests."""
 
-    def run(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=()):
+    def run(source, path, items, time_limits, memory_mb=1024, user=None, loader="module", forbid_imports=(), write_budget=None):
         assert loader == "classic"
         apply_engine(items)
         module = load_classic_module(path, generation=items[0]["generation"] if items else "classic")

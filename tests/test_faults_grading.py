@@ -287,3 +287,31 @@ def test_the_sandbox_users_files_in_the_shared_folders_are_removed_and_no_one_el
     removed = sandbox._remove_files_of(65534)
     assert sorted(removed) == sorted(str(p) for p in (shared / "theirs" / "a.bin", shared / "b.bin", shared / "theirs"))
     assert [p.name for p in shared.iterdir()] == ["mine.txt"] and mine.read_text() == "the grader's"
+
+
+def test_a_classic_course_grading_stops_a_flood_at_the_write_budget(tmp_path, capsys):
+    """A CS188 folder is graded under the same total write budget as an assignment: a flood at import is
+    stopped and named, and the grading refused (no grade that looks complete)."""
+    flood = tmp_path / "flood"
+    flood.mkdir()
+    course = Path(__file__).parent / "cs188_classic"
+    student = (course / "multiAgents.py").read_text()
+    # At import: 40 files of 8 MB (the per-file cap) outside its folder.
+    path = tmp_path / "multiAgents.py"
+    path.write_text(textwrap.dedent(f"""
+        import os as _os
+        for _i in range(40):
+            with open(_os.path.join({str(flood)!r}, f"{{_os.getpid()}}-{{_i}}"), "wb") as _out:
+                for _ in range(8):
+                    try:
+                        _out.write(b"x" * (1 << 20))
+                    except OSError:
+                        break
+    """) + student)
+    out = tmp_path / "report.json"
+    status = main(["grade", str(course / "test_cases"), str(path), "--json", str(out)])
+    err = capsys.readouterr().err
+    on_disk = sum(f.stat().st_size for f in flood.iterdir())
+    assert status != 0 and not out.exists()
+    assert "disk: the submission's processes wrote " in err and "over its 32.0 MB write budget" in err
+    assert on_disk < 40 * (8 << 20)  # stopped before the 320 MB it meant to write

@@ -254,4 +254,4 @@ def grade(
         results.append(QuestionResult(question.id, question.title, question_score(question, verdicts),
                                       float(question.points), question.scoring, question.visibility, verdicts))
     return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
-                       log.violations, limits)
+                       log.violations, limits=limits)

@@ -10,7 +10,7 @@ the same `GradeReport` as for our own assignments, so the terminal report,
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -26,7 +26,7 @@ from pacman.grading.grader import (
     read_submission,
     unrun_for_violations,
 )
-from pacman.grading.sandbox import check_sandbox_user, run_items
+from pacman.grading.sandbox import WRITE_BUDGET, check_sandbox_user, run_items
 
 __all__ = ["grade_course", "settle_generation"]
 
@@ -78,6 +78,15 @@ def with_generation(items: list[dict], generation: str, engine=None) -> list[dic
     return [dict(item, **extra) for item in items]
 
 
+@dataclass
+class _Usage:
+    """What a submission has used over a whole grading: bytes written (one budget, `WRITE_BUDGET`) and the
+    limits it hit, one line each for the report."""
+
+    written: int = 0
+    limits: list[str] = field(default_factory=list)
+
+
 def grade_course(
     course: ClassicCourse,
     submission: str | Path,
@@ -115,12 +124,14 @@ def grade_course(
     # As the course's autograder: prerequisites gate a question when the whole course is graded; with
     # questions named (its -q), they are graded first but gate nothing.
     gate = not questions
+    usage = _Usage()  # one write budget for the whole grading, as for an assignment
     for question in chosen:
         results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
                                                memory_mb, output, progress, course.forbid_imports, log, generation,
-                                               course.engine, gate)
+                                               course.engine, gate, usage)
     return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
-                       log.violations, context)
+                       log.violations, context, limits=usage.limits)
+
 
 
 def course_context(course: ClassicCourse, generation: str) -> str:
@@ -147,7 +158,8 @@ def _not_graded(question: ClassicQuestion) -> QuestionResult:
 def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], source: str, path: str,
                     submission: str | Path, sandbox_user: str | None, memory_mb: int, output: list[str],
                     progress: Callable[[str, TestResult], None] | None, forbid_imports: tuple[str, ...],
-                    log: ViolationLog, generation: str, engine=None, gate: bool = True) -> QuestionResult:
+                    log: ViolationLog, generation: str, engine=None, gate: bool = True,
+                    usage: _Usage | None = None) -> QuestionResult:
     if question.problem is not None:
         return _not_graded(question)
     notes = []
@@ -172,8 +184,11 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
         return result
     items = with_generation([item for test in question.tests for item in test.items], generation, engine)
     limits = [limit for test in question.tests for limit in test.time_limits]
+    usage = _Usage() if usage is None else usage
     run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic",
-                    forbid_imports=forbid_imports)
+                    forbid_imports=forbid_imports, write_budget=WRITE_BUDGET - usage.written)
+    usage.written += run.written
+    usage.limits.extend(f"{question.id}: {line}" for line in run.limits)
     log.add_run(run, question.id)
     if run.import_error is not None and not run.violations:  # a forbidden import at import: every test fails
         raise SubmissionError(f"{submission}: {run.import_error}")
