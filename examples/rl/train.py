@@ -8,7 +8,8 @@ docs/environments.md), the reward the game's score scaled by SB3's VecNormalize
 (rewards only: the saved policy needs no statistics), illegal moves masked out.
 Every `--eval-every` steps the deterministic policy plays `--eval-games` seeded
 games (seeds from 10**6, apart from the 1,000 games the docs report); the curve
-goes to OUT.csv and OUT.png. The model plays as ``pacman-ai batch --pacman sb3:OUT.zip``.
+goes to OUT.csv and OUT.png. The model kept is the one of the best evaluation. The learning rate falls linearly to 0 over `--timesteps`.
+The model plays as ``pacman-ai batch --pacman sb3:OUT.zip``.
 Needs ``pip install "pacman-ai[rl]"`` (and matplotlib for the plot).
 """
 
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         model = MaskablePPO.load(args.init, env=env, seed=args.seed)
     else:
         model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=128, batch_size=512, n_epochs=4,
-                            learning_rate=3e-4, gamma=0.99, gae_lambda=0.95, ent_coef=0.01, clip_range=0.2,
+                            learning_rate=lambda left: 3e-4 * left, gamma=0.99, gae_lambda=0.95,
+                            ent_coef=0.005, clip_range=0.2,
                             policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     model.pacman_env = {"layout": args.layout, "observation": args.observation}
     rows: list[tuple[int, float, float, float, float]] = []
@@ -88,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = 0
+            self.best = -1.0
 
         def _on_step(self) -> bool:
             if self.num_timesteps < self.next_eval:
@@ -103,14 +106,16 @@ def main(argv: list[str] | None = None) -> int:
                 csv.writer(f).writerows([("timesteps", "minutes", "cpu_minutes", "win_rate", "mean_score")]
                                         + [(t, f"{m / 60:.2f}", f"{c / 60:.2f}", f"{r:.4f}", f"{s:.1f}")
                                            for t, m, c, r, s in rows])
-            model.save(args.out)
+            if rate >= self.best:  # the best evaluation so far (its seeds are not the reported games')
+                self.best = rate
+                model.save(args.out)
             if args.target is not None and rate >= args.target:
                 return False
             return elapsed < args.minutes * 60
 
-    model.learn(total_timesteps=args.timesteps, callback=Progress())
-    model.save(args.out)
-    print(f"saved {args.out} after {model.num_timesteps} steps, {(time.perf_counter() - started) / 60:.1f} min",
+    progress = Progress()
+    model.learn(total_timesteps=args.timesteps, callback=progress)
+    print(f"saved {args.out} (the best evaluation, {progress.best:.1%}); stopped after {model.num_timesteps} steps, {(time.perf_counter() - started) / 60:.1f} min",
           file=sys.stderr)
     return 0
 

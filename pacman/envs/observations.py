@@ -120,11 +120,13 @@ MOVE_FEATURES: tuple[str, ...] = (
     "ghost_on",         # a ghost that is not scared is on the target cell
     "ghost_next",       # one is a single step from it (it may step onto Pacman next)
     "ghost_two",        # one is two steps from it
+    "ghost_three",      # one is three steps from it
     "ghost_closeness",  # 1 / (1 + maze distance to the nearest ghost that is not scared); 0 with none
     "scared_closeness",  # the same for the nearest scared ghost
     "scared_nearer",    # 1 when the target is nearer the nearest scared ghost than Pacman's cell is
     "capsule_closeness",  # the same for the nearest capsule
     "capsule_nearer",   # 1 when the target is nearer the nearest capsule than Pacman's cell is
+    "room",             # the share of the maze's open cells nearer the target than every ghost that is not scared
 )
 #: The fields after the five moves' blocks.
 GLOBAL_FEATURES: tuple[str, ...] = ("food_left", "any_scared")
@@ -230,6 +232,13 @@ class GridObserver:
         rows = self._distances[targets]  # (N, T, cells)
         return np.where(present[:, None, :], rows, np.inf).min(axis=2)
 
+    def _room(self, ghosts: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """For each game and target, the share of open cells strictly nearer the target than every ghost of
+        `ghosts` ((N, cells) bool): where Pacman could still go before a ghost gets there."""
+        distances = self._distances
+        nearest_ghost = np.where(ghosts[:, :, None], distances[None], np.inf).min(axis=1)  # (N, cells)
+        return (distances[targets] < nearest_ghost[:, None, :]).sum(axis=2) / distances.shape[0]
+
     def _features(self, grids: np.ndarray, out: np.ndarray | None) -> np.ndarray:
         n = grids.shape[0]
         flat = grids.reshape(n, grids.shape[1], -1)[:, :, self._open]  # (N, C, cells)
@@ -255,11 +264,13 @@ class GridObserver:
                 ghost_d[:, :5] == 0,
                 ghost_d[:, :5] == 1,
                 ghost_d[:, :5] == 2,
+                ghost_d[:, :5] == 3,
                 1.0 / (1.0 + ghost_d[:, :5]),
                 1.0 / (1.0 + scared_d[:, :5]),
                 scared_d[:, :5] < scared_d[:, 5:],
                 1.0 / (1.0 + capsule_d[:, :5]),
                 capsule_d[:, :5] < capsule_d[:, 5:],
+                self._room(ghosts, targets[:, :5]),
             ], axis=2).astype(np.float32)  # (N, 5, fields)
         fields *= legal[:, :, None]
         out[:, : 5 * len(MOVE_FEATURES)] = fields.reshape(n, -1)
