@@ -4,7 +4,9 @@
 The compiled environment plays exactly the games of `PacmanEnv` (one round per
 step, the same seeded streams, the same grid), with Gymnasium's default
 ``NEXT_STEP`` autoreset: the step after a game ends starts the next one (reward 0,
-the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
+the action ignored); with ``autoreset_mode="SAME_STEP"`` (or ``AutoresetMode.SAME_STEP``) a game that ends
+starts the next one in the same step, its last observation and info in ``info["final_obs"]`` and
+``info["final_info"]``, as Gymnasium's `SyncVectorEnv` gives them. Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
 ``engine="python"``), or for "pixels" and "state" observations or a render mode,
 `make_vector_env` returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which play
 the same episodes (tests/test_envs_vector.py checks it against the Python engine).
@@ -64,7 +66,10 @@ class PacmanVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
-                 num_ghosts: int | None = None, max_moves: int | None = None, copy: bool = True) -> None:
+                 num_ghosts: int | None = None, max_moves: int | None = None, copy: bool = True,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         obstacle = compiled_vector_obstacle()
         if obstacle is not None:
             raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
@@ -117,8 +122,18 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"step(actions): expected {self.num_envs} integer actions, got an array of shape "
                               f"{actions.shape} and dtype {actions.dtype}")
         self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
-        return (self._observation(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
-                self._info())
+        terminated, truncated = self._terminated.copy(), self._truncated.copy()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            ended = np.flatnonzero(terminated | truncated)
+            if ended.size:  # as SyncVectorEnv: the last observation and info under "final_obs", "final_info"
+                infos: dict[str, Any] = {}
+                for i in ended:
+                    i = int(i)
+                    infos = self._add_info(infos, {"final_obs": self._observations[i].copy(),
+                                                   "final_info": {"action_mask": self._masks[i].copy()}}, i)
+                    self._core.reset(i)
+                return self._observation(), self._rewards.copy(), terminated, truncated, {**self._info(), **infos}
+        return self._observation(), self._rewards.copy(), terminated, truncated, self._info()
 
     def state(self, i: int) -> GameState:
         """Game i's current `GameState`."""
@@ -135,16 +150,29 @@ class PacmanVectorEnv(VectorEnv):
         return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
 
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """NEXT_STEP or SAME_STEP (the modes these environments play; DISABLED is refused by name)."""
+    try:
+        mode = AutoresetMode[mode] if isinstance(mode, str) and mode in AutoresetMode.__members__ else AutoresetMode(mode)
+    except ValueError:
+        raise PacmanError(f"autoreset_mode={mode!r}: expected NEXT_STEP or SAME_STEP") from None
+    if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise PacmanError(f"autoreset_mode={mode.name}: the Pacman vector environments play NEXT_STEP or SAME_STEP")
+    return mode
+
+
 def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None, max_moves: int | None = None,
                     observation: str = "grid", render_mode: str | None = None, copy: bool = True,
-                    engine: str = "auto", **kwargs: Any) -> VectorEnv:
+                    engine: str = "auto", autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                    **kwargs: Any) -> VectorEnv:
     """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options (and `engine`
     allows it), else a `SyncVectorEnv` of `PacmanEnv`s with that `engine`; both truncate at the smaller of
     `max_moves` and `max_episode_steps`."""
     limits = [limit for limit in (max_moves, max_episode_steps) if limit is not None]
     limit = min(limits) if limits else None
+    mode = _autoreset_mode(autoreset_mode)
     if choose_engine(engine) == "compiled" and compiled_vector_obstacle(observation, render_mode) is None:
-        return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
+        return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, autoreset_mode=mode, **kwargs)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
                                             engine=engine, **kwargs) for _ in range(num_envs)],
-                         copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
+                         copy=copy, autoreset_mode=mode)
