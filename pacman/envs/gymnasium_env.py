@@ -25,7 +25,7 @@ from pacman.game import agent_streams, endless_reason
 from pacman.layout import Layout, load_layout
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, choose_engine
-from pacman.envs.observations import GridObserver, grid_observation, state_bounds, state_vector
+from pacman.envs.observations import GHOSTS, GridObserver, grid_observation, state_bounds, state_vector
 
 __all__ = ["PacmanEnv", "OBSERVATIONS", "GRID_OBSERVATIONS", "RENDER_FPS", "action_mask", "episode_seed",
            "check_cell"]
@@ -156,6 +156,7 @@ class PacmanEnv(gym.Env):
         """The seed of the episode's game (``pacman-ai play --seed``), once reset."""
         self.moves = 0
         self.illegal_actions = 0
+        self._previous: np.ndarray | None = None
         self._streams: list[np.random.Generator] = []
         self._pacman_rng: np.random.Generator | None = None
         self._renderers: dict[int, Any] = {}
@@ -180,6 +181,7 @@ class PacmanEnv(gym.Env):
             self._pacman_rng = self._streams[0]
         self.seed_of_game = game_seed
         self.state = self.start
+        self._previous = None
         self.moves = 0
         self.illegal_actions = 0
         info = self._info()
@@ -193,6 +195,8 @@ class PacmanEnv(gym.Env):
         state = self.state
         if self.seed_of_game is None:
             raise PacmanError("step() before reset(): call reset() first")
+        if self.observation == "features":  # the ghosts before the step: which are coming nearer
+            self._previous = (self._grid if self._core is not None else grid_observation(state))[GHOSTS].copy()
         if state.is_terminal() or (self.max_moves is not None and self.moves >= self.max_moves):
             raise PacmanError("step() after the episode ended: call reset() first")
         try:
@@ -308,7 +312,8 @@ class PacmanEnv(gym.Env):
     def _observe(self) -> Any:
         if self._observer is not None:
             grid = self._grid if self._core is not None else grid_observation(self.state)
-            return self._observer(grid[None])[0]
+            previous = None if self._previous is None else self._previous[None]
+            return self._observer(grid[None], previous=previous)[0]
         if self.observation == "state":
             return state_vector(self.state)
         return self._frame(self.cell)

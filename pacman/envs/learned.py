@@ -133,6 +133,7 @@ class SB3Agent:
         self._layout: Layout | None = None
         self._observer: Any = None
         self._rng: np.random.Generator | None = None
+        self._previous: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return f"SB3Agent({str(self.path)!r}, algorithm={self.algorithm!r})"
@@ -141,16 +142,20 @@ class SB3Agent:
         """Before a game: Pacman's own stream (for ``deterministic=false``) and the layout (checked against the
         model's observation)."""
         self._rng = rng
+        self._previous = None
         if layout is not None:
             self._prepare(layout)
 
     def get_action(self, state: GameState) -> Action:
         from pacman.envs.gymnasium_env import action_mask
-        from pacman.envs.observations import grid_observation
+        from pacman.envs.observations import GHOSTS, grid_observation
 
         if state.layout is not self._layout:
             self._prepare(state.layout)
-        observation = self._observer(grid_observation(state)[None])
+        grid = grid_observation(state)
+        previous = self._previous if self._previous is not None and self._previous.shape == grid[GHOSTS].shape else None
+        observation = self._observer(grid[None], previous=None if previous is None else previous[None])
+        self._previous = grid[GHOSTS].copy()  # the ghosts as Pacman last saw them: which are coming nearer
         legal = action_mask(state).astype(bool)
         if not legal.any():
             return Action.STOP

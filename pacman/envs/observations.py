@@ -122,6 +122,7 @@ MOVE_FEATURES: tuple[str, ...] = (
     "ghost_two",        # one is two steps from it
     "ghost_three",      # one is three steps from it
     "ghost_closeness",  # 1 / (1 + maze distance to the nearest ghost that is not scared); 0 with none
+    "ghost_nearing",    # that distance is smaller than at the last step (a ghost is coming this way)
     "scared_closeness",  # the same for the nearest scared ghost
     "scared_nearer",    # 1 when the target is nearer the nearest scared ghost than Pacman's cell is
     "capsule_closeness",  # the same for the nearest capsule
@@ -209,8 +210,11 @@ class GridObserver:
         self._targets, self._legal = targets, legal
         self._food_total = max(1, layout.food_count)
 
-    def __call__(self, grids: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """The observations of `grids` (``(N, C, H, W)`` uint8), into `out` when given."""
+    def __call__(self, grids: np.ndarray, out: np.ndarray | None = None,
+                 previous: np.ndarray | None = None) -> np.ndarray:
+        """The observations of `grids` (``(N, C, H, W)`` uint8), into `out` when given. `previous`: the "ghosts"
+        planes of the step before (``(N, H, W)``), for the "features" field ``ghost_nearing`` (None, or a game's
+        first step: no ghost is nearing)."""
         if self.kind == "grid":
             if out is None:
                 return grids.copy()
@@ -224,7 +228,7 @@ class GridObserver:
             blocks = out.reshape(n, c, h, cell, w, cell)
             np.multiply(grids[:, :, :, None, :, None], 255, out=blocks, casting="unsafe")
             return out
-        return self._features(grids, out)
+        return self._features(grids, out, previous)
 
     def _nearest(self, present: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """For each game, the maze distance from each target cell to the nearest cell of `present` ((N, cells)
@@ -239,7 +243,7 @@ class GridObserver:
         nearest_ghost = np.where(ghosts[:, :, None], distances[None], np.inf).min(axis=1)  # (N, cells)
         return (distances[targets] < nearest_ghost[:, None, :]).sum(axis=2) / distances.shape[0]
 
-    def _features(self, grids: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    def _features(self, grids: np.ndarray, out: np.ndarray | None, previous: np.ndarray | None) -> np.ndarray:
         n = grids.shape[0]
         flat = grids.reshape(n, grids.shape[1], -1)[:, :, self._open]  # (N, C, cells)
         if out is None:
@@ -253,6 +257,11 @@ class GridObserver:
         rows = np.arange(n)[:, None]
         food_d = self._nearest(food, targets)
         ghost_d = self._nearest(ghosts, targets)
+        if previous is None:
+            nearing = np.zeros_like(ghost_d[:, :5], dtype=bool)
+        else:
+            before = self._nearest(previous.reshape(n, -1)[:, self._open].astype(bool), targets[:, :5])
+            nearing = ghost_d[:, :5] < before
         scared_d = self._nearest(scared, targets)
         capsule_d = self._nearest(capsules, targets)
         with np.errstate(invalid="ignore"):
@@ -266,6 +275,7 @@ class GridObserver:
                 ghost_d[:, :5] == 2,
                 ghost_d[:, :5] == 3,
                 1.0 / (1.0 + ghost_d[:, :5]),
+                nearing,
                 1.0 / (1.0 + scared_d[:, :5]),
                 scared_d[:, :5] < scared_d[:, 5:],
                 1.0 / (1.0 + capsule_d[:, :5]),

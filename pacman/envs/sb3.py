@@ -37,6 +37,7 @@ from pacman.layout import Layout
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, core_obstacle
 from pacman.envs.gymnasium_env import GRID_OBSERVATIONS, PacmanEnv
+from pacman.envs.observations import GHOSTS
 
 __all__ = ["PacmanSB3VecEnv", "make_vec_env", "PER_GAME_ATTRIBUTES", "PER_GAME_METHODS"]
 
@@ -79,6 +80,7 @@ class PacmanSB3VecEnv(VecEnv):
         self._rewards, self._terminated, self._truncated = self._core.rewards, self._core.terminated, self._core.truncated
         self._obs = np.zeros((num_envs, *self.observation_space.shape), dtype=self.observation_space.dtype)
         self._actions: np.ndarray | None = None
+        self._previous = np.zeros_like(self._grids[:, GHOSTS])  # the ghosts' plane before the step ("features")
         self._started = False
         self._seeded = np.zeros(num_envs, dtype=bool)
 
@@ -105,7 +107,8 @@ class PacmanSB3VecEnv(VecEnv):
         self._reset_options()
         self._started = True
         self._actions = None
-        return self._observer(self._grids, self._obs).copy()
+        self._previous[...] = self._grids[:, GHOSTS]
+        return self._observer(self._grids, self._obs, self._previous).copy()
 
     def step_async(self, actions: np.ndarray) -> None:
         if not self._started:
@@ -118,13 +121,14 @@ class PacmanSB3VecEnv(VecEnv):
                               f"{actions.shape} and dtype {actions.dtype}")
         bad = np.flatnonzero((actions < 0) | (actions > 4))
         if bad.size:
-            raise PacmanError(f"step(actions): action {actions[bad[0]]!r} of game {bad[0]} is not one of 0..4 "
+            raise PacmanError(f"step(actions): action {actions[bad[0]].item()!r} of game {bad[0]} is not one of 0..4 "
                               "(North, South, East, West, Stop)")
         self._actions = np.ascontiguousarray(actions, dtype=np.int64)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         if self._actions is None:
             raise PacmanError("step_wait() without step_async(actions)")
+        previous = self._grids[:, GHOSTS].copy()
         self._games.step(self._actions)
         self._actions = None
         rewards = self._rewards.astype(np.float32)
@@ -133,14 +137,16 @@ class PacmanSB3VecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         ended = np.flatnonzero(dones)
         if ended.size:
-            last = self._observer(self._grids[ended])
+            last = self._observer(self._grids[ended], previous=previous[ended])
             for k, i in enumerate(ended):
                 i = int(i)
                 state = self._games.game_state(i)
                 infos[i] = {"terminal_observation": last[k], "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
                             "is_success": state.is_win(), "score": state.score, "seed": self.seed_of_game(i)}
                 self._core.reset(i)  # the same step: the next game of its seeder, no transition between the two
-        return self._observer(self._grids, self._obs).copy(), rewards, dones, infos
+                previous[i] = self._grids[i, GHOSTS]
+        self._previous = previous
+        return self._observer(self._grids, self._obs, previous).copy(), rewards, dones, infos
 
     def close(self) -> None:
         pass
