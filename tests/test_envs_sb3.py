@@ -262,6 +262,9 @@ def test_batch_and_compare_play_a_saved_model_as_a_user_does(tmp_path, saved_mod
                 "--config", "greedy:--pacman greedy", "--games", "2", "--jobs", "1", "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "learned" in done.stdout and "greedy" in done.stdout
+    plays = [_cli("play", "--layout", "small", "--pacman", f"sb3:{path}", "--seed", "2", "--display", "none",
+                  cwd=tmp_path) for _ in range(2)]
+    assert plays[0].returncode == 0 and plays[0].stdout == plays[1].stdout and "game 1:" in plays[0].stdout
     done = _cli("batch", "--layout", "small", "--pacman", f"sb3:{tmp_path / 'nope.zip'}", "--games", "1",
                 cwd=tmp_path)
     assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
