@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--threads", type=int, default=1,
                         help="torch threads (1 is fastest for this small network, and on a shared machine)")
+    parser.add_argument("--gamma", type=float, default=0.99, help="the discount")
+    parser.add_argument("--ent-coef", type=float, default=0.005, help="the entropy bonus")
     parser.add_argument("--init", type=Path, default=None, help="start from this model (e.g. trained on a smaller maze)")
     args = parser.parse_args(argv)
 
@@ -73,13 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     env = make_vec_env(layout=args.layout, num_envs=args.num_envs, observation=args.observation,
                        max_moves=args.max_moves)
-    env = VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=True, gamma=0.99)
+    env = VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=True, gamma=args.gamma)
     if args.init is not None:
         model = MaskablePPO.load(args.init, env=env, seed=args.seed)
     else:
         model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=128, batch_size=512, n_epochs=4,
-                            learning_rate=lambda left: 3e-4 * left, gamma=0.99, gae_lambda=0.95,
-                            ent_coef=0.005, clip_range=0.2,
+                            learning_rate=lambda left: 3e-4 * left, gamma=args.gamma, gae_lambda=0.95,
+                            ent_coef=args.ent_coef, clip_range=0.2,
                             policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     model.pacman_env = {"layout": args.layout, "observation": args.observation}
     rows: list[tuple[int, float, float, float, float]] = []
