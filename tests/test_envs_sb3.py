@@ -282,3 +282,31 @@ def test_the_recipe_wins_small(tmp_path):
                  "--json", "--quiet", cwd=tmp_path)
     assert batch.returncode == 0, batch.stderr
     assert json.loads(batch.stdout)["summary"][0]["wins"] >= 900
+
+
+def test_the_recipe_scripts_run_as_written_on_a_small_budget(tmp_path):
+    """examples/rl/train.py and plot.py as a user runs them (a few thousand steps: the plumbing, not the win)."""
+    train = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
+                            "--out", "tiny.zip", "--timesteps", "4096", "--eval-every", "2048", "--eval-games", "4",
+                            "--num-envs", "8"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert train.returncode == 0, train.stderr
+    rows = (tmp_path / "tiny.csv").read_text().splitlines()
+    assert rows[0] == "timesteps,minutes,cpu_minutes,win_rate,mean_score"
+    assert [row.split(",")[0] for row in rows[1:]] == ["8", "2056"]  # every 2,048 steps from the first
+    assert (tmp_path / "tiny.zip").is_file()
+    from pacman.envs.learned import model_info
+
+    assert model_info(tmp_path / "tiny.zip")["observation"] == "features"
+    plot = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "plot.py"), "tiny.csv", "--out", "c.png"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert plot.returncode == 0, plot.stderr
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_shipped_models_are_what_the_docs_say(tmp_path):
+    from pacman.envs.learned import model_info
+
+    for name in ("small", "medium"):
+        info = model_info(ROOT / "examples" / "rl" / f"{name}.zip")
+        assert info["algorithm"] == "MaskablePPO" and info["observation"] == "features"
+        assert info["trained_on"] == name
