@@ -15,15 +15,15 @@ import pytest
 pytest.importorskip("stable_baselines3", reason='the SB3 plumbing needs the extra: pip install "pacman-ai[rl]"')
 pytest.importorskip("sb3_contrib", reason='MaskablePPO needs the extra: pip install "pacman-ai[rl]"')
 
-import gymnasium as gym  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3 import A2C, DQN, PPO  # noqa: E402
-from stable_baselines3.common.env_checker import check_env  # noqa: E402
+import gymnasium as gym
+from pacman.agents.compiled import core_status
+from sb3_contrib import MaskablePPO
+from stable_baselines3 import A2C, DQN, PPO
+from stable_baselines3.common.env_checker import check_env
 
-from pacman.agents.compiled import core_status  # noqa: E402
-from pacman.envs import ENV_ID, PacmanEnv  # noqa: E402
-from pacman.envs.observations import GridObserver, feature_fields, grid_observation  # noqa: E402
-from pacman.errors import AgentSpecError, PacmanError  # noqa: E402
+from pacman.envs import ENV_ID, PacmanEnv
+from pacman.envs.observations import GridObserver, feature_fields, grid_observation
+from pacman.errors import AgentSpecError, PacmanError
 
 compiled = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,7 +26,7 @@ from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["SB3Agent", "SPEC_PREFIX", "ALGORITHMS", "model_info", "is_sb3_spec", "sb3_agent_args"]
+__all__ = ["ALGORITHMS", "SPEC_PREFIX", "SB3Agent", "is_sb3_spec", "model_info", "sb3_agent_args"]
 
 #: The agent-spec prefix: ``sb3:PATH.zip``.
 SPEC_PREFIX = "sb3:"

@@ -279,7 +279,7 @@ class PacmanParallelEnv(ParallelEnv):
         missing = [agent for agent in self.agents if agent not in actions]
         unknown = [agent for agent in actions if agent not in self.agents]
         if missing or unknown:
-            raise PacmanError(f"step(actions): " + "; ".join(
+            raise PacmanError("step(actions): " + "; ".join(
                 part for part in (f"no action for {', '.join(missing)}" if missing else "",
                                   f"{', '.join(map(str, unknown))} not among the live agents "
                                   f"({', '.join(self.agents)})" if unknown else "") if part))

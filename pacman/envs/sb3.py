@@ -5,7 +5,7 @@
 >>> env.seed(0)
 [0, 1, 2, 3]
 >>> env.reset().shape
-(4, 62)
+(4, 77)
 
 It plays exactly the games of `pacman.envs.PacmanEnv` (one round a step, the same
 seeded streams, the same observations), four to thousands at once, the way SB3
@@ -32,14 +32,14 @@ except ImportError:  # pragma: no cover - depends on the install
     raise ImportError('pacman.envs.sb3 needs Stable-Baselines3: pip install "pacman-ai[rl]"') from None
 
 
-from pacman.errors import PacmanError
-from pacman.layout import Layout
-from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, core_obstacle
 from pacman.envs.gymnasium_env import GRID_OBSERVATIONS, PacmanEnv
 from pacman.envs.observations import GHOSTS
+from pacman.errors import PacmanError
+from pacman.layout import Layout
+from pacman.state import GameState
 
-__all__ = ["PacmanSB3VecEnv", "make_vec_env", "PER_GAME_ATTRIBUTES", "PER_GAME_METHODS"]
+__all__ = ["PER_GAME_ATTRIBUTES", "PER_GAME_METHODS", "PacmanSB3VecEnv", "make_vec_env"]
 
 #: What `PacmanSB3VecEnv.get_attr` answers, per game.
 PER_GAME_ATTRIBUTES = ("action_masks", "state", "seed_of_game", "layout", "observation", "num_ghosts", "ghost_kind",
