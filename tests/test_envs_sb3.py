@@ -16,11 +16,11 @@ pytest.importorskip("stable_baselines3", reason='the SB3 plumbing needs the extr
 pytest.importorskip("sb3_contrib", reason='MaskablePPO needs the extra: pip install "pacman-ai[rl]"')
 
 import gymnasium as gym
-from pacman.agents.compiled import core_status
 from sb3_contrib import MaskablePPO
 from stable_baselines3 import A2C, DQN, PPO
 from stable_baselines3.common.env_checker import check_env
 
+from pacman.agents.compiled import core_status
 from pacman.envs import ENV_ID, PacmanEnv
 from pacman.envs.observations import GridObserver, feature_fields, grid_observation
 from pacman.errors import AgentSpecError, PacmanError
