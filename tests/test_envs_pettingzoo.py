@@ -74,3 +74,112 @@ def test_ghost_agents_get_the_negative_reward():
 def test_bad_controlled_ghosts_are_named():
     with pytest.raises(PacmanError, match="controlled=\\[3\\]"):
         PacmanAECEnv(layout="small", controlled=(3,))
+
+
+@pytest.mark.parametrize("observation", ["dict", "box"])
+@pytest.mark.parametrize("layout", ["small", "minimax", "capsules"])
+def test_parallel_env_passes_parallel_api_test_and_parallel_seed_test(layout, observation):
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    from pacman.envs.pettingzoo_env import parallel_env
+
+    parallel_api_test(parallel_env(layout=layout, observation=observation, max_moves=40), num_cycles=200)
+    parallel_seed_test(functools.partial(parallel_env, layout=layout, observation=observation, max_moves=40),
+                       num_cycles=100)
+
+
+@pytest.mark.parametrize("observation", ["dict", "box"])
+def test_the_module_level_env_passes_api_test(observation):
+    from pacman.envs.pettingzoo_env import env
+
+    api_test(env(layout="small", observation=observation, max_moves=40), num_cycles=100)
+
+
+def test_with_pacman_the_only_agent_the_parallel_episode_is_the_gymnasium_one():
+    from pacman.envs.pettingzoo_env import parallel_env
+
+    single = PacmanEnv("small", max_moves=200)
+    par = parallel_env(layout="small", controlled=(), max_moves=200)
+    _, info = single.reset(seed=8)
+    observations, infos = par.reset(seed=8)
+    assert infos["pacman"]["seed"] == 8 and infos["pacman"]["action_mask"].tolist() == info["action_mask"].tolist()
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        action = int(rng.integers(5))
+        _, reward, terminated, truncated, info = single.step(action)
+        observations, rewards, terminations, truncations, infos = par.step({"pacman": action})
+        assert rewards["pacman"] == reward and terminations["pacman"] == terminated
+        assert truncations["pacman"] == truncated and par.aec.state_now == info["state"]
+        assert (observations["pacman"]["observation"][:-1] == single._observe()).all()
+        done = terminated or truncated
+    assert par.agents == []
+    with pytest.raises(PacmanError, match="after the episode ended"):
+        par.step({"pacman": 0})
+
+
+def test_a_parallel_round_plays_every_agent_in_turn_order():
+    from pacman.envs.pettingzoo_env import parallel_env
+
+    par = parallel_env(layout="minimax", max_moves=100)
+    observations, infos = par.reset(seed=0)
+    assert par.agents == ["pacman", "ghost_1", "ghost_2", "ghost_3"]
+    masks = {agent: infos[agent]["action_mask"] for agent in par.agents}
+    assert all(observations[agent]["action_mask"].tolist() == masks[agent].tolist() for agent in par.agents)
+    actions = {agent: int(np.flatnonzero(mask)[0]) for agent, mask in masks.items()}
+    before = par.aec.state_now
+    _, rewards, *_ = par.step(actions)
+    after = par.aec.state_now
+    assert after.pacman_position != before.pacman_position or actions["pacman"] == 4
+    assert rewards["pacman"] == after.score - before.score == 9.0  # a food, less the move
+    assert rewards["ghost_1"] == rewards["ghost_2"] == rewards["ghost_3"] == -9.0
+    assert all(after.agent_position(i) != before.agent_position(i) for i in (1, 2, 3))  # every ghost moved
+    # an illegal ghost action is replaced (and counted), never raised, in the parallel form
+    _, _, _, _, infos = par.step({"pacman": 4, "ghost_1": 4, "ghost_2": actions["ghost_2"],
+                                  "ghost_3": actions["ghost_3"]})
+    assert infos["ghost_1"]["illegal_actions"] == 1
+
+
+def test_misuse_is_named_not_a_bare_error():
+    from pacman.envs.pettingzoo_env import env, parallel_env
+
+    aec = env(layout="small")
+    with pytest.raises(PacmanError, match=r"step\(\) before reset\(\)"):
+        aec.step(0)
+    with pytest.raises(PacmanError, match=r"observe\(\) before reset\(\)"):
+        aec.observe("pacman")
+    aec.reset(seed=0)
+    with pytest.raises(PacmanError, match="no such agent"):
+        aec.observe("ghost_9")
+    par = parallel_env(layout="small")
+    with pytest.raises(PacmanError, match=r"step\(\) before reset\(\)"):
+        par.step({"pacman": 0})
+    par.reset(seed=0)
+    with pytest.raises(PacmanError, match="no action for ghost_1, ghost_2"):
+        par.step({"pacman": 0})
+    with pytest.raises(PacmanError, match="'ghost_7' not among the live agents|ghost_7 not among"):
+        par.step({"pacman": 0, "ghost_1": 0, "ghost_2": 0, "ghost_7": 0})
+    with pytest.raises(PacmanError, match="observation='rgb'"):
+        env(layout="small", observation="rgb")
+    # after the episode, once every agent has been stepped with None
+    aec = env(layout="small", controlled=(), max_moves=1)
+    aec.reset(seed=0)
+    aec.step(4)
+    aec.step(None)
+    with pytest.raises(PacmanError, match="after the episode ended"):
+        aec.step(None)
+
+
+def test_supersuit_wrappers_take_the_box_observation():
+    ss = pytest.importorskip("supersuit", reason='SuperSuit comes with the extra: pip install "pacman-ai[rl]"')
+    from pacman.envs.pettingzoo_env import parallel_env
+
+    flat = ss.flatten_v0(parallel_env(layout="small", observation="box"))
+    observations, _ = flat.reset(seed=0)
+    assert observations["pacman"].shape == (7 * 7 * 20,)
+    typed = ss.dtype_v0(parallel_env(layout="small", observation="box"), np.float32)
+    assert typed.reset(seed=0)[0]["ghost_1"].dtype == np.float32
+    stacked = ss.frame_stack_v1(parallel_env(layout="small", observation="box"), 3)
+    assert stacked.reset(seed=0)[0]["pacman"].shape == (7, 7, 60)
+    vec = ss.pettingzoo_env_to_vec_env_v1(parallel_env(layout="small", observation="box", controlled=()))
+    assert vec.reset(seed=0)[0].shape == (1, 7, 7, 20)

@@ -16,6 +16,7 @@ from gymnasium.vector import SyncVectorEnv  # noqa: E402
 
 from pacman.agents.compiled import core_status  # noqa: E402
 from pacman.envs import ENV_ID, PacmanEnv  # noqa: E402
+from pacman.errors import PacmanError  # noqa: E402
 from pacman.game import agent_streams  # noqa: E402
 
 compiled = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
@@ -144,3 +145,40 @@ def test_engine_python_gives_a_sync_vector_env_of_python_games_and_compiled_sing
     pixels = gym.make_vec(ENV_ID, num_envs=2, layout="small", observation="state", engine="compiled")
     assert isinstance(pixels, SyncVectorEnv) and {env.engine for env in pixels.envs} == {"compiled"}
     assert type(gym.make_vec(ENV_ID, num_envs=2, layout="small", engine="compiled")).__name__ == "PacmanVectorEnv"
+
+
+@pytest.mark.parametrize("engine", [pytest.param("auto", marks=compiled), "python"])
+def test_same_step_autoreset_gives_the_final_observation_as_sync_vector_env_does(engine):
+    """SAME_STEP: the games of NEXT_STEP without the junk step, the ended game's last observation and info in
+    final_obs / final_info; the compiled env and the Python SyncVectorEnv agree."""
+    num_envs, steps = 3, 120
+    same = gym.make_vec(ENV_ID, num_envs=num_envs, layout="small", autoreset_mode="SAME_STEP", engine=engine,
+                        max_episode_steps=30)
+    assert same.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    singles = [PacmanEnv("small", max_moves=30, engine="python") for _ in range(num_envs)]
+    obs, _ = same.reset(seed=4)
+    assert all((obs[i] == env.reset(seed=4 + i)[0]).all() for i, env in enumerate(singles))
+    rng = np.random.default_rng(9)
+    ended = 0
+    for _ in range(steps):
+        actions = rng.integers(5, size=num_envs)
+        obs, rewards, terminated, truncated, info = same.step(actions)
+        for i, env in enumerate(singles):
+            single_obs, reward, term, trunc, single_info = env.step(int(actions[i]))
+            assert rewards[i] == reward and terminated[i] == term and truncated[i] == trunc
+            if term or trunc:
+                ended += 1
+                assert info["_final_obs"][i] and (info["final_obs"][i] == single_obs).all()
+                assert (info["final_info"]["action_mask"][i] == single_info["action_mask"]).all()
+                single_obs, _ = env.reset()
+            else:
+                assert "final_obs" not in info or not info["_final_obs"][i]
+            assert (obs[i] == single_obs).all()
+    assert ended >= 5
+
+
+def test_autoreset_modes_other_than_next_and_same_step_are_refused_by_name():
+    with pytest.raises(PacmanError, match="DISABLED"):
+        gym.make_vec(ENV_ID, num_envs=2, layout="small", autoreset_mode="DISABLED")
+    with pytest.raises(PacmanError, match="autoreset_mode='sometimes'"):
+        gym.make_vec(ENV_ID, num_envs=2, layout="small", autoreset_mode="sometimes")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-__all__ = ["env_benchmark", "jumanji_obstacle", "JUMANJI_ENV", "SCAN_LENGTH"]
+__all__ = ["env_benchmark", "jumanji_obstacle", "sb3_obstacle", "JUMANJI_ENV", "SCAN_LENGTH"]
 
 #: The Jumanji environment compared: its PacMan (its own rules and its one fixed 31 x 28 maze, four ghosts).
 JUMANJI_ENV = "PacMan-v1"
@@ -101,6 +101,29 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
                     env.step(row)
 
             batches["vector" if copy else "vector_shared"] = (batch, actions.size)
+        same = gym.make_vec(ENV_ID, num_envs=num_envs, layout=layout, ghosts=ghosts, autoreset_mode="SAME_STEP")
+        same.reset(seed=seed)
+
+        def same_batch(env: Any = same) -> None:
+            for row in actions:
+                env.step(row)
+
+        batches["vector_same_step"] = (same_batch, actions.size)
+        why_not_sb3 = sb3_obstacle()
+        if why_not_sb3 is not None:
+            report["sb3_unavailable"] = why_not_sb3
+        else:
+            from pacman.envs.sb3 import make_vec_env
+
+            sb3_env = make_vec_env(layout=layout, num_envs=num_envs, ghosts=ghosts)
+            sb3_env.seed(seed)
+            sb3_env.reset()
+
+            def sb3_batch(env: Any = sb3_env) -> None:
+                for row in actions:
+                    env.step(row)
+
+            batches["sb3"] = (sb3_batch, actions.size)
     why = "skipped (--no-jumanji)" if not jumanji else jumanji_obstacle()
     if why is not None:
         report["jumanji_unavailable"] = why
@@ -108,7 +131,7 @@ def _measure(report: dict[str, Any], layout: Any, runs: int, seconds: float, num
         report["jumanji"], jumanji_batches = _jumanji(num_envs, seed)
         batches.update({f"jumanji_{name}": batch for name, batch in jumanji_batches.items()})
     rates = _interleaved(batches, runs, seconds)
-    for name in ("vector", "vector_shared"):
+    for name in ("vector", "vector_shared", "vector_same_step", "sb3"):
         if name in rates:
             report[name] = round(statistics.median(rates[name]))
     if "jumanji" in report:
@@ -133,6 +156,16 @@ def _interleaved(batches: dict[str, tuple[Callable[[], None], int]], runs: int,
                 steps += steps_per_batch
             rates[name].append(steps / (time.perf_counter() - started))
     return rates
+
+
+def sb3_obstacle() -> str | None:
+    """Why the Stable-Baselines3 vector environment cannot be measured here (the extra ``rl`` missing); None if
+    it can."""
+    try:
+        importlib.import_module("stable_baselines3")
+    except ImportError as exc:
+        return f"stable_baselines3 is not installed ({exc}); pip install \"pacman-ai[rl]\" to measure it"
+    return None
 
 
 def jumanji_obstacle() -> str | None:

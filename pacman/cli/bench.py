@@ -220,6 +220,11 @@ def _print_env(env: dict[str, Any]) -> None:
     else:
         print(f"  vector env, {env['num_envs']:,} games (compiled core):{'':<22} {env['vector']:>12,}")
         print(f"  vector env, {env['num_envs']:,} games, copy=False:{'':<26} {env['vector_shared']:>12,}")
+        print(f"  vector env, {env['num_envs']:,} games, SAME_STEP autoreset:{'':<17} {env['vector_same_step']:>12,}")
+        if "sb3_unavailable" in env:
+            print(f"  SB3 VecEnv (pacman.envs.sb3): not measured ({env['sb3_unavailable']})")
+        else:
+            print(f"  SB3 VecEnv (pacman.envs.sb3), {env['num_envs']:,} games:{'':<19} {env['sb3']:>12,}")
     if "jumanji_unavailable" in env:
         print(f"  Jumanji's PacMan: not measured ({env['jumanji_unavailable']})")
         return

@@ -61,7 +61,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                description="Play games on a layout and show or report them.")
     play.add_argument("--layout", default="medium", help="shipped layout name or .lay path (default: medium)")
     play.add_argument("--pacman", default="expectimax", metavar="NAME",
-                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, keyboard, module:Class or file.py:Class "
+                      help=f"Pacman agent: {', '.join(PACMAN_AGENTS)}, keyboard, module:Class, file.py:Class or "
+                           f"sb3:MODEL.zip (a policy saved by Stable-Baselines3; needs pacman-ai[rl]) "
                            f"(default: expectimax)")
     play.add_argument("--agent-args", default=None, metavar="K=V,...",
                       help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "

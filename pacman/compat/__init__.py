@@ -19,9 +19,12 @@ __all__ = ["make_pacman_agent", "effective_agent_args"]
 
 
 def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
-    """`pacman.agents.registry.make_pacman_agent`, and a classic agent for ``file.py:Class`` of a classic file."""
+    """`pacman.agents.registry.make_pacman_agent`, a classic agent for ``file.py:Class`` of a classic file, and a
+    policy learned with Stable-Baselines3 for ``sb3:PATH.zip`` (`pacman.envs.learned`)."""
     from pacman.agents import registry
 
+    if _is_sb3(name):
+        return _sb3_agent(name, args)
     if classic_spec_path(name) is not None:
         return build_classic_agent(name, args)
     return registry.make_pacman_agent(name, args)
@@ -31,6 +34,33 @@ def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghost
     """`pacman.agents.registry.effective_agent_args`; for a classic agent, its string arguments over its defaults."""
     from pacman.agents import registry
 
+    if _is_sb3(name):
+        from pacman.envs.learned import sb3_agent_args
+
+        return sb3_agent_args(name, args)
     if classic_spec_path(name) is not None:
         return effective_classic_args(name, args)
     return registry.effective_agent_args(name, args, ghosts=ghosts)
+
+
+def _is_sb3(name: Any) -> bool:
+    return isinstance(name, str) and name.startswith("sb3:")
+
+
+def _sb3_agent(name: str, args: dict[str, Any] | None) -> Any:
+    """The agent of ``sb3:PATH.zip``: its arguments checked by name (AgentSpecError), the model loaded."""
+    from pacman.errors import AgentSpecError
+
+    try:
+        from pacman.envs.learned import SB3Agent
+    except ImportError as exc:
+        raise AgentSpecError(f"{name}: a learned agent needs {exc.name}: pip install \"pacman-ai[rl]\"") from None
+    path = name[len("sb3:"):]
+    if not path:
+        raise AgentSpecError(f"{name!r}: expected sb3:PATH.zip, the file of a model saved by Stable-Baselines3")
+    args = dict(args or {})
+    unknown = sorted(set(args) - {"deterministic", "observation"})
+    if unknown:
+        raise AgentSpecError(f"Pacman agent {name!r} takes no argument {unknown[0]!r} "
+                             "(accepted: deterministic, observation)")
+    return SB3Agent(path, **args)

@@ -3,9 +3,11 @@
 Importing this package registers the Gymnasium ids ``pacman_ai/Pacman-v0`` and,
 for ``gymnasium.make("pacman.envs:Pacman-v0")``, ``Pacman-v0`` (unless another
 package has taken that name). An episode is truncated at the command line's
-move limit for its maze (`pacman.limits`; ``max_moves="none"`` for none). It
-needs the optional extra ``pacman-ai[gym]``; the PettingZoo environment
-(`pacman.envs.pettingzoo_env`) needs ``pacman-ai[pettingzoo]``. The core, batch runs and grading never import this package. See docs/environments.md.
+move limit for its maze (`pacman.limits`; ``max_moves="none"`` for none). It needs the optional extra
+``pacman-ai[gym]``; the PettingZoo environments (`pacman.envs.pettingzoo_env`: ``env()``, ``parallel_env()``) need
+``pacman-ai[pettingzoo]``; `pacman.envs.sb3` (an SB3 `VecEnv` over the compiled core) and
+`pacman.envs.learned` (a saved SB3 model as a Pacman agent, ``--pacman sb3:PATH.zip``) need ``pacman-ai[rl]``.
+The core, batch runs and grading never import this package. See docs/environments.md.
 """
 
 from __future__ import annotations

@@ -26,12 +26,16 @@ from pacman.layout import Layout, load_layout
 from pacman.limits import DEFAULT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
 from pacman.envs.core_games import CoreGames, choose_engine
-from pacman.envs.observations import grid_observation, grid_shape, state_bounds, state_vector
+from pacman.envs.observations import GHOSTS, GridObserver, grid_observation, state_bounds, state_vector
 
-__all__ = ["PacmanEnv", "OBSERVATIONS", "RENDER_FPS", "action_mask", "episode_seed"]
+__all__ = ["PacmanEnv", "OBSERVATIONS", "GRID_OBSERVATIONS", "RENDER_FPS", "action_mask", "episode_seed",
+           "check_cell"]
 
-#: The kinds of observation: the grid of channels, the renderer's frame, the flat state vector.
-OBSERVATIONS = ("grid", "pixels", "state")
+#: The kinds of observation: the grid of channels, the grid as an image (each cell a block of pixels, 0 or 255, for
+#: CNN policies), the features of Pacman's five moves, the renderer's frame, the flat state vector.
+OBSERVATIONS = ("grid", "image", "features", "pixels", "state")
+#: The observations built from the grid (`pacman.envs.observations.GridObserver`), which the compiled core serves.
+GRID_OBSERVATIONS = GridObserver.KINDS
 #: Rounds per second of the "human" render mode (and `metadata["render_fps"]`).
 RENDER_FPS = 8
 
@@ -60,6 +64,16 @@ def action_mask(state: GameState) -> np.ndarray:
     if state.is_terminal():
         return _NO_ACTIONS
     return state.layout.derived("env_action_masks", _masks)[state.pacman_position]
+
+
+def check_cell(cell: int | None, observation: str) -> None:
+    """Refuse a `cell` (pixels per cell) the observation cannot take: an int from 4 to 64 for "pixels", from 1 to
+    64 for "image", None for either (its default)."""
+    if cell is None:
+        return
+    low = 1 if observation == "image" else 4
+    if isinstance(cell, bool) or not isinstance(cell, int) or not low <= cell <= 64:
+        raise PacmanError(f"cell must be an int from {low} to 64 (pixels per cell), got {cell!r}")
 
 
 def episode_seed(np_random: np.random.Generator) -> int:
@@ -96,7 +110,7 @@ class PacmanEnv(gym.Env):
 
     def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
                  num_ghosts: int | None = None, max_moves: int | str | None = DEFAULT, observation: str = "grid",
-                 render_mode: str | None = None, cell: int = 16, engine: str = "auto") -> None:
+                 render_mode: str | None = None, cell: int | None = None, engine: str = "auto") -> None:
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
         if ghosts not in GHOST_KINDS:
             raise PacmanError(f"ghosts={ghosts!r}: expected one of {', '.join(GHOST_KINDS)}")
@@ -106,8 +120,7 @@ class PacmanEnv(gym.Env):
             raise PacmanError(f"render_mode={render_mode!r}: expected one of "
                               f"{', '.join(self.metadata['render_modes'])} or None")
         check_max_moves(max_moves)
-        if isinstance(cell, bool) or not isinstance(cell, int) or not 4 <= cell <= 64:
-            raise PacmanError(f"cell must be an int from 4 to 64 (pixels per cell), got {cell!r}")
+        check_cell(cell, observation)
         self.start = GameState.initial(self.layout, num_ghosts)  # checks num_ghosts
         reason = endless_reason(self.start)
         if reason is not None:
@@ -119,17 +132,22 @@ class PacmanEnv(gym.Env):
         """The resolved limit: Pacman moves after which an episode is truncated (None: no limit)."""
         self.observation = observation
         self.render_mode = render_mode
-        self.cell = cell
+        self._observer = GridObserver(self.layout, observation, cell) if observation in GRID_OBSERVATIONS else None
+        if observation == "image":
+            cell = self._observer.cell
+        self.cell = cell if cell is not None else 16
+        """Pixels per cell of the "pixels" and "image" observations."""
         self.action_space = spaces.Discrete(len(ACTIONS))
-        if observation == "grid":
-            self.observation_space = spaces.Box(0, 1, grid_shape(self.layout), dtype=np.uint8)
+        if self._observer is not None:
+            observer = self._observer
+            self.observation_space = spaces.Box(observer.low, observer.high, observer.shape, dtype=observer.dtype)
         elif observation == "state":
             low, high = state_bounds(self.layout, self.num_ghosts)
             self.observation_space = spaces.Box(low, high, dtype=np.float32)
         else:
             from pacman.view.renderer import frame_size
 
-            width, height = frame_size(self.layout, cell)
+            width, height = frame_size(self.layout, self.cell)
             self.observation_space = spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
         self.engine = choose_engine(engine, self.ghost_agents)
         """The engine that plays the rounds: "compiled" or "python"."""
@@ -141,6 +159,7 @@ class PacmanEnv(gym.Env):
         """The seed of the episode's game (``pacman-ai play --seed``), once reset."""
         self.moves = 0
         self.illegal_actions = 0
+        self._previous: np.ndarray | None = None
         self._streams: list[np.random.Generator] = []
         self._pacman_rng: np.random.Generator | None = None
         self._renderers: dict[int, Any] = {}
@@ -165,6 +184,7 @@ class PacmanEnv(gym.Env):
             self._pacman_rng = self._streams[0]
         self.seed_of_game = game_seed
         self.state = self.start
+        self._previous = None
         self.moves = 0
         self.illegal_actions = 0
         info = self._info()
@@ -178,6 +198,8 @@ class PacmanEnv(gym.Env):
         state = self.state
         if self.seed_of_game is None:
             raise PacmanError("step() before reset(): call reset() first")
+        if self.observation == "features":  # the ghosts before the step: which are coming nearer
+            self._previous = (self._grid if self._core is not None else grid_observation(state))[GHOSTS].copy()
         if state.is_terminal() or (self.max_moves is not None and self.moves >= self.max_moves):
             raise PacmanError("step() after the episode ended: call reset() first")
         try:
@@ -210,6 +232,13 @@ class PacmanEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Pacman's legal actions now as a bool array in North, South, East, West, Stop order (all False once the
+        game is over): the method sb3-contrib's MaskablePPO looks for, so ``MaskablePPO("MlpPolicy", env)`` needs
+        no `ActionMasker` wrapper. The same as ``info["action_mask"]``; before the first reset, the start's."""
+        mask = self._mask if self._core is not None and self.seed_of_game is not None else action_mask(self.state)
+        return mask.astype(bool)
 
     def render(self) -> Any:
         """The frame as an (H, W, 3) uint8 array ("rgb_array"), the board as text ("ansi"), or the
@@ -273,9 +302,9 @@ class PacmanEnv(gym.Env):
 
     def _attach_core(self) -> None:
         """Play in a one-game `CoreGames`, whose grid and mask this environment hands out (copied)."""
-        self._core = CoreGames(self.start, self.ghost_agents, 1, None, grid=self.observation == "grid")
+        self._core = CoreGames(self.start, self.ghost_agents, 1, None, grid=self._observer is not None)
         self._play = self._core.games.play
-        self._grid = self._core.observations[0] if self.observation == "grid" else None
+        self._grid = self._core.observations[0] if self._observer is not None else None
         self._mask = self._core.masks[0]
 
     def _info(self) -> dict[str, Any]:
@@ -284,8 +313,10 @@ class PacmanEnv(gym.Env):
                 "illegal_actions": self.illegal_actions}
 
     def _observe(self) -> Any:
-        if self.observation == "grid":
-            return self._grid.copy() if self._core is not None else grid_observation(self.state)
+        if self._observer is not None:
+            grid = self._grid if self._core is not None else grid_observation(self.state)
+            previous = None if self._previous is None else self._previous[None]
+            return self._observer(grid[None], previous=previous)[0]
         if self.observation == "state":
             return state_vector(self.state)
         return self._frame(self.cell)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from pacman.layout import Layout
 
 __all__ = ["CHANNELS", "WALLS", "FOOD", "CAPSULES", "PACMAN", "GHOSTS", "SCARED_GHOSTS", "grid_shape",
-           "grid_observation", "state_vector", "state_bounds", "state_fields"]
+           "grid_observation", "state_vector", "state_bounds", "state_fields", "GridObserver", "MOVE_FEATURES",
+           "GLOBAL_FEATURES", "feature_fields", "image_cell", "MIN_IMAGE_SIDE"]
 
 #: The grid's channels in order; the index of each is the constant of the same name.
 CHANNELS: tuple[str, ...] = ("walls", "food", "capsules", "pacman", "ghosts", "scared_ghosts")
@@ -104,3 +105,184 @@ def state_vector(state: GameState) -> np.ndarray:
         values += [x, y, timer]
     values += [state.food_count, len(state.capsules)]
     return np.array(values, dtype=np.float32)
+
+
+# -- observations built from grids, for one game or many at once ------------------------------------------------
+
+#: The per-move fields of the "features" observation, for each of Pacman's five actions (North, South, East, West,
+#: Stop): where the action takes Pacman (the target cell; Stop: where he stands), what is around that cell.
+MOVE_FEATURES: tuple[str, ...] = (
+    "legal",            # 1 when the action is legal (all fields of an illegal action are 0)
+    "food_here",        # the target cell holds food
+    "food_closeness",   # 1 / (1 + maze distance from the target to the nearest food); 0 with no food left
+    "food_nearer",      # 1 when the target is nearer the nearest food than Pacman's cell is
+    "ghost_on",         # a ghost that is not scared is on the target cell
+    "ghost_next",       # one is a single step from it (it may step onto Pacman next)
+    "ghost_two",        # one is two steps from it
+    "ghost_three",      # one is three steps from it
+    "ghost_closeness",  # 1 / (1 + maze distance to the nearest ghost that is not scared); 0 with none
+    "ghost_nearing",    # that distance is smaller than at the last step (a ghost is coming this way)
+    "scared_closeness",  # the same for the nearest scared ghost
+    "scared_nearer",    # 1 when the target is nearer the nearest scared ghost than Pacman's cell is
+    "capsule_closeness",  # the same for the nearest capsule
+    "capsule_nearer",   # 1 when the target is nearer the nearest capsule than Pacman's cell is
+    "room",             # the share of the maze's open cells nearer the target than every ghost that is not scared
+)
+#: The fields after the five moves' blocks.
+GLOBAL_FEATURES: tuple[str, ...] = ("food_left", "any_scared")
+#: Cells of the smallest image SB3's default `CnnPolicy` (NatureCNN) takes: 36 x 36.
+MIN_IMAGE_SIDE = 36
+
+
+def feature_fields() -> tuple[str, ...]:
+    """The names of the "features" observation's entries, in order."""
+    moves = ("north", "south", "east", "west", "stop")
+    return tuple(f"{move}_{field}" for move in moves for field in MOVE_FEATURES) + GLOBAL_FEATURES
+
+
+def image_cell(layout: Layout) -> int:
+    """The default pixels per cell of the "image" observation: the fewest that make both sides at least
+    `MIN_IMAGE_SIDE`, so that SB3's default `CnnPolicy` takes it."""
+    return max(1, -(-MIN_IMAGE_SIDE // min(layout.height, layout.width)))
+
+
+class GridObserver:
+    """Turns grids (``(N, C, H, W)``, as the compiled core writes them) into one kind of observation, for many
+    games at once: the one place the "grid", "image" and "features" observations are computed, for every
+    environment (single, vector, SB3).
+
+    "grid": the grids themselves. "image": each cell a `cell` x `cell` block, 0 or 255, channels first
+    (``(C, H * cell, W * cell)`` uint8). "features": `feature_fields()` as float32 in [0, 1], the same length on
+    every layout.
+    """
+
+    KINDS = ("grid", "image", "features")
+
+    def __init__(self, layout: Layout, kind: str, cell: int | None = None) -> None:
+        if kind not in self.KINDS:
+            raise ValueError(f"GridObserver: kind {kind!r} is not one of {', '.join(self.KINDS)}")
+        self.layout = layout
+        self.kind = kind
+        c, h, w = grid_shape(layout)
+        self.cell = (cell if cell is not None else image_cell(layout)) if kind == "image" else None
+        if kind == "grid":
+            self.shape: tuple[int, ...] = (c, h, w)
+            self.low, self.high, self.dtype = 0, 1, np.uint8
+        elif kind == "image":
+            self.shape = (c, h * self.cell, w * self.cell)
+            self.low, self.high, self.dtype = 0, 255, np.uint8
+        else:
+            self.shape = (len(feature_fields()),)
+            self.low, self.high, self.dtype = 0.0, 1.0, np.float32
+            self._prepare_features()
+
+    def _prepare_features(self) -> None:
+        from pacman.actions import ACTIONS
+        from pacman.distances import UNREACHABLE, DistanceTable
+
+        layout = self.layout
+        h, w = layout.height, layout.width
+        # The open cells in the grid's flat order (row 0 at the top), and their maze distances in that order.
+        open_flat, cells = [], []
+        for row in range(h):
+            for x in range(w):
+                y = h - 1 - row
+                if not layout.is_wall(x, y):
+                    open_flat.append(row * w + x)
+                    cells.append(x * h + y)
+        self._open = np.array(open_flat, dtype=np.intp)
+        distances = DistanceTable.of(layout).matrix[np.ix_(cells, cells)].astype(np.float32)
+        distances[distances >= UNREACHABLE] = np.inf
+        self._distances = distances
+        index = {cell: i for i, cell in enumerate(cells)}
+        targets = np.zeros((len(cells), len(ACTIONS)), dtype=np.intp)
+        legal = np.zeros((len(cells), len(ACTIONS)), dtype=np.float32)
+        for i, cell in enumerate(cells):
+            x, y = divmod(cell, h)
+            for a, action in enumerate(ACTIONS):
+                dx, dy = action.vector
+                if not layout.is_wall(x + dx, y + dy):
+                    targets[i, a] = index[(x + dx) * h + y + dy]
+                    legal[i, a] = 1.0
+                else:
+                    targets[i, a] = i
+        self._targets, self._legal = targets, legal
+        self._food_total = max(1, layout.food_count)
+
+    def __call__(self, grids: np.ndarray, out: np.ndarray | None = None,
+                 previous: np.ndarray | None = None) -> np.ndarray:
+        """The observations of `grids` (``(N, C, H, W)`` uint8), into `out` when given. `previous`: the "ghosts"
+        planes of the step before (``(N, H, W)``), for the "features" field ``ghost_nearing`` (None, or a game's
+        first step: no ghost is nearing)."""
+        if self.kind == "grid":
+            if out is None:
+                return grids.copy()
+            out[...] = grids
+            return out
+        if self.kind == "image":
+            cell = self.cell
+            n, c, h, w = grids.shape
+            if out is None:
+                out = np.empty((n, c, h * cell, w * cell), dtype=np.uint8)
+            blocks = out.reshape(n, c, h, cell, w, cell)
+            np.multiply(grids[:, :, :, None, :, None], 255, out=blocks, casting="unsafe")
+            return out
+        return self._features(grids, out, previous)
+
+    def _nearest(self, present: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """For each game, the maze distance from each target cell to the nearest cell of `present` ((N, cells)
+        bool); inf where there is none. `targets` is (N, T) open-cell indexes; returns (N, T)."""
+        rows = self._distances[targets]  # (N, T, cells)
+        return np.where(present[:, None, :], rows, np.inf).min(axis=2)
+
+    def _room(self, ghosts: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """For each game and target, the share of open cells strictly nearer the target than every ghost of
+        `ghosts` ((N, cells) bool): where Pacman could still go before a ghost gets there."""
+        distances = self._distances
+        nearest_ghost = np.where(ghosts[:, :, None], distances[None], np.inf).min(axis=1)  # (N, cells)
+        return (distances[targets] < nearest_ghost[:, None, :]).sum(axis=2) / distances.shape[0]
+
+    def _features(self, grids: np.ndarray, out: np.ndarray | None, previous: np.ndarray | None) -> np.ndarray:
+        n = grids.shape[0]
+        flat = grids.reshape(n, grids.shape[1], -1)[:, :, self._open]  # (N, C, cells)
+        if out is None:
+            out = np.empty((n, *self.shape), dtype=np.float32)
+        pacman = flat[:, PACMAN].argmax(axis=1)
+        # The five targets (North, South, East, West, Stop: Stop's is Pacman's own cell, as is an illegal move's)
+        # and Pacman's cell last, for the "nearer" fields.
+        targets = np.concatenate([self._targets[pacman], pacman[:, None]], axis=1)
+        legal = self._legal[pacman]  # (N, 5)
+        food, ghosts, scared, capsules = (flat[:, k].astype(bool) for k in (FOOD, GHOSTS, SCARED_GHOSTS, CAPSULES))
+        rows = np.arange(n)[:, None]
+        food_d = self._nearest(food, targets)
+        ghost_d = self._nearest(ghosts, targets)
+        if previous is None:
+            nearing = np.zeros_like(ghost_d[:, :5], dtype=bool)
+        else:
+            before = self._nearest(previous.reshape(n, -1)[:, self._open].astype(bool), targets[:, :5])
+            nearing = ghost_d[:, :5] < before
+        scared_d = self._nearest(scared, targets)
+        capsule_d = self._nearest(capsules, targets)
+        with np.errstate(invalid="ignore"):
+            fields = np.stack([
+                np.ones_like(legal),
+                food[rows, targets[:, :5]].astype(np.float32),
+                1.0 / (1.0 + food_d[:, :5]),
+                food_d[:, :5] < food_d[:, 5:],
+                ghost_d[:, :5] == 0,
+                ghost_d[:, :5] == 1,
+                ghost_d[:, :5] == 2,
+                ghost_d[:, :5] == 3,
+                1.0 / (1.0 + ghost_d[:, :5]),
+                nearing,
+                1.0 / (1.0 + scared_d[:, :5]),
+                scared_d[:, :5] < scared_d[:, 5:],
+                1.0 / (1.0 + capsule_d[:, :5]),
+                capsule_d[:, :5] < capsule_d[:, 5:],
+                self._room(ghosts, targets[:, :5]),
+            ], axis=2).astype(np.float32)  # (N, 5, fields)
+        fields *= legal[:, :, None]
+        out[:, : 5 * len(MOVE_FEATURES)] = fields.reshape(n, -1)
+        out[:, -2] = food.sum(axis=1) / self._food_total
+        out[:, -1] = scared.any(axis=1)
+        return out

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 try:
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
 except ImportError:  # pragma: no cover - depends on the install
     raise ImportError('the PettingZoo environment needs pettingzoo: pip install "pacman-ai[pettingzoo]"') from None
 
@@ -26,11 +26,16 @@ from pacman.actions import ACTIONS, Action
 from pacman.errors import PacmanError
 from pacman.game import agent_streams
 from pacman.layout import Layout
+from pacman.limits import DEFAULT
 from pacman.state import GameState
 from pacman.envs.gymnasium_env import RENDER_FPS, PacmanEnv, episode_seed
 from pacman.envs.observations import grid_observation, grid_shape
 
-__all__ = ["PacmanAECEnv", "env", "agent_name"]
+__all__ = ["PacmanAECEnv", "PacmanParallelEnv", "env", "parallel_env", "agent_name", "OBSERVATION_KINDS"]
+
+#: The observation forms: "dict" (the grid and the action mask, PettingZoo's masking convention) or "box" (the grid
+#: alone, a `Box`, as SuperSuit's wrappers take it; the mask is then in ``infos[agent]["action_mask"]``).
+OBSERVATION_KINDS = ("dict", "box")
 
 
 def agent_name(index: int) -> str:
@@ -55,9 +60,12 @@ class PacmanAECEnv(AECEnv):
                 "render_fps": RENDER_FPS}
 
     def __init__(self, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
-                 num_ghosts: int | None = None, controlled: Sequence[int] | None = None, max_moves: int | None = 1000,
-                 render_mode: str | None = None) -> None:
+                 num_ghosts: int | None = None, controlled: Sequence[int] | None = None, max_moves: int | str | None = DEFAULT,
+                 render_mode: str | None = None, observation: str = "dict") -> None:
         super().__init__()
+        if observation not in OBSERVATION_KINDS:
+            raise PacmanError(f"observation={observation!r}: expected one of {', '.join(OBSERVATION_KINDS)}")
+        self.observation_kind = observation
         self.game = PacmanEnv(layout, ghosts=ghosts, num_ghosts=num_ghosts, max_moves=max_moves,
                               render_mode=render_mode)
         """The single-agent environment of the same game: the checks, the ghost models and the renderer."""
@@ -72,12 +80,15 @@ class PacmanAECEnv(AECEnv):
         self.possible_agents = [agent_name(i) for i in self.controlled]
         self.agent_name_mapping = dict(zip(self.possible_agents, self.controlled))
         self.render_mode = render_mode
-        self.max_moves = max_moves
+        self.max_moves = self.game.max_moves
+        """The resolved limit (`pacman.limits`): rounds after which an episode is truncated (None: no limit)."""
         c, h, w = grid_shape(self.layout)
+        grid_space = spaces.Box(0, 1, (c + 1, h, w), dtype=np.uint8)
         self._observation_spaces = {
-            agent: spaces.Dict({"observation": spaces.Box(0, 1, (c + 1, h, w), dtype=np.uint8),
-                                "action_mask": spaces.Box(0, 1, (len(ACTIONS),), dtype=np.int8)})
+            agent: grid_space if observation == "box" else
+            spaces.Dict({"observation": grid_space, "action_mask": spaces.Box(0, 1, (len(ACTIONS),), dtype=np.int8)})
             for agent in self.possible_agents}
+        self._started = False
         self._action_spaces = {agent: spaces.Discrete(len(ACTIONS)) for agent in self.possible_agents}
         self.state_now: GameState = self.game.start
         self._np_random: np.random.Generator | None = None
@@ -96,6 +107,10 @@ class PacmanAECEnv(AECEnv):
         generator."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
+        if seed is not None:  # the action spaces' sampling too, so that a seeded run of random agents repeats
+            for i, agent in enumerate(self.possible_agents):
+                self._action_spaces[agent].seed(int(seed) + i)
+        self._started = True
         game_seed = int(seed) if seed is not None else episode_seed(self._np_random)
         self._streams = agent_streams(game_seed, self.game.start.num_agents)
         self.state_now = self.game.start
@@ -107,14 +122,33 @@ class PacmanAECEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {"seed": game_seed} for agent in self.agents}
+        if self.observation_kind == "box":
+            self.infos["pacman"]["action_mask"] = self.legal_mask("pacman")
         self.agent_selection = self.possible_agents[0]
         self._sync_viewer()
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
+        if not self._started:
+            raise PacmanError("observe() before reset(): call reset() first")
+        if agent not in self._observation_spaces:
+            raise PacmanError(f"observe({agent!r}): no such agent (agents: {', '.join(self.possible_agents)})")
+        grid, mask = self._observe(agent, agent == self.agent_selection and agent in self.agents)
+        return grid if self.observation_kind == "box" else {"observation": grid, "action_mask": mask}
+
+    def legal_mask(self, agent: str) -> np.ndarray:
+        """`agent`'s legal actions in the current state, whoever's turn it is (all 0 once the game is over)."""
+        mask = np.zeros(len(ACTIONS), dtype=np.int8)
+        if not self.state_now.is_terminal():
+            for action in self.state_now.legal_actions(self.agent_name_mapping[agent]):
+                mask[ACTIONS.index(action)] = 1
+        return mask
+
+    def _observe(self, agent: str, its_turn: bool) -> tuple[np.ndarray, np.ndarray]:
         state = self.state_now
-        grid = np.zeros(self._observation_spaces[agent]["observation"].shape, dtype=np.uint8)
+        c, h, w = grid_shape(self.layout)
+        grid = np.zeros((c + 1, h, w), dtype=np.uint8)
         grid_observation(state, grid[:-1])
         index = self.agent_name_mapping[agent]
         x, y = state.agent_position(index)
@@ -122,13 +156,14 @@ class PacmanAECEnv(AECEnv):
             dx, dy = state.ghost_directions[index - 1].vector
             x, y = x + 0.5 * dx, y + 0.5 * dy
         grid[-1, self.layout.height - 1 - int(y), int(x)] = 1
-        mask = np.zeros(len(ACTIONS), dtype=np.int8)
-        if agent == self.agent_selection and agent in self.agents:
-            for action in state.legal_actions(index):
-                mask[ACTIONS.index(action)] = 1
-        return {"observation": grid, "action_mask": mask}
+        mask = self.legal_mask(agent) if its_turn else np.zeros(len(ACTIONS), dtype=np.int8)
+        return grid, mask
 
     def step(self, action: Any) -> None:
+        if not self._started:
+            raise PacmanError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise PacmanError("step() after the episode ended (every agent is done): call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -159,6 +194,10 @@ class PacmanAECEnv(AECEnv):
         over = state.is_terminal() or self.truncations[agent]
         self.agent_selection = self.agents[0] if over else agent_name(self._turn)
         self._accumulate_rewards()
+        if self.observation_kind == "box":
+            for name in self.agents:
+                self.infos[name]["action_mask"] = (self.legal_mask(name) if name == self.agent_selection and not over
+                                                   else np.zeros(len(ACTIONS), dtype=np.int8))
         self._sync_viewer()
         if self.render_mode == "human":
             self.render()
@@ -192,3 +231,111 @@ class PacmanAECEnv(AECEnv):
 def env(**kwargs: Any) -> PacmanAECEnv:
     """PettingZoo's conventional constructor: ``PacmanAECEnv(**kwargs)``."""
     return PacmanAECEnv(**kwargs)
+
+
+class PacmanParallelEnv(ParallelEnv):
+    """Pacman and the controlled ghosts acting at once, one round a step (PettingZoo's parallel API).
+
+    A step takes every live agent's action; they are played in the game's turn order (Pacman, then ghost 1,
+    2, ...), the ghosts that are not agents moving by their model in between, as in `PacmanAECEnv`. Each
+    agent's ``action_mask`` is its legal actions at the start of the round. An illegal action is replaced, as
+    Pacman's is in every form: Pacman's by Stop, a ghost's (which may not stop) by its first legal action, both
+    counted in ``infos[agent]["illegal_actions"]`` (a ghost's legal actions may change within the round: Pacman
+    may eat it and send it home before its turn). Rewards are the round's: Pacman the change of the score, each ghost agent its negative.
+    Options as `PacmanAECEnv`.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "name": "pacman_ai_parallel_v0", "render_fps": RENDER_FPS}
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.aec = PacmanAECEnv(**kwargs)
+        """The AEC game this steps a round at a time."""
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.render_mode = self.aec.render_mode
+        self._started = False
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        """Start a game, seeded as `PacmanAECEnv.reset`. `options` are accepted and unused, as by the AEC form
+        (PettingZoo's own tests pass some)."""
+        self.aec.reset(seed=seed)
+        self.agents = list(self.aec.agents)
+        self._started = True
+        seed_of_game = self.aec.infos["pacman"]["seed"]
+        return self._observations(), {agent: {"seed": seed_of_game, "action_mask": self.aec.legal_mask(agent)}
+                                      for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if not self._started:
+            raise PacmanError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise PacmanError("step() after the episode ended (every agent is done): call reset() first")
+        if not isinstance(actions, dict):
+            raise PacmanError(f"step(actions): expected a dict of actions by agent, got {type(actions).__name__}")
+        missing = [agent for agent in self.agents if agent not in actions]
+        unknown = [agent for agent in actions if agent not in self.agents]
+        if missing or unknown:
+            raise PacmanError("step(actions): " + "; ".join(
+                part for part in (f"no action for {', '.join(missing)}" if missing else "",
+                                  f"{', '.join(map(str, unknown))} not among the live agents "
+                                  f"({', '.join(self.agents)})" if unknown else "") if part))
+        aec = self.aec
+        for agent, action in actions.items():
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(ACTIONS):
+                raise PacmanError(f"{agent}: action {action!r} is not one of 0..4 (North, South, East, West, Stop)")
+        rewards = {agent: 0.0 for agent in self.agents}
+        replaced: dict[str, int] = {}
+        first = True
+        while aec.agents and (first or aec.agent_selection != "pacman") and not aec.state_now.is_terminal() \
+                and not aec.truncations[aec.agent_selection]:
+            agent = aec.agent_selection
+            action = int(actions[agent])
+            if agent != "pacman" and not aec.legal_mask(agent)[action]:
+                action = int(np.flatnonzero(aec.legal_mask(agent))[0])
+                replaced[agent] = replaced.get(agent, 0) + 1
+            aec.step(action)
+            for name in rewards:
+                rewards[name] += aec.rewards.get(name, 0.0)
+            first = False
+        terminations = {agent: bool(aec.terminations[agent]) for agent in self.agents}
+        truncations = {agent: bool(aec.truncations[agent]) for agent in self.agents}
+        observations = self._observations()
+        infos = {}
+        for agent in self.agents:
+            info = {"action_mask": aec.legal_mask(agent)}
+            illegal = aec.infos[agent].get("illegal_actions", 0) + replaced.get(agent, 0)
+            if illegal:
+                info["illegal_actions"] = illegal
+            infos[agent] = info
+        for agent, count in replaced.items():
+            aec.infos[agent]["illegal_actions"] = aec.infos[agent].get("illegal_actions", 0) + count
+        self.agents = [agent for agent in self.agents if not (terminations[agent] or truncations[agent])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+    def state(self) -> np.ndarray:
+        """The whole board: the grid of `pacman.envs.CHANNELS`."""
+        return grid_observation(self.aec.state_now)
+
+    def _observations(self) -> dict[str, Any]:
+        out = {}
+        for agent in self.agents:
+            grid, mask = self.aec._observe(agent, True)
+            out[agent] = grid if self.aec.observation_kind == "box" else {"observation": grid, "action_mask": mask}
+        return out
+
+
+def parallel_env(**kwargs: Any) -> PacmanParallelEnv:
+    """PettingZoo's conventional constructor of the parallel form: ``PacmanParallelEnv(**kwargs)``."""
+    return PacmanParallelEnv(**kwargs)

@@ -4,7 +4,9 @@
 The compiled environment plays exactly the games of `PacmanEnv` (one round per
 step, the same seeded streams, the same grid), with Gymnasium's default
 ``NEXT_STEP`` autoreset: the step after a game ends starts the next one (reward 0,
-the action ignored). Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
+the action ignored); with ``autoreset_mode="SAME_STEP"`` (or ``AutoresetMode.SAME_STEP``) a game that ends
+starts the next one in the same step, its last observation and info in ``info["final_obs"]`` and
+``info["final_info"]``, as Gymnasium's `SyncVectorEnv` gives them. Where the core is not built (or ``PACMAN_AI_ENGINE=python``, or
 ``engine="python"``), or for "pixels" and "state" observations or a render mode,
 `make_vector_env` returns Gymnasium's `SyncVectorEnv` over `PacmanEnv`s, which play
 the same episodes (tests/test_envs_vector.py checks it against the Python engine).
@@ -68,7 +70,10 @@ class PacmanVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, layout: Layout | str | os.PathLike[str] = "medium", ghosts: str = "random",
-                 num_ghosts: int | None = None, max_moves: int | str | None = DEFAULT, copy: bool = True) -> None:
+                 num_ghosts: int | None = None, max_moves: int | str | None = DEFAULT, copy: bool = True,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         obstacle = compiled_vector_obstacle()
         if obstacle is not None:
             raise PacmanError(f"PacmanVectorEnv needs the compiled core: {obstacle}")
@@ -79,7 +84,7 @@ class PacmanVectorEnv(VectorEnv):
         obstacle = core_obstacle(self.template.ghost_agents)
         if obstacle is not None:
             raise PacmanError(f"PacmanVectorEnv needs the compiled core to play ghosts={ghosts!r}: {obstacle}")
-        _check_memory(self.template, num_envs, compiled=True)
+        check_vector_memory(self.template, num_envs, compiled=True)
         self.layout = self.template.layout
         self.num_envs = num_envs
         self.copy = copy
@@ -127,8 +132,18 @@ class PacmanVectorEnv(VectorEnv):
             raise PacmanError(f"step(actions): expected {self.num_envs} integer actions, got an array of shape "
                               f"{actions.shape} and dtype {actions.dtype}")
         self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
-        return (self._observation(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(),
-                self._info())
+        terminated, truncated = self._terminated.copy(), self._truncated.copy()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            ended = np.flatnonzero(terminated | truncated)
+            if ended.size:  # as SyncVectorEnv: the last observation and info under "final_obs", "final_info"
+                infos: dict[str, Any] = {}
+                for i in ended:
+                    i = int(i)
+                    infos = self._add_info(infos, {"final_obs": self._observations[i].copy(),
+                                                   "final_info": {"action_mask": self._masks[i].copy()}}, i)
+                    self._core.reset(i)
+                return self._observation(), self._rewards.copy(), terminated, truncated, {**self._info(), **infos}
+        return self._observation(), self._rewards.copy(), terminated, truncated, self._info()
 
     def state(self, i: int) -> GameState:
         """Game i's current `GameState`."""
@@ -145,7 +160,18 @@ class PacmanVectorEnv(VectorEnv):
         return {"action_mask": self._masks.copy() if self.copy else self._masks_view, "_action_mask": self._every.copy()}
 
 
-def _check_memory(template: PacmanEnv, num_envs: int, compiled: bool) -> None:
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """NEXT_STEP or SAME_STEP (the modes these environments play; DISABLED is refused by name)."""
+    try:
+        mode = AutoresetMode[mode] if isinstance(mode, str) and mode in AutoresetMode.__members__ else AutoresetMode(mode)
+    except ValueError:
+        raise PacmanError(f"autoreset_mode={mode!r}: expected NEXT_STEP or SAME_STEP") from None
+    if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise PacmanError(f"autoreset_mode={mode.name}: the Pacman vector environments play NEXT_STEP or SAME_STEP")
+    return mode
+
+
+def check_vector_memory(template: PacmanEnv, num_envs: int, compiled: bool) -> None:
     """Refuse `num_envs` games like `template` that would not fit in this machine's free memory
     (`pacman.memory`), before any is made."""
     layout = template.layout
@@ -158,7 +184,8 @@ def _check_memory(template: PacmanEnv, num_envs: int, compiled: bool) -> None:
 
 def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None,
                     max_moves: int | str | None = DEFAULT, observation: str = "grid", render_mode: str | None = None,
-                    copy: bool = True, engine: str = "auto", **kwargs: Any) -> VectorEnv:
+                    copy: bool = True, engine: str = "auto", autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                    **kwargs: Any) -> VectorEnv:
     """The ``vector_entry_point``: `PacmanVectorEnv` when the core can run these options (and `engine`
     allows it), else a `SyncVectorEnv` of `PacmanEnv`s with that `engine`; both truncate at the smaller of
     `max_moves` (by default the maze's limit, `pacman.limits`) and `max_episode_steps`."""
@@ -174,14 +201,15 @@ def make_vector_env(num_envs: int = 1, max_episode_steps: int | None = None,
         limit = max_episode_steps if limit is None or limit == NO_LIMIT else min(int(limit), max_episode_steps)
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise PacmanError(f"num_envs must be a positive int, got {num_envs!r}")
+    mode = _autoreset_mode(autoreset_mode)
     kind = kwargs.get("ghosts", "random")
     ghosts = make_ghosts(kind, 1) if isinstance(kind, str) and kind in GHOST_KINDS else ()
     if (ghosts and choose_engine(engine, ghosts) == "compiled"
             and compiled_vector_obstacle(observation, render_mode, ghosts) is None):
-        return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, **kwargs)
+        return PacmanVectorEnv(num_envs, max_moves=limit, copy=copy, autoreset_mode=mode, **kwargs)
     # Checked on one environment before num_envs of them are made.
-    _check_memory(PacmanEnv(max_moves=limit, observation=observation, engine="python", **kwargs), num_envs,
+    check_vector_memory(PacmanEnv(max_moves=limit, observation=observation, engine="python", **kwargs), num_envs,
                   compiled=False)
     return SyncVectorEnv([lambda: PacmanEnv(max_moves=limit, observation=observation, render_mode=render_mode,
                                             engine=engine, **kwargs) for _ in range(num_envs)],
-                         copy=copy, autoreset_mode=AutoresetMode.NEXT_STEP)
+                         copy=copy, autoreset_mode=mode)
