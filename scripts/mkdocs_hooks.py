@@ -14,6 +14,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
+
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / "build" / "api-src"
 #: The package folders that setuptools maps into `pacman` from elsewhere (pyproject.toml, package-dir).
@@ -41,5 +43,13 @@ def build_tree() -> Path:
     return TREE
 
 
-def on_pre_build(config, **kwargs) -> None:  # noqa: ARG001 - the MkDocs hook signature
+@event_priority(100)  # before mkdocstrings' own on_config, which keeps only search paths that exist
+def on_config(config, **kwargs):  # noqa: ARG001 - the MkDocs hook signature
+    # Laid out here rather than before the build: the Python handler drops a `paths` entry that does not exist
+    # yet when it starts, and would then read the installed `pacman` (without `pacman.agents`) on a fresh clone.
     build_tree()
+    return config
+
+
+def on_pre_build(config, **kwargs) -> None:  # noqa: ARG001 - the MkDocs hook signature
+    build_tree()  # again before each build, so that `mkdocs serve` documents the sources as they are now

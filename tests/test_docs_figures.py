@@ -71,11 +71,12 @@ def test_a_figure_that_no_longer_matches_is_named_with_its_difference(tmp_path, 
 
 
 def test_the_mcts_figure_is_marked_where_its_games_are_told():
-    # docs/search-strength.md once said 51 wins on `corridor` where its command, deterministic, plays 46: the figure
+    # docs/search-strength.md once said 51 wins on `corridor` where its command, deterministic, played 46: the figure
     # is now marked, so the first test above makes it again (and would name it, as it names the tree figure below).
+    # With `scaled` as MCTS's default evaluation (it was `better`) the same command plays 51.
     text = (ROOT / "docs" / "search-strength.md").read_text(encoding="utf-8")
     figure = text.split("<!-- figure mcts-rollouts -->", 1)[1].split("<!-- /figure mcts-rollouts -->", 1)[0]
-    assert "`rollout_depth=0` won 100 and 46" in " ".join(figure.split())
+    assert "`rollout_depth=0` won 100 and 51" in " ".join(figure.split())
     assert "iterations=100,rollout_depth=D --games 100 --seed 0 --display none" in " ".join(text.split())
 
 
