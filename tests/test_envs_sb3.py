@@ -290,6 +290,7 @@ def test_the_recipe_as_documented(tmp_path):
     assert summary["games"] == 1000 and summary["wins"] >= 840
 
 
+@compiled
 def test_the_recipe_scripts_run_as_written_on_a_small_budget(tmp_path):
     """examples/rl/train.py and plot.py as a user runs them (a few thousand steps: the plumbing, not the win)."""
     train = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
