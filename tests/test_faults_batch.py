@@ -127,6 +127,28 @@ def test_a_signal_stops_the_batch_keeps_its_games_and_leaves_no_process(tmp_path
     _resume_equals_clean(out, len(partial))
 
 
+
+def test_sigterm_stops_a_compare_as_it_stops_a_batch(tmp_path):
+    """`compare` shares the batch's stop policy: SIGTERM gives the same line naming what the file keeps, 143,
+    and no process left behind."""
+    out = tmp_path / "pairs.jsonl"
+    agent = ("--pacman " + SLEEPY + " --agent-args sleep_below=1.0,seconds=0.05")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pacman", "compare", "--layout", "small", "--max-moves", "40", "--games", str(GAMES),
+         "--seed", "11", "--config", "a:" + agent, "--config", "b:" + agent, "--jobs", "2", "--quiet",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), start_new_session=True)
+    _wait_for_lines(out, 3, process)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    kept = len(read_results(out))
+    said = [line for line in stderr.splitlines() if line.startswith("pacman-ai: ")]
+    assert said == [f"pacman-ai: stopped by SIGTERM; {out} keeps the {kept} finished game{'s' if kept != 1 else ''}: "
+                    f"add --resume to finish"]
+    _no_process_left(process.pid)
+
 def test_sigkill_of_the_batch_leaves_no_worker_forkserver_or_tracker_running(tmp_path):
     out = tmp_path / "games.jsonl"
     process = _batch(out, "--jobs", "2", "--quiet")

@@ -9,6 +9,7 @@ is a `UsageError`: `pacman.cli.main` prints its one line and exits with
 from __future__ import annotations
 
 import argparse
+import signal
 from typing import Callable, NoReturn
 
 from pacman.files import output_problem
@@ -18,6 +19,8 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_INTERRUPTED",
     "EXIT_STOPPED",
+    "stop_words",
+    "stop_status",
     "UsageError",
     "OneLineParser",
     "positive_int",
@@ -38,6 +41,22 @@ EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it; SIGTERM and SIGHUP give 128 + their number."""
 EXIT_STOPPED = 3
 """Exit status of a run that stopped before its end for a cause other than a signal (its executor lost)."""
+
+
+def stop_words(stop_signal: int | None, stopped_by: str) -> str:
+    """Why a run of games stopped early, in a few words: ``interrupted`` (Ctrl-C), ``stopped by SIGTERM``, or
+    ``stopped: `` and what its executor did; `batch` and `compare` say it alike."""
+    if stop_signal is not None:
+        return "interrupted" if stop_signal == signal.SIGINT else f"stopped by {signal.Signals(stop_signal).name}"
+    return f"stopped: {stopped_by}" if stopped_by else "interrupted"
+
+
+def stop_status(stop_signal: int | None, stopped_by: str) -> int:
+    """The exit status of a run that stopped early: 130 after Ctrl-C, 128 + N after signal N, else `EXIT_STOPPED`
+    for a lost executor (and 130 for a run that says nothing more: an interruption)."""
+    if stop_signal is not None:
+        return EXIT_INTERRUPTED if stop_signal == signal.SIGINT else 128 + int(stop_signal)
+    return EXIT_STOPPED if stopped_by else EXIT_INTERRUPTED
 
 
 class UsageError(Exception):

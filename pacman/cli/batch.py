@@ -11,14 +11,13 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import sys
 from typing import Any
 
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.args import (
-    EXIT_INTERRUPTED,
-    EXIT_STOPPED,
+    stop_status,
+    stop_words,
     NO_MOVE_LIMIT,
     UsageError,
     max_moves,
@@ -92,13 +91,6 @@ def _say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
     except (OSError, ValueError):
         pass
-
-
-def _stopped_line(result: Any) -> str:
-    """Why a run stopped early, in a few words: ``interrupted``, ``stopped by SIGTERM``, or what its executor did."""
-    if result.stop_signal is not None:
-        return "interrupted" if result.stop_signal == signal.SIGINT else f"stopped by {result.stopped_by}"
-    return f"stopped: {result.stopped_by}"
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -200,11 +192,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError):
         pass
     if result.interrupted:
-        note = interruption_note(args.out, len(result.records), why=_stopped_line(result))
-        _say(note if note is not None else f"pacman-ai: {_stopped_line(result)}; no --out file: the games played are in the table only")
-        if result.stop_signal is not None:
-            return 128 + int(result.stop_signal) if result.stop_signal != signal.SIGINT else EXIT_INTERRUPTED
-        return EXIT_STOPPED
+        why = stop_words(result.stop_signal, result.stopped_by)
+        note = interruption_note(args.out, len(result.records), why=why)
+        _say(note if note is not None else f"pacman-ai: {why}; no --out file: the games played are in the table only")
+        return stop_status(result.stop_signal, result.stopped_by)
     if args.summary is not None:
         from pacman.batch.results import write_summary
 

@@ -19,7 +19,7 @@ import shlex
 import sys
 from typing import Any
 
-from pacman.cli.args import EXIT_INTERRUPTED, UsageError, max_moves, non_negative_int, positive_float, positive_int
+from pacman.cli.args import UsageError, stop_status, stop_words, max_moves, non_negative_int, positive_float, positive_int
 from pacman.errors import PacmanError
 from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
 
@@ -216,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.compare.sprt import SprtHypotheses
     from pacman.memory import batch_bytes, check_memory
     from pacman.progress import GameProgress, interruption_note
+    from pacman.process_guard import stop_on_signals
 
     prog = "pacman-ai compare"
     if len(args.configs) < 2:
@@ -267,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.quiet or sprt is not None else GameProgress(
         games * len(named), command="compare", workers=args.jobs or default_jobs())
     sprt_progress = None if args.quiet or sprt is None else _SprtProgress()
-    with contextlib.ExitStack() as stack:
+    with stop_on_signals(), contextlib.ExitStack() as stack:  # SIGTERM and SIGHUP stop the run as Ctrl-C does
         for display in (progress, sprt_progress):
             if display is not None:  # said at once: the first pair can take minutes
                 stack.callback(display.close)
@@ -297,10 +298,11 @@ def run(args: argparse.Namespace) -> int:
         print(format_comparison(result))
     if result.interrupted:
         # A file this run neither resumed nor wrote to is as it was: none of its lines are this run's.
-        note = interruption_note(args.out, _games_in(args.out) if args.resume or result.played else 0)
+        why = stop_words(result.stop_signal, result.stopped_by)
+        note = interruption_note(args.out, _games_in(args.out) if args.resume or result.played else 0, why=why)
         if note is not None:
             print(note, file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return stop_status(result.stop_signal, result.stopped_by)
     if args.summary is not None:
         from pacman.batch.results import write_summary
 

@@ -202,7 +202,12 @@ class Comparison:
     seconds: float = 0.0
     """Wall-clock seconds of this run."""
     interrupted: bool = False
-    """True when Ctrl-C stopped the run."""
+    """True when the run stopped before its end: Ctrl-C, SIGTERM or SIGHUP (`stop_signal`), or a lost executor
+    (`stopped_by`)."""
+    stop_signal: int | None = None
+    """The signal that stopped the run, if one did."""
+    stopped_by: str = ""
+    """What stopped the run: a signal's name or what its executor did."""
     executor: str = ""
     """What ran the games."""
     unpaired: int = 0
@@ -425,6 +430,7 @@ def compare(
                           overwrite=overwrite, on_game=new_line, on_resume=resumed)
         comparison.played, comparison.seconds = batch.played, batch.seconds
         comparison.interrupted, comparison.executor = batch.interrupted, batch.executor
+        comparison.stop_signal, comparison.stopped_by = batch.stop_signal, batch.stopped_by
     except _Decided:  # the batch stopped its workers; every line written so far stays in the file
         comparison.played, comparison.seconds = state["played"], time.perf_counter() - started
         comparison.executor = ("stopped at the verdict" if not state["played"] else
