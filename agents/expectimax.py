@@ -21,6 +21,7 @@ from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative
 from pacman.actions import Action
 from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError
+from pacman.hints import hint as hint_for
 from pacman.layout import Layout
 from pacman.state import GameState
 
@@ -77,7 +78,8 @@ def check_search_size(agent: Any, layout: Layout, num_ghosts: int, ghost_agents:
     to the end, is checked (likewise with a ``node_limit``). Agents that are not
     search agents pass. Search agents call this from ``reset`` with the game's
     `ghost_agents` (which decide the engine when they are not built-in models);
-    front ends may call it up front.
+    front ends may call it up front. The message's hints name the calling
+    command's flags, or Python's keywords (`pacman.hints`).
     """
     if not isinstance(agent, _SearchAgent):
         return
@@ -88,8 +90,9 @@ def check_search_size(agent: Any, layout: Layout, num_ghosts: int, ghost_agents:
     limit = MAX_CORE_SEARCH_LEAVES if core else MAX_SEARCH_LEAVES
     if leaves > limit:
         ghosts = f"{num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
-        hint = ("use fewer ghosts (--num-ghosts)" if deepening
-                else "use a smaller depth, fewer ghosts (--num-ghosts), or a time_limit")
+        hint = (f"use fewer ghosts ({hint_for('num_ghosts')})" if deepening
+                else f"use a smaller depth ({hint_for('depth')}), fewer ghosts ({hint_for('num_ghosts')}), "
+                     f"or a time limit ({hint_for('time_limit')})")
         where = "pruned, on the compiled core" if core else "in Python" if agent.pruning else "unpruned"
         raise AgentSpecError(
             f"{type(agent).__name__}: depth {depth} with {ghosts} on {layout.name!r} is too large a search "

@@ -52,6 +52,7 @@ import numpy as np
 from pacman.actions import Action
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.errors import AgentSpecError
+from pacman.hints import hints as caller_hints
 from pacman.layout import Layout
 from pacman.memory import SOLVER_NODE_BYTES, MemoryRefusal, check_memory, solver_bytes
 from pacman.rules import SCARED_TIME
@@ -84,10 +85,6 @@ MAX_SWEEPS = 200_000
 #: Two moves whose values differ by no more than this are both optimal.
 TIE_TOLERANCE = 1e-9
 
-#: How a refusal names what it suggests, for a caller of `solve` in Python ...
-API_HINTS = {"max_nodes": "max_nodes", "objective_win": "objective='win'"}
-#: ... and for the `optimal` agent, made from its agent arguments (play, batch, compare).
-AGENT_HINTS = {"max_nodes": "--agent-args max_nodes=N", "objective_win": "--agent-args objective=win"}
 _PROGRESS_EVERY = (1 << 14) - 1  # exploring calls `progress` once every 16,384 states
 _WIN, _LOSE = -1, -2  # sinks: a child that is won or lost (the game ends there)
 
@@ -464,7 +461,8 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     """The optimum of `layout` against `ghosts` for `objective`, and the policy reaching it.
 
     `hints` says how the caller's user gives what a refusal suggests, so that it names
-    only what the caller takes (`API_HINTS` by default; `pacman-ai solve` gives its flags). `progress`, if given, is called with a short line of what is being done (states
+    only what the caller takes (by default `pacman.hints`: the calling command's flags, or
+    Python's keywords). `progress`, if given, is called with a short line of what is being done (states
     explored, sweeps) every few thousand states and every sweep; `pacman.progress.Progress`
     rate-limits it for a user.
 
@@ -473,7 +471,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     a score objective with no finite optimum, or value iteration that does not
     converge in `MAX_SWEEPS` sweeps.
     """
-    hints = {**API_HINTS, **(hints or {})}
+    hints = {**caller_hints(), **(hints or {})}
     if objective not in OBJECTIVES:
         raise SolverError(f"unknown objective {objective!r} (expected one of: {', '.join(OBJECTIVES)})")
     if ghosts not in GHOST_MODELS:
@@ -570,7 +568,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
 @functools.lru_cache(maxsize=4)
 def _cached_solution(layout: Layout, ghosts: str, objective: str, num_ghosts: int, max_nodes: int) -> Solution:
     """A few recent solutions (bounded: a batch builds a fresh agent for each game of one maze)."""
-    return solve(layout, ghosts, objective, num_ghosts, max_nodes, hints=AGENT_HINTS)
+    return solve(layout, ghosts, objective, num_ghosts, max_nodes)
 
 
 class OptimalAgent:

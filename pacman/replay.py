@@ -30,6 +30,7 @@ from typing import IO, Any, Iterable, Iterator, Sequence
 from pacman.actions import Action
 from pacman.errors import IllegalActionError, PacmanError
 from pacman.files import read_input_file, write_atomically
+from pacman.hints import hint
 from pacman.game import GameResult, replay_actions
 from pacman.layout import Layout, parse_layout
 from pacman.state import GameState
@@ -311,7 +312,7 @@ def _write_replay(path: str | os.PathLike[str], layout: Layout, result: GameResu
     limit = max_replay_moves(layout, result.num_agents - 1)
     if moves > MAX_REPLAY_MOVES:
         raise ReplayError(f"{path}: a game of {moves:,} Pacman moves is too long for a replay file "
-                          f"(at most {MAX_REPLAY_MOVES:,}); play it with --max-moves {limit} or fewer to save it")
+                          f"(at most {MAX_REPLAY_MOVES:,}); play at most {limit:,} moves ({hint('max_moves')}) to save it")
     head = json.dumps({"format": FORMAT, "version": VERSION, "layout": {"name": layout.name, "text": layout.text},
                        "num_ghosts": result.num_agents - 1, "seed": result.seed, "agents": agents}, indent=1)
     tail = json.dumps(result.to_dict(), indent=1)
@@ -331,7 +332,7 @@ def _write_replay(path: str | os.PathLike[str], layout: Layout, result: GameResu
             size = out.tell()
         if size > MAX_REPLAY_BYTES:
             raise ReplayError(f"{path}: the replay would take {size:,} bytes, more than the {MAX_REPLAY_BYTES:,} "
-                              f"a replay file may have; play fewer moves (--max-moves) to save it")
+                              f"a replay file may have; play fewer moves ({hint('max_moves')}) to save it")
 
     try:
         write_atomically(path, write)

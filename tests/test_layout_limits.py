@@ -105,8 +105,8 @@ def test_crowded_searches_are_refused_before_the_first_move():
     with pytest.raises(AgentSpecError) as info:
         run_game(crowded, agent, make_ghosts("random", 10), seed=0, max_moves=3)
     assert str(info.value) == ("ExpectimaxAgent: depth 2 with 10 ghosts on 'crowd' is too large a search "
-                               f"(about 8.7e+10 leaves per move, {DEFAULT_LIMIT}); use a smaller depth, "
-                               "fewer ghosts (--num-ghosts), or a time_limit")
+                               f"(about 8.7e+10 leaves per move, {DEFAULT_LIMIT}); use a smaller depth (depth), "
+                               "fewer ghosts (num_ghosts), or a time limit (time_limit)")
     with pytest.raises(AgentSpecError, match="depth 7 with 2 ghosts"):
         check_search_size(AlphaBetaAgent(depth=7), crowded, 2)  # 3.7e11
     check_search_size(ExpectimaxAgent(depth=2), crowded, 6)  # 1.3e7: allowed

@@ -18,6 +18,7 @@ from typing import Sequence
 from pacman.cli import batch, bench, compare, grade, layouts, play, replay, solve, tree
 from pacman.cli.args import EXIT_INTERRUPTED, EXIT_USAGE, OneLineParser, UsageError
 from pacman.errors import PacmanError
+from pacman.hints import calling
 
 __all__ = ["main", "build_parser"]
 
@@ -56,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        return SUBCOMMANDS[args.command].run(args)
+        with calling(args.command):  # refusals from agents and the solver name this command's flags
+            return SUBCOMMANDS[args.command].run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE

@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:  # the solver's first line comes once the maze is accepted: a refusal is one line
             stack.enter_context(progress)
         solution = solve(layout, args.ghosts, args.objective, args.num_ghosts,
-                         args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress,
-                         hints={"max_nodes": "--max-nodes", "objective_win": "--objective win"})
+                         args.max_nodes if args.max_nodes is not None else DEFAULT_MAX_NODES, progress=progress)
         if progress is not None:
             progress.note(f"solved in {duration(progress.elapsed())}")
     if args.json:
