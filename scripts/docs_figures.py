@@ -19,6 +19,17 @@ Two kinds:
   each with its command, the documented text and the new one. ``--write
   --timings`` puts the new ones into the documents.
 
+- **recorded** figures (the strength tables, RL training, thousand-game batches,
+  the harness's hundreds of mazes) take minutes to hours: the default check parses
+  their commands as the programs do (a flag renamed or removed fails it); they
+  are made again only by running the command by hand.
+- Timing figures are checked the same way by default; ``--timings`` runs them.
+
+Every figure-looking number of the documents (a percentage, a duration, a size, a
+ratio, a count with thousands separators, a decimal) must sit between markers or be
+listed in `NOT_FIGURES` (versions, limits, defaults): ``--check`` and ``--lint`` fail
+naming each one, and say how to mark it.
+
 Usage:
 
     python scripts/docs_figures.py                    # check the fast exact figures (the tests do this)
@@ -27,6 +38,7 @@ Usage:
     python scripts/docs_figures.py --write --gif      # ... and record docs/game.gif again
     python scripts/docs_figures.py --timings          # measure the timings, print them with their commands
     python scripts/docs_figures.py --list             # every figure, its document and its command
+    python scripts/docs_figures.py --lint             # only: is every figure-looking number marked?
 
 To add a figure: put the markers around its text in the document, add a `Figure`
 to `FIGURES` (its name, document, command, kind, and the function that renders
@@ -90,6 +102,22 @@ class Measurements:
             raise FigureError(f"{command}: exit status {done.returncode}: {done.stderr.strip()[-500:]}")
         return done
 
+    def output_of(self, command: str) -> str:
+        """What `command` (``pacman-ai ...``, or ``python ...`` run from the repository's root) prints."""
+        argv = shlex.split(command)
+        env = dict(self.env)
+        while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", argv[0]):
+            name, _, value = argv.pop(0).partition("=")
+            env[name] = value
+        if argv[:2] == ["nice", "-n"]:
+            argv = argv[3:]
+        program = [sys.executable, "-m", "pacman"] if argv[0] == "pacman-ai" else [sys.executable]
+        done = subprocess.run([*program, *argv[1:]], cwd=ROOT if argv[0] != "pacman-ai" else self.scratch, env=env,
+                              capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise FigureError(f"{command}: exit status {done.returncode}: {done.stderr.strip()[-500:]}")
+        return done.stdout + done.stderr
+
     @functools.lru_cache(maxsize=None)
     def output(self, command: str) -> str:
         """The stdout of `command`."""
@@ -137,6 +165,16 @@ class Measurements:
 # -- the figures ----------------------------------------------------------------------------------------------
 
 
+#: The kinds of figure and what the default check (``python scripts/docs_figures.py``) does with each.
+KINDS = {
+    "exact": "made again by its command and compared with the text (the slow ones with --all)",
+    "timing": "its command parsed as the program parses it; --timings runs it, checks it prints the figure's "
+              "fields and shows the documented text beside the new measurement",
+    "recorded": "its command parsed as the program parses it; the run itself is too long for CI (the document "
+                "says what it took), so its text is made again only by running the command by hand",
+}
+
+
 @dataclass(frozen=True)
 class Figure:
     """One figure: where it is, how it is made, and how it is written."""
@@ -148,13 +186,27 @@ class Figure:
     command: str
     """What a reader runs to get it (shown by --list and --timings)."""
     kind: str
-    """``exact`` (the same everywhere: checked) or ``timing`` (measured again on request)."""
-    render: Callable[[Measurements], str]
-    """The text between the markers, from the measurements."""
+    """``exact`` (the same everywhere: made again and compared), ``timing`` (a machine's speed: measured again
+    with --timings) or ``recorded`` (a result too slow to make again in CI: its command is checked)."""
+    render: Callable[[Measurements], str] | None = None
+    """The text between the markers, from the measurements (every exact figure has one; a timing figure
+    without one has its command's output printed by --timings, to compare by eye)."""
     slow: bool = False
     """Exact but slow to make (minutes): checked with --all only."""
     verify: Callable[[Measurements, Path], list[str]] | None = None
     """Further checks (a file the document shows): problems, [] if none."""
+    fields: tuple[str, ...] = ()
+    """Timing figures: what the command's output must still name (its rows, its units), checked by --timings."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"figure {self.name!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.kind == "exact" and self.render is None:
+            raise ValueError(f"figure {self.name!r}: an exact figure needs a render function")
+
+    def commands(self) -> list[str]:
+        """The commands of a timing or recorded figure, each checked as its program parses it (`; ` between)."""
+        return [part.strip() for part in self.command.split("; ") if part.strip()]
 
 
 def _kb(size: int) -> str:
@@ -276,6 +328,136 @@ def _mcts_rollouts(m: Measurements) -> str:
             f"`corridor`, `rollout_depth=0` won {_mcts_wins(m, 'test', 0)} and {_mcts_wins(m, 'corridor', 0)}")
 
 
+#: Figures not made again by this script (kind "recorded": runs of minutes to hours; kind "timing": a
+#: machine's speed). Each is the text between its markers, usually a section's tables and the sentences
+#: that quote them; the check parses its commands as their programs do (`command_problems`).
+RECORDED_AND_TIMED: tuple[Figure, ...] = (
+    Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
+           command='pacman-ai play --layout medium --games 100 --seed 0 --display none'),
+    Figure('strength-table', 'docs/guide/strength.md', kind='recorded',
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+    Figure('solve-optimum', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai solve threeway; pacman-ai solve trapped'),
+    Figure('solver-size-limit', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai solve tiny --max-nodes 100000000'),
+    Figure('strength-table-notes', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/strength_table.py table --games 1000 --results strength-results'),
+    Figure('safe-99-claim', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai batch --layout small --games 3000 --seed 1 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe; pacman-ai batch --layout small --games 4000 --seed 2 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+    Figure('tried-before', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai batch --layout small --games 4000 --seed 0 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=better --out small.jsonl'),
+    Figure('harness-summary', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
+    Figure('harness-mazes', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
+    Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --per-maze'),
+    Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
+    Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 300 --jobs 2'),
+    Figure('scaled-trades', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax:evaluation=scaled'),
+    Figure('learned-beside-searches', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout medium --pacman sb3:examples/rl/medium.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
+    Figure('readme-strength', 'README.md', kind='recorded',
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+    Figure('readme-suite-time', 'README.md', kind='timing',
+           command='python -m pytest -q -p no:cacheprovider'),
+    Figure('cs188-classic-report', 'docs/cs188.md', kind='recorded',
+           command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
+    Figure('make-vec-refusal', 'docs/environments.md', kind='recorded',
+           command='python -m pytest tests/test_command_line_expectations.py -k make_vec'),
+    Figure('grade-progress-line', 'docs/grading.md', kind='timing',
+           command='pacman-ai grade expectimax tests/submissions/expectimax/correct.py'),
+    Figure('reflex-games', 'docs/grading.md', kind='recorded',
+           command='pacman-ai grade multiagent tests/submissions/multiagent/reflex_reciprocal.py'),
+    Figure('multiagent-grading-time', 'docs/grading.md', kind='timing',
+           command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
+    Figure('batch-sweep-table', 'docs/guide/batch.md', kind='recorded',
+           command='pacman-ai batch --layout small,medium --agent-args depth=1,2,3,evaluation=score,better --games 100 --max-moves 500 --jobs 2 --out sweep.jsonl --summary sweep.json --plot sweep.png'),
+    Figure('batch-worker-memory', 'docs/guide/batch.md', kind='timing',
+           command='pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2 --out small.jsonl'),
+    Figure('expectimax-grading-times', 'docs/guide/grade.md', kind='timing',
+           command='pacman-ai grade expectimax tests/submissions/expectimax/correct.py'),
+    Figure('multiagent-grade-time', 'docs/guide/grade.md', kind='timing',
+           command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
+    Figure('play-depth-cost', 'docs/guide/play.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+    Figure('star2-play-figures', 'docs/guide/play.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+    Figure('play-engine-times', 'docs/guide/play.md', kind='recorded',
+           command='pacman-ai play --layout crowded.lay --json --max-moves 3 --seed 1; pacman-ai play --layout crowded.lay --json --max-moves 3 --seed 1 --agent-args depth=2'),
+    Figure('web-stream-bytes', 'docs/guide/play.md', kind='timing',
+           command='python -m pytest -m slow -s tests/test_live_web.py -k keeps_up'),
+    Figure('solve-large-mazes', 'docs/guide/solve.md', kind='recorded',
+           command='pacman-ai solve minimax --max-nodes 100000000; pacman-ai solve tiny --max-nodes 100000000'),
+    Figure('learn-chance-tree', 'docs/learn-expectimax.md', kind='recorded',
+           command='pacman-ai tree examples/trees/expectimax-max-of-chances.json'),
+    Figure('learn-depth-limit', 'docs/learn-expectimax.md', kind='recorded',
+           command='pacman-ai tree examples/trees/depth-limited.json --depth 1'),
+    Figure('learn-same-position', 'docs/learn-expectimax.md', kind='recorded',
+           command='python -m pytest tests/test_learn_expectimax_doc.py'),
+    Figure('flat-memory', 'docs/long-runs.md', kind='timing',
+           command='python -m pytest -m slow tests/test_long_and_shared_runs.py -k test_memory_of_a_long_game_stays_flat'),
+    Figure('replay-100k', 'docs/long-runs.md', kind='timing',
+           command='pacman-ai play --layout nofood.lay --display none --seed 1 --max-moves 100000 --save long.json; pacman-ai replay long.json --display none'),
+    Figure('memory-estimates', 'docs/long-runs.md', kind='recorded',
+           command='pacman-ai batch --layout medium --games 100000000 --quiet'),
+    Figure('play-layout-outcomes', 'docs/guide/play.md', kind='recorded',
+           command='pacman-ai play --layout medium --games 200 --seed 0 --display none; pacman-ai play --layout tricky --games 200 --seed 0 --display none; pacman-ai play --layout large --games 200 --seed 0 --display none'),
+    Figure('mcts-optimum', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai solve test; pacman-ai solve corridor'),
+    Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
+           command='PACMAN_AI_ENGINE=python pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2'),
+    Figure('grading-write-budget-runs', 'docs/long-runs.md', kind='recorded',
+           command='python -m pytest -m slow tests/test_faults_grading.py'),
+    Figure('grading-busy-threads', 'docs/long-runs.md', kind='timing',
+           command='python -m pytest -m slow tests/test_faults_grading.py'),
+    Figure('crowded-search-size', 'docs/guide/play.md', kind='recorded',
+           command='python -m pytest tests/test_layout_limits.py'),
+    Figure('core-why-c', 'docs/engine.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+    Figure('core-same-answers', 'docs/engine.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+    Figure('core-figures', 'docs/engine.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+    Figure('star2-ordering', 'docs/engine.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+    Figure('far-ghosts', 'docs/engine.md', kind='timing',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+    Figure('core-memory', 'docs/engine.md', kind='recorded',
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+    Figure('two-configurations', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout small --agent-args depth=1 --config score:'--agent-args evaluation=score' --config better:'--agent-args evaluation=better' --games 50"),
+    Figure('sprt-model', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+    Figure('sprt-same-config', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+    Figure('sprt-d2-d3', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout tricky --ghosts directional --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --sprt win-rate:0,0.1 --out d2-d3.jsonl --plot d2-d3-sprt.png --jobs 2"),
+    Figure('paired-unpaired', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout tricky --ghosts directional --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 447 --out d2-d3.jsonl --resume --json --quiet"),
+    Figure('pairing-pays', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 500 --out trapped-d2-d3.jsonl --jobs 2; pacman-ai compare --layout tricky --ghosts random --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --games 500 --out tricky-d1-d2.jsonl --jobs 2"),
+    Figure('many-configurations', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout small --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --config greedy:'--pacman greedy' --games 40 --plot ranking.png"),
+    Figure('bench-figures', 'docs/guide/bench.md', kind='timing',
+           command='pacman-ai bench --runs 5'),
+    Figure('rl-recipe', 'docs/environments.md', kind='recorded',
+           command='nice -n 5 python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 --eval-every 100000; pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2; pacman-ai compare --layout small --config "learned:--pacman sb3:examples/rl/small.zip" --config "expectimax:--pacman expectimax" --games 1000 --max-moves 500 --jobs 2; pacman-ai batch --layout medium --pacman sb3:examples/rl/medium.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
+    Figure('q-learning-example', 'docs/environments.md', kind='recorded',
+           command='python examples/envs/q_learning.py'),
+    Figure('env-speed', 'docs/environments.md', kind='timing',
+           command='pacman-ai bench --part env --runs 5'),
+    Figure('sb3-vecenv-speed', 'docs/environments.md', kind='timing',
+           command='pacman-ai bench --part env --runs 5'),
+    Figure('web-measured', 'docs/web.md', kind='timing',
+           command='python -m pytest -m slow -s tests/test_live_web.py -k keeps_up'),
+    Figure('suite-time', 'docs/guide/development.md', kind='timing',
+           command='python -m pytest -q -p no:cacheprovider'),
+)
+
 FIGURES: tuple[Figure, ...] = (
     Figure("tree-examples", "docs/guide/tree.md", "; ".join(TREE_COMMANDS), "exact", _tree_examples),
     Figure("web-page-size", "docs/guide/play.md",
@@ -291,8 +473,234 @@ FIGURES: tuple[Figure, ...] = (
     Figure("mcts-rollouts", "docs/search-strength.md",
            MCTS_COMMAND.format(layout="test|corridor", depth="3|0"), "exact", _mcts_rollouts),
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
-    Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND} (and with --jobs 1)", "timing", _batch_speed),
+    Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
+           "timing", _batch_speed),
+) + RECORDED_AND_TIMED
+
+
+
+
+# -- the commands of figures that are not made again -------------------------------------------------------
+
+
+def command_problems(command: str, root: Path = ROOT) -> list[str]:
+    """Why `command` would not run as written (no run: parsed only): [] when it parses.
+
+    ``pacman-ai ...`` is parsed by pacman-ai's own argument parser; ``python PATH ...``
+    (after an optional ``nice -n N``) needs PATH in the repository and each ``--flag``
+    it gives among the flags PATH defines.
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return [f"`{command}`: {exc}"]
+    while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", argv[0]):  # NAME=value before the command
+        argv = argv[1:]
+    if argv[:2] == ["nice", "-n"]:
+        argv = argv[3:]
+    if argv and argv[0] == "pacman-ai":
+        import contextlib
+        import io
+
+        from pacman.cli import build_parser
+        from pacman.cli.args import UsageError
+
+        errors = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
+                build_parser().parse_args(argv[1:])
+        except UsageError as exc:  # pacman-ai's parser says what is wrong in one line
+            return [f"`{command}`: {exc}"]
+        except SystemExit:
+            return [f"`{command}`: {' '.join(errors.getvalue().split()) or 'pacman-ai refuses it'}"]
+        return []
+    if argv[:3] == ["python", "-m", "pytest"]:
+        missing = [a for a in argv[3:] if a.endswith(".py") and not (root / a).is_file()]
+        return [f"`{command}`: {path} is not in the repository" for path in missing]
+    if len(argv) >= 2 and argv[0] == "python" and argv[1].endswith(".py"):
+        script = root / argv[1]
+        if not script.is_file():
+            return [f"`{command}`: {argv[1]} is not in the repository"]
+        text = script.read_text(encoding="utf-8")
+        unknown = [a.split("=")[0] for a in argv[2:] if a.startswith("--") and f'"{a.split("=")[0]}"' not in text]
+        return [f"`{command}`: {argv[1]} defines no {flag}" for flag in unknown]
+    return [f"`{command}`: not a command this script can check (pacman-ai ... or python PATH.py ...)"]
+
+
+# -- figures without markers -----------------------------------------------------------------------------
+
+#: What looks like a figure in prose: a percentage, a duration, a size, a ratio, a count with thousands
+#: separators, a decimal number. Code (fenced blocks other than output, `inline code`) and marked figures
+#: are not looked at.
+FIGURE_LIKE = re.compile(r"""(?x)
+    (?<![\w.\-/=])(?:
+        \d[\d,]*(?:\.\d+)?\s?%                                               # 86.8%
+      | \d[\d,]*(?:\.\d+)?\s?(?:ms|us|µs|ns|s|seconds?|minutes?|min|hours?)\b(?![-/])  # 0.30 ms, 7.5 minutes
+      | \d[\d,]*(?:\.\d+)?\s?(?:[kKMGT]i?B|bytes)\b                           # 708 KB
+      | \d[\d,]*(?:\.\d+)?x\b                                               # 9.85x
+      | \d{1,3}(?:,\d{3})+(?:\.\d+)?                                          # 1,618,957
+      | \d+\.\d+                                                           # 551.0
+    )(?![.\d])""")
+
+#: Numbers that look like figures and are not: (document or "*", a literal piece of the line that holds the
+#: number). A hit inside such a piece is allowed. Keep each piece as short as makes it unique and say why.
+NOT_FIGURES: tuple[tuple[str, str], ...] = (
+    # versions of Python and of libraries
+    ("*", "Python 3.10"), ("*", "Python 3.11"), ("*", "Python 3.12"), ("*", ">= 1.0"), ("*", "Gymnasium 1.0"), ("*", "Python 2.7"), ("*", "PettingZoo 1."),
+    # limits, defaults and constants the code sets (pacman.limits, pacman.memory, the grader's sandbox, the
+    # flags' ranges), the course's classic constants, a confidence level, a heading that names a claim, and
+    # the values of a tree a worked example writes by hand: none is measured
+    ('README.md', 'ends, win rates with 95%'),
+    ('docs/cs188.md', 'classic values (40, 0.7'),
+    ('docs/cs188.md', 'with a memory cap (1024 MB'),
+    ('docs/cs188.md', 'MB), a CPU-time cap, 8 MB'),
+    ('docs/cs188.md', 'of output at most, 10 seconds'),
+    ('docs/cs188.md', '`GraphGameTreeTest`, 120 seconds'),
+    ('docs/cs188.md', 'hold here too (one 32 MB'),
+    ('docs/cs188.md', 'at most 256 MB'),
+    ('docs/environments.md', '`max_moves` (default 1,000'),
+    ('docs/experiments.md', 'bootstrap interval (10,000'),
+    ('docs/grading.md', 'that took 1 s'),
+    ('docs/grading.md', 'a line, or one every 10 s'),
+    ('docs/grading.md', 'module, `exit()`, 10 s'),
+    ('docs/grading.md', 'at most 500 moves, 1 s'),
+    ('docs/grading.md', 'moves, 1 s a move, 30 s'),
+    ('docs/grading.md', '| 6 trees (1, 2 and 3 min'),
+    ('docs/grading.md', 'the starter at most 1 MB'),
+    ('docs/grading.md', 'a tree file at most 16 MB'),
+    ('docs/grading.md', '200,000'),
+    ('docs/grading.md', '`points` at most 1,000,000'),
+    ('docs/grading.md', '10,000'),
+    ('docs/grading.md', 'time limit at most 3600 s'),
+    ('docs/grading.md', 'may expand at most 300,000'),
+    ('docs/grading.md', 'is worth -230, Stop 2.75'),
+    ('docs/grading.md', '(worth 2.75'),
+    ('docs/grading.md', 'library from 3.11'),
+    ('docs/grading.md', '`python3`** (Ubuntu 22.04'),
+    ('docs/grading.md', 'is 3.10'),
+    ('docs/grading.md', "Ubuntu 24.04's is 3.12"),
+    ('docs/grading.md', 'only before Python 3.11'),
+    ('docs/grading.md', 'cp --python-version 3.10'),
+    ('docs/grading.md', 'with glibc up to 2.35'),
+    ('docs/grading.md', '- 10 seconds'),
+    ('docs/grading.md', '- a cap of 8 MB'),
+    ('docs/grading.md', 'every 0.05 s'),
+    ('docs/grading.md', 'one write budget of 32 MB'),
+    ('docs/grading.md', 'tests started (plus 10 s'),
+    ('docs/grading.md', 'socket (at most 0.05 s'),
+    ('docs/guide/batch.md', 'least 1,000'),
+    ('docs/guide/batch.md', 'stays honest near 0%'),
+    ('docs/guide/batch.md', 'honest near 0% and 100%'),
+    ('docs/guide/batch.md', 'line at most every 5 s'),
+    ('docs/guide/batch.md', 'been finishing for 2 s'),
+    ('docs/guide/batch.md', 'the layouts within 60 s'),
+    ('docs/guide/batch.md', 'most 86400 s'),
+    ('docs/guide/batch.md', 'rises by less than 5 MB'),
+    ('docs/guide/batch.md', 'not answer within 5 s'),
+    ('docs/guide/commands.md', 'the maze, at least 1,000'),
+    ('docs/guide/compare.md', 'alpha and beta 0.05'),
+    ('docs/guide/layouts.md', 'A layout has at most 4,096'),
+    ('docs/guide/layouts.md', '0.7'),
+    ('docs/guide/play.md', 'open cell, at least 1,000'),
+    ('docs/guide/play.md', '1,000 (`medium`: 2,200'),
+    ('docs/guide/play.md', '2,200; `large`: 6,680'),
+    ('docs/guide/play.md', 'maze, 4,096'),
+    ('docs/guide/play.md', 'to answer: at most 80%'),
+    ('docs/guide/play.md', 'at most 80% of S and 50 ms'),
+    ('docs/guide/play.md', '(half of S under 100 ms'),
+    ('docs/guide/play.md', 'the compiled core, 200,000'),
+    ('docs/guide/play.md', 'runs: `--fps` 0.1'),
+    ('docs/guide/play.md', 'may have at most 8,388,608'),
+    ('docs/guide/play.md', '8,388,608 pixels and 16,384'),
+    ('docs/guide/play.md', '`--games` at most 10,000'),
+    ('docs/guide/play.md', 'one (the best is 0.0'),
+    ('docs/guide/play.md', '(limit 64 MB'),
+    ('docs/guide/python.md', 'open cell, at least 1,000'),
+    ('docs/guide/solve.md', '(8,000,000'),
+    ('docs/guide/solve.md', 'goes (at most 100,000,000'),
+    ('docs/guide/solve.md', 'with an error past 15,000,000'),
+    ('docs/learn-expectimax.md', 'Trees of more than 5,000'),
+    ('docs/long-runs.md', 'open cell, at least 1,000'),
+    ('docs/long-runs.md', '1,000 (`medium` 2,200'),
+    ('docs/long-runs.md', '2,200, `tricky` 2,560'),
+    ('docs/long-runs.md', '2,560, `large` 6,680'),
+    ('docs/long-runs.md', '6,680; at most 81,920'),
+    ('docs/long-runs.md', '1 - cut off after 1,000'),
+    ('docs/long-runs.md', '`tricky`, estimate 1.6'),
+    ('docs/long-runs.md', '(80%'),
+    ('docs/long-runs.md', '50 ms'),
+    ('docs/long-runs.md', 'of S when S is under 100 ms'),
+    ('docs/long-runs.md', 'at most every 5 seconds'),
+    ('docs/long-runs.md', '5 minutes'),
+    ('docs/long-runs.md', 'the whole grading, 32 MB'),
+    ('docs/long-runs.md', 'out), on top of the 8 MB'),
+    ('docs/long-runs.md', 'processes every 0.05 s'),
+    ('docs/long-runs.md', 'tests started plus 10 s'),
+    ('docs/search-strength.md', '### The 99%'),
+    ('docs/web-page.md', 'and the speed (0.5'),
+    ('docs/web.md', 'rounds per second, 0.1'),
+    ('docs/web.md', 'received it (at most 3 s'),
+    ('docs/web.md', 'that falls more than 2,048'),
+    ('docs/cs188.md', '10 seconds per `GraphGameTreeTest`'),
+    ('docs/guide/play.md', '4,096 cells: 81,920'),
+    ('docs/guide/play.md', '`--fps` 0.1-1000, `--zoom` 0.1'),
+    ('docs/guide/play.md', '64 MB and 200,000'),
+    ('docs/long-runs.md', 'silent for 5 seconds'),
 )
+
+_FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
+#: Fenced blocks shown as a program's output (no language, or one of these) are looked at; code is not.
+_OUTPUT_FENCES = {"", "text", "console", "output"}
+_COMMAND_LINE = re.compile(r"^\s*(\$ |>>> |\.\.\. |#|pacman-ai |python |nice |pip |cd |export |pytest |--|[A-Z_]+=)")
+
+
+def unmarked_figures(documents: dict[str, str], allowed: tuple[tuple[str, str], ...] = NOT_FIGURES
+                     ) -> list[tuple[str, int, str, str]]:
+    """Every figure-looking number outside a figure's markers: (document, line, number, the line)."""
+    found = []
+    for document, text in documents.items():
+        spans = regions(text, document)
+        blank = list(text)
+        for start, end in spans.values():
+            for i in range(start, end):
+                if blank[i] != "\n":
+                    blank[i] = " "
+        fence = None
+        for number, line in enumerate("".join(blank).split("\n"), 1):
+            opened = _FENCE.match(line)
+            if opened and fence is None:
+                fence = opened.group(3).lower()
+                continue
+            if opened and fence is not None:
+                fence = None
+                continue
+            if fence is not None and (fence not in _OUTPUT_FENCES or _COMMAND_LINE.match(line)):
+                continue
+            prose = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line) if fence is None else line
+            prose = re.sub(r"<!--.*?-->|\]\([^)]*\)|https?://\S+", lambda m: " " * len(m.group(0)), prose)
+            pieces = [(piece, line.find(piece)) for where, piece in allowed if where in ("*", document)
+                      and piece in line]
+            for hit in FIGURE_LIKE.finditer(prose):
+                if any(0 <= at <= hit.start() and hit.end() <= at + len(piece) for piece, at in pieces):
+                    continue
+                found.append((document, number, hit.group(0), line.strip()))
+    return found
+
+
+UNMARKED_HELP = """\
+A number that looks like a figure (a rate, a duration, a size, a count, a result) is not marked.
+Every figure of the docs is checked by scripts/docs_figures.py. To mark one:
+  1. put markers around it (the sentence, table or block that holds it):
+       <!-- figure NAME -->the text with the figure<!-- /figure NAME -->
+     (NAME: lowercase letters, digits and dashes; a table: each marker on a line of its own, a blank line
+     between a marker and the table);
+  2. add a Figure to FIGURES in scripts/docs_figures.py: its NAME, the document, the exact command that makes
+     it, and its kind: "exact" (deterministic: give a render function; it is made again and compared),
+     "timing" (a speed: its command is parsed; --timings runs it) or "recorded" (too slow for CI: its command is
+     parsed, and a results file given as data= is summarised again);
+  3. run python scripts/docs_figures.py (and --write for an exact figure).
+A number that is not a figure (a version, a flag's default, a count in prose) goes into NOT_FIGURES in
+scripts/docs_figures.py with a short piece of its line. See docs/guide/development.md, "Figures"."""
 
 
 # -- documents --------------------------------------------------------------------------------------------
@@ -379,6 +787,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing figure, the median shown (default: 3)")
     parser.add_argument("--only", action="append", default=None, metavar="NAME", help="only this figure (repeat)")
     parser.add_argument("--list", action="store_true", help="list the figures and exit")
+    parser.add_argument("--lint", action="store_true",
+                        help="only look for figure-looking numbers without markers (and markers without figures)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the repository whose documents are checked or written (default: this one)")
     args = parser.parse_args(argv)
@@ -395,7 +805,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = tuple(f for f in FIGURES if f.name in args.only)
     if args.list:
         for figure in FIGURES:
-            print(f"{figure.name:<16} {figure.kind + (' (slow)' if figure.slow else ''):<12} {figure.document:<24} "
+            print(f"{figure.name:<24} {figure.kind + (' (slow)' if figure.slow else ''):<12} {figure.document:<26} "
                   f"{figure.command}")
         return 0
     try:
@@ -409,13 +819,34 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
     root = args.root.resolve()
     documents = _documents(root)
     problems = check_markers(documents, FIGURES)
+    problems += [f"{document} line {line}: {number!r} looks like a figure and is not marked: {text}"
+                 for document, line, number, text in unmarked_figures(documents)]
     if problems:
         for problem in problems:
             print(f"docs_figures: {problem}", file=sys.stderr)
+        if any("is not marked" in problem for problem in problems):
+            print(UNMARKED_HELP, file=sys.stderr)
         return 1
-    # --timings: the timing figures; otherwise the exact ones (the slow ones with --all, or when named).
-    chosen = [f for f in figures if (f.kind == "timing") == args.timings and (args.all or args.only or not f.slow)]
+    if args.lint:
+        print(f"every figure-looking number of {len(documents)} documents is marked or allowed")
+        return 0
+    # Every timing and recorded figure: its commands still parse (they are not run here).
     differ = 0
+    if not args.timings and not args.write:
+        for figure in figures:
+            if figure.kind == "exact":
+                continue
+            problems = [p for command in figure.commands() for p in command_problems(command, root)]
+            if problems:
+                differ += 1
+                print(f"DIFFERS  {figure.name} ({figure.document}, {figure.kind}): its command no longer parses")
+                for problem in problems:
+                    print(f"    {problem}")
+            else:
+                print(f"parses  {figure.name} ({figure.document}, {figure.kind})")
+    # --timings: the timing figures; otherwise the exact ones (the slow ones with --all, or when named).
+    chosen = [f for f in figures if (f.kind == "timing" if args.timings else f.kind == "exact")
+              and (args.all or args.only or not f.slow)]
     with tempfile.TemporaryDirectory(prefix="docs-figures-") as scratch:
         measurements = Measurements(Path(scratch), repeat=args.repeat)
         changed: dict[str, str] = {}
@@ -424,6 +855,18 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
             span = regions(text, figure.document)[figure.name]
             documented = text[span[0]:span[1]]
             started = time.perf_counter()
+            if figure.render is None:  # a timing figure shown beside its command's output, to compare by eye
+                print(f"{figure.name} ({figure.document}): {figure.command}")
+                print(f"    documented: {' '.join(documented.split())[:600]}")
+                for command in figure.commands():
+                    output = measurements.output_of(command)
+                    missing = [field for field in figure.fields if field not in output]
+                    print(f"    $ {command}")
+                    print("\n".join("      " + line for line in output.rstrip().splitlines()[-40:]))
+                    if missing:
+                        differ += 1
+                        print(f"    DIFFERS: the output no longer names {', '.join(map(repr, missing))}")
+                continue
             made = figure.render(measurements)
             took = time.perf_counter() - started
             extra = figure.verify(measurements, root) if figure.verify is not None else []

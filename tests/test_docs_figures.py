@@ -49,7 +49,12 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     done = _script(tmp_path, "--list")
     assert done.returncode == 0
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
-    assert list(rows) == FAST_EXACT + ["batch-outcome", "batch-speed"]
+    assert list(rows)[:len(FAST_EXACT) + 2] == FAST_EXACT + ["batch-outcome", "batch-speed"]
+    # the strength table, RL training and the env speed table: recorded or timed, each with its command
+    assert "recorded" in rows["strength-table"] and "python scripts/strength_table.py table" in rows["strength-table"]
+    assert "recorded" in rows["rl-recipe"] and "python examples/rl/train.py --layout small" in rows["rl-recipe"]
+    assert "timing" in rows["env-speed"] and "pacman-ai bench --part env --runs 5" in rows["env-speed"]
+    assert "recorded" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
     assert "docs/search-strength.md" in rows["mcts-rollouts"] and "docs/guide/batch.md" in rows["batch-outcome"]
     assert "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75" in rows["game-gif"]
     assert "exact (slow)" in rows["batch-outcome"] and "timing" in rows["batch-speed"]
@@ -110,3 +115,73 @@ def test_a_marker_left_open_is_a_one_line_error(tmp_path, copy):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("docs_figures: docs/web-page.md: figure 'web-page-bytes' is never closed "
                            "(<!-- /figure web-page-bytes -->)\n")
+
+
+def test_every_figure_looking_number_in_the_docs_is_marked(tmp_path):
+    done = _script(tmp_path, "--lint")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("every figure-looking number of ")
+
+
+@pytest.mark.parametrize("sentence, number", [
+    ("It won 97.3% of its games.", "97.3%"),
+    ("A move took 4.2 ms at the median.", "4.2 ms"),
+    ("The run peaked at 812 MB of memory.", "812 MB"),
+    ("The core is 7.5x faster here.", "7.5x"),
+    ("It explored 1,234,567 nodes.", "1,234,567"),
+    ("The mean score was 1412.5 over the seeds.", "1412.5"),
+])
+def test_an_unmarked_figure_fails_and_the_message_says_how_to_mark_it(tmp_path, copy, sentence, number):
+    page = copy / "docs" / "guide" / "compare.md"
+    page.write_text(page.read_text() + f"\n{sentence}\n")
+    done = _script(tmp_path, "--root", str(copy), "--lint")
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    line = len(page.read_text().splitlines())
+    assert lines[0] == (f"docs_figures: docs/guide/compare.md line {line}: {number!r} looks like a figure and is not "
+                        f"marked: {sentence}")
+    assert "<!-- figure NAME -->the text with the figure<!-- /figure NAME -->" in done.stderr
+    assert "add a Figure to FIGURES in scripts/docs_figures.py" in done.stderr and "NOT_FIGURES" in done.stderr
+    # the default check fails the same way, before any command is run
+    assert _script(tmp_path, "--root", str(copy)).returncode == 1
+
+
+@pytest.mark.parametrize("text", [
+    "Run `pacman-ai batch --games 1,000 --max-moves 2.5`.",  # inline code: a command, not a figure
+    "```python\nx = 12.5  # 30%\n```",  # code
+    "```\n$ pacman-ai compare --sprt win-rate:0,0.1\n```",  # the command line of an output block
+    "With Python 3.11 or newer.",  # a version
+    "<!-- figure made-up -->It won 99.9%.<!-- /figure made-up -->",  # marked (and then unknown: see below)
+])
+def test_what_is_not_a_figure_or_is_marked_is_not_flagged(tmp_path, copy, text):
+    page = copy / "docs" / "guide" / "compare.md"
+    page.write_text(page.read_text() + f"\n{text}\n")
+    done = _script(tmp_path, "--root", str(copy), "--lint")
+    assert "looks like a figure" not in done.stderr, done.stderr
+    if "made-up" in text:  # a marker needs its Figure: named, not ignored
+        assert done.returncode == 1
+        assert "marked figure 'made-up' is not in scripts/docs_figures.py FIGURES" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr
+
+
+def test_a_recorded_figure_whose_command_no_longer_parses_is_named():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import docs_figures
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    assert docs_figures.command_problems("pacman-ai batch --layout small --games 1000 --jobs 2") == []
+    assert docs_figures.command_problems("PACMAN_AI_ENGINE=python pacman-ai bench --part env --runs 5") == []
+    assert docs_figures.command_problems("nice -n 5 python examples/rl/train.py --layout small --minutes 25") == []
+    [problem] = docs_figures.command_problems("pacman-ai batch --layout small --gmaes 1000")
+    assert problem.startswith("`pacman-ai batch --layout small --gmaes 1000`: ") and "--gmaes" in problem
+    assert docs_figures.command_problems("python examples/rl/train.py --no-such-flag 1") == [
+        "`python examples/rl/train.py --no-such-flag 1`: examples/rl/train.py defines no --no-such-flag"]
+    assert docs_figures.command_problems("python scripts/nowhere.py") == [
+        "`python scripts/nowhere.py`: scripts/nowhere.py is not in the repository"]
+    # every recorded and timing figure of the documents parses now, and names the kind it is
+    for figure in docs_figures.FIGURES:
+        assert figure.kind in docs_figures.KINDS
+        if figure.kind != "exact":
+            assert [p for c in figure.commands() for p in docs_figures.command_problems(c)] == [], figure.name
