@@ -697,23 +697,26 @@ Every figure of the docs is checked by scripts/docs_figures.py. To mark one:
   2. add a Figure to FIGURES in scripts/docs_figures.py: its NAME, the document, the exact command that makes
      it, and its kind: "exact" (deterministic: give a render function; it is made again and compared),
      "timing" (a speed: its command is parsed; --timings runs it) or "recorded" (too slow for CI: its command is
-     parsed, and a results file given as data= is summarised again);
+     parsed as its program parses it);
   3. run python scripts/docs_figures.py (and --write for an exact figure).
 A number that is not a figure (a version, a flag's default, a count in prose) goes into NOT_FIGURES in
-scripts/docs_figures.py with a short piece of its line. See docs/guide/development.md, "Figures"."""
+scripts/docs_figures.py with a short piece of its line. See docs/guide/development.md, "Figures in the docs"."""
 
 
 # -- documents --------------------------------------------------------------------------------------------
 
 
 def regions(text: str, document: str) -> dict[str, tuple[int, int]]:
-    """The marked regions of a document: name -> (start, end) of the text between its markers.
+    """The marked regions of a document: name -> (start, end) of the text between its markers (not in code blocks).
 
     FigureError for a marker left open, closed without being opened, or used twice.
     """
     found: dict[str, tuple[int, int]] = {}
     open_name, open_end = None, 0
+    fenced = [m.span() for m in re.finditer(r"(?ms)^[ \t]*(```+|~~~+).*?^[ \t]*\1[ \t]*$", text)]
     for match in MARKER.finditer(text):
+        if any(start <= match.start() < end for start, end in fenced):
+            continue  # a marker shown in a code block (the development guide's example) marks nothing
         closing, name = match.group(1) == "/", match.group(2)
         line = text.count("\n", 0, match.start()) + 1
         if not closing:
