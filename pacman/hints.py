@@ -7,7 +7,7 @@ command does not take (`pacman-ai solve` takes ``--max-nodes``; `play` gives the
 same limit as ``--agent-args max_nodes=N``). The strings live here, one table per
 caller; `hint` reads the caller from `calling`, which the command line sets
 around each command (a context variable: one value per command run, nothing that
-grows).
+grows) and a batch hands to its worker processes (`set_caller`).
 
 >>> hint("num_ghosts")
 'num_ghosts'
@@ -22,7 +22,7 @@ import contextlib
 import contextvars
 from typing import Iterator, Mapping
 
-__all__ = ["HINTS", "PYTHON", "calling", "hint", "hints"]
+__all__ = ["HINTS", "PYTHON", "caller", "calling", "hint", "hints", "set_caller"]
 
 #: The caller when no command is running: Python code (the API, the environments, a notebook).
 PYTHON = "python"
@@ -70,6 +70,16 @@ def calling(command: str) -> Iterator[None]:
         yield
     finally:
         _CALLER.reset(token)
+
+
+def caller() -> str:
+    """The current caller: a key of `HINTS` (`PYTHON` outside a command), to hand to worker processes."""
+    return _CALLER.get()
+
+
+def set_caller(command: str) -> None:
+    """For the rest of this thread's work: a worker process running a command's games (`pacman.batch`)."""
+    _CALLER.set(command if command in HINTS else PYTHON)
 
 
 def hints() -> Mapping[str, str]:

@@ -291,6 +291,11 @@ MISUSE = [
     (["play", "--pacman", "optimal", "--layout", "tiny", "--display", "none"], {},
      "(--agent-args max_nodes=N up to 100,000,000 lets it try"),
     (["solve", "tiny"], {}, "(--max-nodes up to 100,000,000 lets it try"),
+    # ... and so do batch and compare, whose games (and refusals) happen in worker processes
+    (["batch", "--pacman", "optimal", "--layout", "tiny", "--games", "1", "--quiet"], {},
+     "(--agent-args max_nodes=N up to 100,000,000 lets it try"),
+    (["compare", "--config", "a:--pacman optimal", "--config", "b:", "--layout", "tiny", "--games", "1", "--quiet"],
+     {}, "(--agent-args max_nodes=N up to 100,000,000 lets it try"),
     # a search too large for the maze: the hints name the flags of the command that asked (pacman.hints)
     *[([command, "--layout", "medium", "--agent-args", "depth=5,pruning=false", *more], {},
        "is too large a search (about 1.8e+08 leaves per move, limit 1e+08 unpruned); use a smaller depth "

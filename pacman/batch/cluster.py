@@ -12,6 +12,7 @@ import signal
 from typing import Any, Iterator
 
 from pacman.batch.config import BatchError, default_jobs
+from pacman.hints import caller, calling
 
 __all__ = ["dask_executor"]
 
@@ -97,6 +98,12 @@ def dask_executor(address: str, *, workers: int | None = None,
                     client.close(timeout=1)
 
 
+def _as_caller(command: str, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` with refusals naming `command`'s flags (`pacman.hints`): what a Dask worker runs."""
+    with calling(command):
+        return fn(*args, **kwargs)
+
+
 class _DaskExecutor(cf.Executor):
     """A Dask client's executor that can say when its scheduler is lost (`lost`, asked by the batch runner).
 
@@ -111,7 +118,8 @@ class _DaskExecutor(cf.Executor):
         self._name = name
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future:
-        return self._executor.submit(fn, *args, **kwargs)
+        # The work runs in a worker's thread: it names the flags of the command that asked (pacman.hints).
+        return self._executor.submit(_as_caller, caller(), fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._executor.shutdown(wait=wait)

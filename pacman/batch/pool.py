@@ -18,6 +18,7 @@ from typing import Any
 
 from pacman.batch.lifeline import Heartbeats
 from pacman.batch.worker import start_worker
+from pacman.hints import caller
 
 __all__ = ["process_pool", "stop_pool", "WorkerPool"]
 
@@ -104,7 +105,7 @@ class WorkerPool(cf.ProcessPoolExecutor):
             context.set_forkserver_preload(["pacman.batch._forkserver_guard", "pacman.batch.worker", "pacman.agents"])
         self.heartbeats = Heartbeats(context, workers)
         super().__init__(max_workers=workers, mp_context=context, initializer=start_worker,
-                         initargs=(os.getpid(), self.heartbeats))
+                         initargs=(os.getpid(), self.heartbeats, caller()))
 
     def silent(self, seconds: float) -> list[tuple[int, float]]:
         """(pid, seconds) of the live workers that gave no sign of life for `seconds` (stopped, or hung)."""

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from pacman.batch.config import GameJob, base_record
 from pacman.errors import describe_failure
+from pacman.hints import PYTHON, set_caller
 
 __all__ = [
     "play_game",
@@ -43,14 +44,16 @@ WORKER_FAILED = "the worker failed: "
 _in_worker = False
 
 
-def start_worker(batch_pid: int | None = None, heartbeats: Any = None) -> None:
+def start_worker(batch_pid: int | None = None, heartbeats: Any = None, caller: str = PYTHON) -> None:
     """Workers leave Ctrl-C (and SIGTERM, SIGHUP) to the parent, which stops them and keeps every finished game; they run no batch.
 
     With `batch_pid`, the worker ends when that process ends, and beats in
-    `heartbeats` meanwhile (`pacman.batch.lifeline.die_with`).
+    `heartbeats` meanwhile (`pacman.batch.lifeline.die_with`). `caller` is the
+    command whose flags the games' refusals name (`pacman.hints`).
     """
     global _in_worker
     _in_worker = True
+    set_caller(caller)
     for number in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
         if number is not None:  # a terminal's hang-up or a supervisor's stop reaches the whole group: the batch
             signal.signal(number, signal.SIG_IGN)  # stops its workers itself, after keeping what finished
