@@ -172,6 +172,8 @@ KINDS = {
               "fields and shows the documented text beside the new measurement",
     "recorded": "its command parsed as the program parses it; the run itself is too long for CI (the document "
                 "says what it took), so its text is made again only by running the command by hand",
+    "tested": "made again and compared by the test its command names (the test suite runs it); the check "
+              "finds the test file, and with --all collects the named tests (at least one)",
 }
 
 
@@ -195,6 +197,9 @@ class Figure:
     """Exact but slow to make (minutes): checked with --all only."""
     verify: Callable[[Measurements, Path], list[str]] | None = None
     """Further checks (a file the document shows): problems, [] if none."""
+    machine: str | None = None
+    """Exact figures: a pattern for the parts of the text that describe the machine it was made on (its free
+    memory); they are left out when the text is compared, so only the figure itself is checked."""
     fields: tuple[str, ...] = ()
     """Timing figures: what the command's output must still name (its rows, its units), checked by --timings."""
 
@@ -310,6 +315,45 @@ def _batch_speed(m: Measurements) -> str:
             f"{load:.1f} when measured)")
 
 
+MEMORY_REFUSAL_COMMAND = "pacman-ai batch --layout medium --games 100000000"
+#: What a memory refusal says about the machine (its free and total memory): not part of the figure.
+MACHINE_MEMORY = r"the [\d.,]+ [KMGT]?B of memory this machine has free \([\d.,]+ [KMGT]?B in all\)"
+
+
+def _memory_estimates(m: Measurements) -> str:
+    """docs/long-runs.md's table of estimates, from pacman.memory's own figures, and a batch's refusal."""
+    from pacman import load_layout
+    from pacman.memory import (MOVE_TIME_BYTES, RECORD_BYTES, SOLVER_NODE_BYTES, WORKER_BYTES, batch_bytes,
+                               format_bytes, vector_env_bytes)
+
+    def per(cells: int, observation: int, compiled: bool) -> int:
+        return vector_env_bytes(cells, observation, 1, compiled)
+
+    observations_core, game_core = per(0, 1, True) - per(0, 0, True), per(0, 0, True)
+    cell_python = per(1, 0, False) - per(0, 0, False)
+    observations_python, game_python = per(0, 1, False) - per(0, 0, False), per(0, 0, False)
+    medium = load_layout("medium")
+    medium_game = per(medium.width * medium.height, 6 * medium.width * medium.height, True)
+    counted = (batch_bytes(1, [10**9], 0) - RECORD_BYTES) // MOVE_TIME_BYTES
+    done = subprocess.run([sys.executable, "-m", "pacman", *shlex.split(MEMORY_REFUSAL_COMMAND)[1:]],
+                          cwd=m.scratch, capture_output=True, text=True, timeout=120,
+                          env={k: v for k, v in m.env.items() if k != "PACMAN_AI_MEMORY_LIMIT"})
+    if done.returncode != 2 or not done.stderr.startswith("pacman-ai: a batch of"):
+        raise FigureError(f"{MEMORY_REFUSAL_COMMAND}: expected a refusal, got exit status {done.returncode}: "
+                          f"{done.stderr.strip()[-300:]}")
+    return (f"\n\n| what | estimate (measured, rounded up) |\n|---|---|\n"
+            f"| `gymnasium.make_vec(..., num_envs=N)`, `PacmanVectorEnv` | compiled core: {observations_core} grid "
+            f"observations and {format_bytes(game_core).replace('.0 ', ' ')} a game (`medium`: "
+            f"{format_bytes(medium_game)}); Python environments: {cell_python} bytes a cell, {observations_python} "
+            f"observations and {format_bytes(game_python).replace('.0 ', ' ')} a game |\n"
+            f"| `pacman-ai solve`, the `optimal` agent | {SOLVER_NODE_BYTES} bytes a state, for the smaller of the "
+            f"maze's state bound and the most the solver explores |\n"
+            f"| `pacman-ai batch`, `compare` | every game's line until the summary "
+            f"({format_bytes(RECORD_BYTES).replace('.0 ', ' ')}, and {MOVE_TIME_BYTES} bytes a move time up to "
+            f"{counted} moves for a bounded game) and {format_bytes(WORKER_BYTES).replace('.0 ', ' ')} a local "
+            f"worker |\n\n```text\n$ {MEMORY_REFUSAL_COMMAND}\n{done.stderr.strip()}\n```\n\n")
+
+
 MCTS_COMMAND = ("pacman-ai play --layout {layout} --pacman mcts --agent-args iterations=100,rollout_depth={depth} "
                 "--games 100 --seed 0 --display none")
 
@@ -364,14 +408,14 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('readme-suite-time', 'README.md', kind='timing',
            command='python -m pytest -q -p no:cacheprovider'),
-    Figure('cs188-classic-report', 'docs/cs188.md', kind='recorded',
-           command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
-    Figure('make-vec-refusal', 'docs/environments.md', kind='recorded',
-           command='python -m pytest tests/test_command_line_expectations.py -k make_vec'),
+    Figure('cs188-classic-report', 'docs/cs188.md', kind='tested',
+           command='python -m pytest tests/test_cs188_generations.py -k worked_example_of_each_generation'),
+    Figure('make-vec-refusal', 'docs/environments.md', kind='tested',
+           command='python -m pytest tests/test_command_line_expectations.py -k make_vec_with_ten_million'),
     Figure('grade-progress-line', 'docs/grading.md', kind='timing',
-           command='pacman-ai grade expectimax tests/submissions/expectimax/correct.py'),
-    Figure('reflex-games', 'docs/grading.md', kind='recorded',
-           command='pacman-ai grade multiagent tests/submissions/multiagent/reflex_reciprocal.py'),
+           command='pacman-ai grade expectimax tests/submissions/correct.py'),
+    Figure('reflex-games', 'docs/grading.md', kind='tested',
+           command='python -m pytest tests/test_multiagent_assignment.py -k reflex_games'),
     Figure('multiagent-grading-time', 'docs/grading.md', kind='timing',
            command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
     Figure('batch-sweep-table', 'docs/guide/batch.md', kind='recorded',
@@ -379,7 +423,7 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('batch-worker-memory', 'docs/guide/batch.md', kind='timing',
            command='pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2 --out small.jsonl'),
     Figure('expectimax-grading-times', 'docs/guide/grade.md', kind='timing',
-           command='pacman-ai grade expectimax tests/submissions/expectimax/correct.py'),
+           command='pacman-ai grade expectimax tests/submissions/correct.py'),
     Figure('multiagent-grade-time', 'docs/guide/grade.md', kind='timing',
            command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
     Figure('play-depth-cost', 'docs/guide/play.md', kind='timing',
@@ -392,18 +436,16 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python -m pytest -m slow -s tests/test_live_web.py -k keeps_up'),
     Figure('solve-large-mazes', 'docs/guide/solve.md', kind='recorded',
            command='pacman-ai solve minimax --max-nodes 100000000; pacman-ai solve tiny --max-nodes 100000000'),
-    Figure('learn-chance-tree', 'docs/learn-expectimax.md', kind='recorded',
-           command='pacman-ai tree examples/trees/expectimax-max-of-chances.json'),
-    Figure('learn-depth-limit', 'docs/learn-expectimax.md', kind='recorded',
-           command='pacman-ai tree examples/trees/depth-limited.json --depth 1'),
-    Figure('learn-same-position', 'docs/learn-expectimax.md', kind='recorded',
-           command='python -m pytest tests/test_learn_expectimax_doc.py'),
+    Figure('learn-chance-tree', 'docs/learn-expectimax.md', kind='tested',
+           command='python -m pytest tests/test_learn_expectimax_doc.py -k every_tree_command'),
+    Figure('learn-depth-limit', 'docs/learn-expectimax.md', kind='tested',
+           command='python -m pytest tests/test_learn_expectimax_doc.py -k every_tree_command'),
+    Figure('learn-same-position', 'docs/learn-expectimax.md', kind='tested',
+           command='python -m pytest tests/test_learn_expectimax_doc.py -k python_example'),
     Figure('flat-memory', 'docs/long-runs.md', kind='timing',
            command='python -m pytest -m slow tests/test_long_and_shared_runs.py -k test_memory_of_a_long_game_stays_flat'),
     Figure('replay-100k', 'docs/long-runs.md', kind='timing',
            command='pacman-ai play --layout nofood.lay --display none --seed 1 --max-moves 100000 --save long.json; pacman-ai replay long.json --display none'),
-    Figure('memory-estimates', 'docs/long-runs.md', kind='recorded',
-           command='pacman-ai batch --layout medium --games 100000000 --quiet'),
     Figure('play-layout-outcomes', 'docs/guide/play.md', kind='recorded',
            command='pacman-ai play --layout medium --games 200 --seed 0 --display none; pacman-ai play --layout tricky --games 200 --seed 0 --display none; pacman-ai play --layout large --games 200 --seed 0 --display none'),
     Figure('mcts-optimum', 'docs/search-strength.md', kind='recorded',
@@ -472,6 +514,8 @@ FIGURES: tuple[Figure, ...] = (
            _console("pacman-ai solve threeway")),
     Figure("mcts-rollouts", "docs/search-strength.md",
            MCTS_COMMAND.format(layout="test|corridor", depth="3|0"), "exact", _mcts_rollouts),
+    Figure("memory-estimates", "docs/long-runs.md", MEMORY_REFUSAL_COMMAND, "exact", _memory_estimates,
+           machine=MACHINE_MEMORY),
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
@@ -498,6 +542,9 @@ def command_problems(command: str, root: Path = ROOT) -> list[str]:
         argv = argv[1:]
     if argv[:2] == ["nice", "-n"]:
         argv = argv[3:]
+    problems = _missing_paths(command, argv, root)
+    if problems:
+        return problems
     if argv and argv[0] == "pacman-ai":
         import contextlib
         import io
@@ -525,6 +572,40 @@ def command_problems(command: str, root: Path = ROOT) -> list[str]:
         unknown = [a.split("=")[0] for a in argv[2:] if a.startswith("--") and f'"{a.split("=")[0]}"' not in text]
         return [f"`{command}`: {argv[1]} defines no {flag}" for flag in unknown]
     return [f"`{command}`: not a command this script can check (pacman-ai ... or python PATH.py ...)"]
+
+
+#: Flags whose value is a file the command writes, not one it reads.
+_OUTPUT_FLAGS = {"--out", "--record", "--plot", "--summary", "--save", "--html", "--results", "--draw", "--json",
+                 "--cache", "--init"}
+
+
+def _missing_paths(command: str, argv: list[str], root: Path) -> list[str]:
+    """The repository files a command reads (a path under one of the repository's folders) that are not there."""
+    missing = []
+    for before, token in zip([""] + argv, argv):
+        if before in _OUTPUT_FLAGS:
+            continue
+        path = token.split("=", 1)[-1].rsplit(":", 1)[-1] if ":" in token and "/" in token else token.split("=")[-1]
+        first = path.split("/", 1)[0]
+        if "/" in path and first and (root / first).is_dir() and not (root / path).exists():
+            missing.append(f"`{command}`: {path} is not in the repository")
+    return missing
+
+
+def _tests_not_collected(commands: list[str]) -> list[str]:
+    """The ``python -m pytest ...`` commands that select no test (each collected, not run)."""
+    missing = []
+    for command in commands:
+        argv = shlex.split(command)
+        if argv[:3] != ["python", "-m", "pytest"]:
+            missing.append(f"`{command}`: a tested figure names a test: python -m pytest PATH [-k NAME]")
+            continue
+        done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                               "-n", "0", "-m", "", *argv[3:]], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+        if done.returncode != 0 or not re.search(r"^\d+ tests? collected|^\S+::\S+", done.stdout, re.M):
+            missing.append(f"`{command}` selects no test")
+    return missing
 
 
 # -- figures without markers -----------------------------------------------------------------------------
@@ -845,8 +926,12 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
                 print(f"DIFFERS  {figure.name} ({figure.document}, {figure.kind}): its command no longer parses")
                 for problem in problems:
                     print(f"    {problem}")
+            elif figure.kind == "tested" and args.all and (missing := _tests_not_collected(figure.commands())):
+                differ += 1
+                print(f"DIFFERS  {figure.name} ({figure.document}, tested): {'; '.join(missing)}")
             else:
-                print(f"parses  {figure.name} ({figure.document}, {figure.kind})")
+                found = "its tests are there" if figure.kind == "tested" and args.all else "its command parses"
+                print(f"parses  {figure.name} ({figure.document}, {figure.kind}: {found})")
     # --timings: the timing figures; otherwise the exact ones (the slow ones with --all, or when named).
     chosen = [f for f in figures if (f.kind == "timing" if args.timings else f.kind == "exact")
               and (args.all or args.only or not f.slow)]
@@ -892,6 +977,9 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
                 continue
             if figure.kind == "timing":
                 continue
+            if figure.machine is not None and not args.write:
+                made = re.sub(figure.machine, lambda m: "<this machine>", made)
+                documented = re.sub(figure.machine, lambda m: "<this machine>", documented)
             if made == documented and not extra:
                 print(f"ok  {figure.name} ({figure.document}, {took:.1f} s)")
                 continue

@@ -7,6 +7,7 @@ fresh folder; the slow exact figures (the 1000-game batch) are checked by CI
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "docs_figures.py"
 FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "layouts-table", "solve-threeway",
-              "mcts-rollouts"]
+              "mcts-rollouts", "memory-estimates"]
 
 
 def _script(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -50,11 +51,13 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     assert done.returncode == 0
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert list(rows)[:len(FAST_EXACT) + 2] == FAST_EXACT + ["batch-outcome", "batch-speed"]
+    assert {row.split()[1] for row in rows.values()} == {"exact", "timing", "tested", "recorded"}
     # the strength table, RL training and the env speed table: recorded or timed, each with its command
     assert "recorded" in rows["strength-table"] and "python scripts/strength_table.py table" in rows["strength-table"]
     assert "recorded" in rows["rl-recipe"] and "python examples/rl/train.py --layout small" in rows["rl-recipe"]
     assert "timing" in rows["env-speed"] and "pacman-ai bench --part env --runs 5" in rows["env-speed"]
-    assert "recorded" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
+    assert "exact" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
+    assert "tested" in rows["make-vec-refusal"] and "-k make_vec_with_ten_million" in rows["make-vec-refusal"]
     assert "docs/search-strength.md" in rows["mcts-rollouts"] and "docs/guide/batch.md" in rows["batch-outcome"]
     assert "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75" in rows["game-gif"]
     assert "exact (slow)" in rows["batch-outcome"] and "timing" in rows["batch-speed"]
@@ -185,3 +188,15 @@ def test_a_recorded_figure_whose_command_no_longer_parses_is_named():
         assert figure.kind in docs_figures.KINDS
         if figure.kind != "exact":
             assert [p for c in figure.commands() for p in docs_figures.command_problems(c)] == [], figure.name
+
+
+def test_the_memory_table_is_made_from_pacman_memory_and_only_the_machine_may_differ(tmp_path, copy):
+    page = copy / "docs" / "long-runs.md"
+    text = page.read_text()
+    # the machine's free and total memory in the example refusal are this machine's: not part of the figure
+    page.write_text(re.sub(r"more than the [\d.]+ GB of memory this machine has free \([\d.]+ GB in all\)",
+                           "more than the 1.5 GB of memory this machine has free (2.0 GB in all)", text))
+    assert _script(tmp_path, "--root", str(copy), "--only", "memory-estimates").returncode == 0
+    page.write_text(text.replace("640 bytes a state", "600 bytes a state"))
+    done = _script(tmp_path, "--root", str(copy), "--only", "memory-estimates")
+    assert done.returncode == 1 and "+| `pacman-ai solve`, the `optimal` agent | 640 bytes a state" in done.stdout
