@@ -190,7 +190,7 @@ class Figure:
     kind: str
     """``exact`` (the same everywhere: made again and compared), ``timing`` (a machine's speed: measured again
     with --timings) or ``recorded`` (a result too slow to make again in CI: its command is checked)."""
-    render: Callable[[Measurements], str] | None = None
+    render: Callable[[Measurements], str | None] | None = None
     """The text between the markers, from the measurements (every exact figure has one; a timing figure
     without one has its command's output printed by --timings, to compare by eye)."""
     slow: bool = False
@@ -354,6 +354,59 @@ def _memory_estimates(m: Measurements) -> str:
             f"worker |\n\n```text\n$ {MEMORY_REFUSAL_COMMAND}\n{done.stderr.strip()}\n```\n\n")
 
 
+def _unchanged(m: Measurements) -> None:
+    """The text as documented: an exact figure whose `verify` checks the parts that are exact (a table with
+    timing columns beside exact ones)."""
+    return None
+
+
+PLAY_SUMMARY = re.compile(r"^(\d+) games: (\d+) won \([\d.]+%\), mean score (-?[\d.]+), mean moves ([\d.]+), "
+                          r"[\d.]+ ms per move$", re.M)
+
+
+def _play_summary(m: Measurements, command: str) -> tuple[int, int, float, float]:
+    """(games, won, mean score, mean moves) from the last line of a ``play --games N`` command."""
+    found = PLAY_SUMMARY.findall(m.output(command))
+    if not found:
+        raise FigureError(f"{command}: no summary line (N games: W won (P%), mean score S, mean moves M, ...)")
+    games, won, score, moves = found[-1]
+    return int(games), int(won), float(score), float(moves)
+
+
+DEFAULT_AGENT_COMMAND = "pacman-ai play --layout {layout} --games 100 --seed 0 --display none"
+
+
+def _default_agent_table(m: Measurements, root: Path) -> list[str]:
+    """The won, mean score and mean moves columns of docs/guide/strength.md's first table, against its command
+    (the milliseconds are the machine's: not checked)."""
+    text = (root / "docs" / "guide" / "strength.md").read_text(encoding="utf-8")
+    start, end = regions(text, "docs/guide/strength.md")["default-agent-table"]
+    problems = []
+    rows = [line.split("|")[1:-1] for line in text[start:end].splitlines() if line.startswith("| ")][1:]
+    if not rows:
+        return ["docs/guide/strength.md: the default agent's table has no rows"]
+    for cells in rows:
+        layout, _, won, score, moves = (cell.strip() for cell in cells[:5])
+        command = DEFAULT_AGENT_COMMAND.format(layout=layout)
+        games, made_won, made_score, made_moves = _play_summary(m, command)
+        made = (str(made_won), f"{made_score:.0f}", f"{made_moves:.0f}")
+        if (won, score, moves) != made:
+            problems.append(f"{layout}: the table says won {won}, mean score {score}, mean moves {moves}; "
+                            f"`{command}` gives {made[0]}, {made[1]}, {made[2]}")
+    return problems
+
+
+LAYOUT_OUTCOMES_COMMAND = "pacman-ai play --layout {layout} --games 200 --seed 0 --display none"
+
+
+def _layout_outcomes(m: Measurements) -> str:
+    parts = []
+    for layout in ("medium", "tricky", "large"):
+        games, won, score, _ = _play_summary(m, LAYOUT_OUTCOMES_COMMAND.format(layout=layout))
+        parts.append(f"`{layout}` {won} of {games}, {score:.1f}")
+    return f"after ({'; '.join(parts)})"
+
+
 MCTS_COMMAND = ("pacman-ai play --layout {layout} --pacman mcts --agent-args iterations=100,rollout_depth={depth} "
                 "--games 100 --seed 0 --display none")
 
@@ -377,7 +430,9 @@ def _mcts_rollouts(m: Measurements) -> str:
 #: that quote them; the check parses its commands as their programs do (`command_problems`).
 RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
-           command='pacman-ai play --layout medium --games 100 --seed 0 --display none'),
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000'),
+    Figure('default-agent-notes', 'docs/guide/strength.md', kind='timing',
+           command='pacman-ai play --layout tricky --games 100 --seed 0 --display none; PACMAN_AI_ENGINE=python pacman-ai play --layout tricky --games 100 --seed 0 --display none'),
     Figure('strength-table', 'docs/guide/strength.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('solve-optimum', 'docs/search-strength.md', kind='recorded',
@@ -446,8 +501,6 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python -m pytest -m slow tests/test_long_and_shared_runs.py -k test_memory_of_a_long_game_stays_flat'),
     Figure('replay-100k', 'docs/long-runs.md', kind='timing',
            command='pacman-ai play --layout nofood.lay --display none --seed 1 --max-moves 100000 --save long.json; pacman-ai replay long.json --display none'),
-    Figure('play-layout-outcomes', 'docs/guide/play.md', kind='recorded',
-           command='pacman-ai play --layout medium --games 200 --seed 0 --display none; pacman-ai play --layout tricky --games 200 --seed 0 --display none; pacman-ai play --layout large --games 200 --seed 0 --display none'),
     Figure('mcts-optimum', 'docs/search-strength.md', kind='recorded',
            command='pacman-ai solve test; pacman-ai solve corridor'),
     Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
@@ -519,6 +572,10 @@ FIGURES: tuple[Figure, ...] = (
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
+    Figure("default-agent-table", "docs/guide/strength.md", DEFAULT_AGENT_COMMAND.format(layout="NAME"), "exact",
+           _unchanged, slow=True, verify=_default_agent_table),
+    Figure("play-layout-outcomes", "docs/guide/play.md", LAYOUT_OUTCOMES_COMMAND.format(layout="medium|tricky|large"),
+           "exact", _layout_outcomes, slow=True),
 ) + RECORDED_AND_TIMED
 
 
@@ -956,6 +1013,8 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
                         print(f"    DIFFERS: the output no longer names {', '.join(map(repr, missing))}")
                 continue
             made = figure.render(measurements)
+            if made is None:  # `_unchanged`: its verify checks it
+                made = documented
             took = time.perf_counter() - started
             extra = figure.verify(measurements, root) if figure.verify is not None else []
             if figure.kind == "timing":

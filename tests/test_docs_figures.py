@@ -57,6 +57,7 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     assert "recorded" in rows["rl-recipe"] and "python examples/rl/train.py --layout small" in rows["rl-recipe"]
     assert "timing" in rows["env-speed"] and "pacman-ai bench --part env --runs 5" in rows["env-speed"]
     assert "exact" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
+    assert "exact (slow)" in rows["default-agent-table"] and "exact (slow)" in rows["play-layout-outcomes"]
     assert "tested" in rows["make-vec-refusal"] and "-k make_vec_with_ten_million" in rows["make-vec-refusal"]
     assert "docs/search-strength.md" in rows["mcts-rollouts"] and "docs/guide/batch.md" in rows["batch-outcome"]
     assert "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75" in rows["game-gif"]
@@ -200,3 +201,23 @@ def test_the_memory_table_is_made_from_pacman_memory_and_only_the_machine_may_di
     page.write_text(text.replace("640 bytes a state", "600 bytes a state"))
     done = _script(tmp_path, "--root", str(copy), "--only", "memory-estimates")
     assert done.returncode == 1 and "+| `pacman-ai solve`, the `optimal` agent | 640 bytes a state" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_default_agents_table_is_checked_column_by_column_except_the_milliseconds(tmp_path, copy):
+    page = copy / "docs" / "guide" / "strength.md"
+    text = page.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| medium | 2 |"))
+    cells = row.split("|")
+    timing = cells.copy()
+    timing[6] = " 9.99 "  # a machine's milliseconds: not checked
+    page.write_text(text.replace(row, "|".join(timing)))
+    assert _script(tmp_path, "--root", str(copy), "--only", "default-agent-table").returncode == 0
+    wrong = cells.copy()
+    wrong[4] = " 1 "  # the mean score: checked
+    page.write_text(text.replace(row, "|".join(wrong)))
+    done = _script(tmp_path, "--root", str(copy), "--only", "default-agent-table")
+    assert done.returncode == 1
+    assert (f"medium: the table says won {cells[3].strip()}, mean score 1, mean moves {cells[5].strip()}; "
+            f"`pacman-ai play --layout medium --games 100 --seed 0 --display none` gives {cells[3].strip()}, "
+            f"{cells[4].strip()}, {cells[5].strip()}") in done.stdout
