@@ -79,6 +79,15 @@ class FigureError(Exception):
 # -- running pacman-ai as a reader does ---------------------------------------------------------------------
 
 
+def _absolute(token: str) -> str:
+    """`token` with a repository path it names (``examples/...``, ``sb3:examples/...``) made absolute."""
+    prefix, _, path = token.rpartition(":") if ":" in token and "/" in token else ("", "", token)
+    first = path.split("/", 1)[0]
+    if "/" in path and first and (ROOT / first).is_dir() and (ROOT / path).exists():
+        return f"{prefix}{':' if prefix else ''}{ROOT / path}"
+    return token
+
+
 class Measurements:
     """What the documented commands give, each command run once (cached) in a scratch folder.
 
@@ -112,6 +121,8 @@ class Measurements:
         if argv[:2] == ["nice", "-n"]:
             argv = argv[3:]
         program = [sys.executable, "-m", "pacman"] if argv[0] == "pacman-ai" else [sys.executable]
+        if argv[0] == "pacman-ai":  # run in the scratch folder (it may write files), the repository's files by path
+            argv = [_absolute(token) for token in argv]
         done = subprocess.run([*program, *argv[1:]], cwd=ROOT if argv[0] != "pacman-ai" else self.scratch, env=env,
                               capture_output=True, text=True, timeout=3600)
         if done.returncode != 0:
@@ -468,7 +479,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('make-vec-refusal', 'docs/environments.md', kind='tested',
            command='python -m pytest tests/test_command_line_expectations.py -k make_vec_with_ten_million'),
     Figure('grade-progress-line', 'docs/grading.md', kind='timing',
-           command='pacman-ai grade expectimax tests/submissions/correct.py'),
+           command='pacman-ai grade expectimax tests/submissions/correct.py',
+           fields=('Total:', 'graded in')),
     Figure('reflex-games', 'docs/grading.md', kind='tested',
            command='python -m pytest tests/test_multiagent_assignment.py -k reflex_games'),
     Figure('multiagent-grading-time', 'docs/grading.md', kind='timing',
@@ -482,9 +494,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('multiagent-grade-time', 'docs/guide/grade.md', kind='timing',
            command='pacman-ai grade multiagent tests/submissions/multiagent/reference.py'),
     Figure('play-depth-cost', 'docs/guide/play.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky',
+           fields=('median ms', 'max ms')),
     Figure('star2-play-figures', 'docs/guide/play.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky',
+           fields=('Star1', 'Star2', 'nodes/move', 'max nodes')),
     Figure('play-engine-times', 'docs/guide/play.md', kind='recorded',
            command='pacman-ai play --layout crowded.lay --json --max-moves 3 --seed 1; pacman-ai play --layout crowded.lay --json --max-moves 3 --seed 1 --agent-args depth=2'),
     Figure('web-stream-bytes', 'docs/guide/play.md', kind='timing',
@@ -512,15 +526,20 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('crowded-search-size', 'docs/guide/play.md', kind='recorded',
            command='python -m pytest tests/test_layout_limits.py'),
     Figure('core-why-c', 'docs/engine.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3',
+           fields=('nodes/s', 'compiled')),
     Figure('core-same-answers', 'docs/engine.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3',
+           fields=('nodes/move', 'compiled')),
     Figure('core-figures', 'docs/engine.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3',
+           fields=('ms/move', 'nodes/move', 'nodes/s', 'compiled')),
     Figure('star2-ordering', 'docs/engine.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky',
+           fields=('Star1', 'Star2', 'nodes/move')),
     Figure('far-ghosts', 'docs/engine.md', kind='timing',
-           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky'),
+           command='pacman-ai bench --part search --depths 2,3,4 --positions 10 --runs 3 --compare tricky',
+           fields=('Star2', 'nodes/move')),
     Figure('core-memory', 'docs/engine.md', kind='recorded',
            command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
     Figure('two-configurations', 'docs/experiments.md', kind='recorded',
@@ -544,9 +563,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('q-learning-example', 'docs/environments.md', kind='recorded',
            command='python examples/envs/q_learning.py'),
     Figure('env-speed', 'docs/environments.md', kind='timing',
-           command='pacman-ai bench --part env --runs 5'),
+           command='pacman-ai bench --part env --runs 5',
+           fields=('single env, gymnasium.make (benchmark_step), compiled engine', 'vector env, 1,024 games (compiled core)', 'vector env, 1,024 games, copy=False', 'Jumanji')),
     Figure('sb3-vecenv-speed', 'docs/environments.md', kind='timing',
-           command='pacman-ai bench --part env --runs 5'),
+           command='pacman-ai bench --part env --runs 5',
+           fields=('SB3 VecEnv', 'vector env, 1,024 games (compiled core)', 'SAME_STEP')),
     Figure('web-measured', 'docs/web.md', kind='timing',
            command='python -m pytest -m slow -s tests/test_live_web.py -k keeps_up'),
     Figure('suite-time', 'docs/guide/development.md', kind='timing',
