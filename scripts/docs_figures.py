@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import os
 import re
 import shlex
@@ -206,8 +207,11 @@ class Figure:
     without one has its command's output printed by --timings, to compare by eye)."""
     slow: bool = False
     """Exact but slow to make (minutes): checked with --all only."""
-    verify: Callable[[Measurements, Path], list[str]] | None = None
-    """Further checks (a file the document shows): problems, [] if none."""
+    verify: Callable[[Measurements | None, Path], list[str]] | None = None
+    """Further checks (a file the document shows): problems, [] if none. A recorded figure's verify makes its
+    text again from its results file (`data`), on every check, with no Measurements (nothing is run)."""
+    data: str | None = None
+    """A recorded figure's results file, checked into docs/figures-data/: what its command gave, in full."""
     machine: str | None = None
     """Exact figures: a pattern for the parts of the text that describe the machine it was made on (its free
     memory); they are left out when the text is compared, so only the figure itself is checked."""
@@ -418,6 +422,92 @@ def _layout_outcomes(m: Measurements) -> str:
     return f"after ({'; '.join(parts)})"
 
 
+HELD_OUT_AGENTS = ("greedy", "expectimax:depth=2,evaluation=safe", "expectimax:depth=2,evaluation=better",
+                   "expectimax:depth=2,evaluation=scaled", "expectimax:depth=None,node_limit=2000,evaluation=scaled")
+HELD_OUT_COMMAND = ("python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 "
+                    + " ".join(f"--agent {agent}" for agent in HELD_OUT_AGENTS) + " --json held-out.json")
+#: The per-maze results of HELD_OUT_COMMAND (its --json, without the mazes' text and the agents' first moves).
+HELD_OUT_DATA = "docs/figures-data/held-out-gaps.json"
+
+
+def _held_out_summaries(root: Path) -> tuple[dict, list]:
+    """The recorded results file and each agent's `GapSummary` made again from it, as the script makes them."""
+    from types import SimpleNamespace
+
+    from pacman.research.gap import summarize
+
+    path = root / HELD_OUT_DATA
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise FigureError(f"{HELD_OUT_DATA}: {exc}") from None
+    if list(report.get("agents", {})) != list(HELD_OUT_AGENTS):
+        raise FigureError(f"{HELD_OUT_DATA}: its agents are not the documented command's ({HELD_OUT_COMMAND})")
+
+    def finite(score: float | None) -> float:
+        return -math.inf if score is None else score
+
+    mazes = [SimpleNamespace(layout=SimpleNamespace(name=m["name"]), family=m["family"]) for m in report["mazes"]]
+    optima = [SimpleNamespace(win=m["optimum"], score=finite(m["optimum_score"])) for m in report["mazes"]]
+    summaries = []
+    for agent, values in report["agents"].items():
+        policy = [SimpleNamespace(win=w, score=finite(sc)) for w, sc in zip(values["win"], values["score"])]
+        if len(policy) != len(mazes):
+            raise FigureError(f"{HELD_OUT_DATA}: {agent} has {len(policy)} results for {len(mazes)} mazes")
+        summaries.append((summarize(agent, mazes, optima, policy), policy))
+    return report, [(s, policy, mazes, optima) for s, policy in summaries]
+
+
+def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
+    """docs/search-strength.md's held-out table, its mean optimum, its families and the default's count of mazes
+    within 3 points, against the summaries made again from the recorded results file."""
+    text = (root / "docs" / "search-strength.md").read_text(encoding="utf-8")
+    start, end = regions(text, "docs/search-strength.md")["held-out-gaps"]
+    region = text[start:end]
+    prose = " ".join(region.split())
+    report, summaries = _held_out_summaries(root)
+    problems = []
+
+    def expect(what: str, documented: str, made: str) -> None:
+        if documented != made:
+            problems.append(f"{what}: the document says {documented}, {HELD_OUT_DATA} gives {made}")
+
+    mean_optimum = re.search(r"mean optimum (\d+(?:\.\d+)?)", prose)
+    expect("mean optimum", mean_optimum.group(1) if mean_optimum else "nothing",
+           f"{100 * summaries[0][0].mean_optimum:.1f}")
+    rows = [line for line in region.splitlines() if line.startswith("| ") and not line.startswith("| agent")]
+    if len(rows) != len(summaries):
+        return problems + [f"the table has {len(rows)} rows for {len(summaries)} agents"]
+    for row, (s, _, _, _) in zip(rows, summaries):
+        cells = [cell.strip().strip("*").strip() for cell in row.split("|")[2:-1]]
+        made = [f"{100 * s.mean_win:.1f}",
+                f"{s.mean_gap:.2f} ({s.mean_gap_interval[0]:.2f}-{s.mean_gap_interval[1]:.2f})",
+                f"{s.worst_tenth_gap:.1f} ({s.worst_tenth_interval[0]:.1f}-{s.worst_tenth_interval[1]:.1f})",
+                str(s.over_3_points), "-" if s.score_gap is None else f"{s.score_gap:.1f}", str(s.never_ends)]
+        for column, documented, value in zip(("mean win", "mean gap", "worst tenth", "mazes > 3 points short",
+                                              "expected score gap", "mazes never ending"), cells, made):
+            expect(f"{s.agent}: {column}", documented, value)
+    families: dict[str, list[int]] = {}
+    for index, maze in enumerate(report["mazes"]):
+        families.setdefault(maze["family"], []).append(index)
+    counts = re.search(r"(\d+) blobs, (\d+) forks with a ghost in a pocket, (\d+) crosses, (\d+) pens\)", prose)
+    order = ("blob", "fork", "cross", "pen")
+    expect("mazes by family", " ".join(counts.groups()) if counts else "nothing",
+           " ".join(str(len(families.get(family, []))) for family in order))
+    by_family = re.findall(r"(?:greedy|`safe`|`better`|`scaled`|`scaled` with the node limit) "
+                           r"(\d+\.\d), (\d+\.\d), (\d+\.\d), (\d+\.\d)", prose)
+    for found, (s, policy, _, optima) in zip(by_family, summaries):
+        gaps = [statistics.mean(100 * (optima[i].win - policy[i].win) for i in families[family]) for family in order]
+        expect(f"{s.agent}: mean gap by family", ", ".join(found), ", ".join(f"{gap:.1f}" for gap in gaps))
+    if len(by_family) != len(summaries):
+        problems.append(f"the families' gaps name {len(by_family)} agents, not {len(summaries)}")
+    within = re.search(r"it is on (\d+) of the (\d+) mazes", prose)
+    default = summaries[3][0]
+    expect("the default within 3 points", " of ".join(within.groups()) if within else "nothing",
+           f"{default.mazes - default.over_3_points} of {default.mazes}")
+    return problems
+
+
 MCTS_COMMAND = ("pacman-ai play --layout {layout} --pacman mcts --agent-args iterations=100,rollout_depth={depth} "
                 "--games 100 --seed 0 --display none")
 
@@ -460,8 +550,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
     Figure('harness-mazes', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
-    Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --per-maze'),
+    Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
+           data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
@@ -967,8 +1057,9 @@ def main(argv: list[str] | None = None) -> int:
         figures = tuple(f for f in FIGURES if f.name in args.only)
     if args.list:
         for figure in FIGURES:
-            print(f"{figure.name:<24} {figure.kind + (' (slow)' if figure.slow else ''):<12} {figure.document:<26} "
-                  f"{figure.command}")
+            kind = figure.kind + (" (slow)" if figure.slow else " (data)" if figure.data else "")
+            print(f"{figure.name:<24} {kind:<15} {figure.document:<26} {figure.command}"
+                  + (f" [results: {figure.data}]" if figure.data else ""))
         return 0
     try:
         return _run(args, figures)
@@ -999,16 +1090,23 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
             if figure.kind == "exact":
                 continue
             problems = [p for command in figure.commands() for p in command_problems(command, root)]
+            if figure.kind == "recorded" and figure.verify is not None and not problems:
+                problems = figure.verify(None, root)  # from its recorded results file: nothing is run
             if problems:
                 differ += 1
-                print(f"DIFFERS  {figure.name} ({figure.document}, {figure.kind}): its command no longer parses")
+                print(f"DIFFERS  {figure.name} ({figure.document}, {figure.kind}): "
+                      + ("its results file gives another text" if figure.verify is not None and
+                         not any(problem.startswith("`") for problem in problems) else
+                         "its command no longer parses"))
                 for problem in problems:
                     print(f"    {problem}")
             elif figure.kind == "tested" and args.all and (missing := _tests_not_collected(figure.commands())):
                 differ += 1
                 print(f"DIFFERS  {figure.name} ({figure.document}, tested): {'; '.join(missing)}")
             else:
-                found = "its tests are there" if figure.kind == "tested" and args.all else "its command parses"
+                found = ("its tests are there" if figure.kind == "tested" and args.all else
+                         f"its command parses, its text is {figure.data}'s" if figure.verify is not None else
+                         "its command parses")
                 print(f"parses  {figure.name} ({figure.document}, {figure.kind}: {found})")
     # --timings: the timing figures; otherwise the exact ones (the slow ones with --all, or when named).
     chosen = [f for f in figures if (f.kind == "timing" if args.timings else f.kind == "exact")
@@ -1073,7 +1171,8 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
             (root / document).write_text(text, encoding="utf-8")
     if differ and not args.write:
         print(f"docs_figures: {differ} figure(s) differ from what their commands give now; "
-              f"run python scripts/docs_figures.py --write (and --gif for docs/game.gif)", file=sys.stderr)
+              f"run python scripts/docs_figures.py --write (and --gif for docs/game.gif) for exact ones; a recorded "
+              f"figure's text is written by hand from its results file or its command", file=sys.stderr)
     return 1 if differ else 0
 
 

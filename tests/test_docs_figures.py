@@ -52,6 +52,8 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert list(rows)[:len(FAST_EXACT) + 2] == FAST_EXACT + ["batch-outcome", "batch-speed"]
     assert {row.split()[1] for row in rows.values()} == {"exact", "timing", "tested", "recorded"}
+    assert "recorded (data)" in rows["held-out-gaps"] and "[results: docs/figures-data/held-out-gaps.json]" in rows[
+        "held-out-gaps"]
     # the strength table, RL training and the env speed table: recorded or timed, each with its command
     assert "recorded" in rows["strength-table"] and "python scripts/strength_table.py table" in rows["strength-table"]
     assert "recorded" in rows["rl-recipe"] and "python examples/rl/train.py --layout small" in rows["rl-recipe"]
@@ -221,3 +223,27 @@ def test_the_default_agents_table_is_checked_column_by_column_except_the_millise
     assert (f"medium: the table says won {cells[3].strip()}, mean score 1, mean moves {cells[5].strip()}; "
             f"`pacman-ai play --layout medium --games 100 --seed 0 --display none` gives {cells[3].strip()}, "
             f"{cells[4].strip()}, {cells[5].strip()}") in done.stdout
+
+
+def test_the_held_out_table_is_made_again_from_its_recorded_results(tmp_path, copy):
+    (copy / "docs" / "figures-data").mkdir()
+    shutil.copy(ROOT / "docs" / "figures-data" / "held-out-gaps.json", copy / "docs" / "figures-data")
+    (copy / "scripts").mkdir()  # the command's script, whose flags are checked
+    shutil.copy(ROOT / "scripts" / "optimality_gap.py", copy / "scripts")
+    page = copy / "docs" / "search-strength.md"
+    text = page.read_text()
+    assert _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps").returncode == 0
+    row = next(line for line in text.splitlines() if line.startswith("| greedy |"))
+    cells = row.split("|")
+    cells[5] = " 143 "
+    page.write_text(text.replace(row, "|".join(cells)))
+    done = _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps")
+    assert done.returncode == 1
+    assert ("DIFFERS  held-out-gaps (docs/search-strength.md, recorded): its results file gives another text"
+            in done.stdout)
+    assert (f"greedy: mazes > 3 points short: the document says 143, docs/figures-data/held-out-gaps.json gives "
+            f"{row.split('|')[5].strip()}") in done.stdout
+    page.write_text(text)
+    (copy / "docs" / "figures-data" / "held-out-gaps.json").unlink()
+    done = _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps")
+    assert done.returncode == 2 and "docs/figures-data/held-out-gaps.json: [Errno 2]" in done.stderr
