@@ -508,6 +508,42 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     return problems
 
 
+#: What a compare or batch output says about the run's speed and workers: the machine's, not the figure.
+RUN_SPEED = r"\d+ games played in [\d.]+ s on [^\n]*"
+
+
+def _output_block(document: str, figure: str, command: str, block: int, machine: str = RUN_SPEED
+                  ) -> Callable[[Measurements | None, Path], list[str]]:
+    """A check that the `block`-th fenced block of a figure is what `command` prints now (its stdout), but for the
+    `machine` parts (the run's time and workers)."""
+
+    def verify(m: Measurements | None, root: Path) -> list[str]:
+        text = (root / document).read_text(encoding="utf-8")
+        start, end = regions(text, document)[figure]
+        blocks = re.findall(r"(?ms)^```[^\n]*\n(.*?)^```", text[start:end])
+        if len(blocks) <= block:
+            return [f"{document}: figure {figure!r} has no block {block + 1} to compare with `{command}`"]
+        if m is None:
+            raise FigureError(f"figure {figure!r}: its check runs `{command}`")
+        documented = re.sub(machine, "<this machine>", blocks[block].rstrip("\n"))
+        made = re.sub(machine, "<this machine>", m.output(command).rstrip("\n"))
+        if documented == made:
+            return []
+        return [f"the output shown differs from what `{command}` prints now:\n{_diff(documented, made)}"]
+
+    return verify
+
+
+COMPARE_TWO = ("pacman-ai compare --layout small --agent-args depth=1 --config score:'--agent-args evaluation=score' "
+               "--config better:'--agent-args evaluation=better' --games 50")
+COMPARE_SPRT_SAME = ("pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' "
+                     "--config b: --sprt win-rate:0,0.1 --jobs 2")
+COMPARE_TRAPPED = ("pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' "
+                   "--config d3:'--agent-args depth=3,evaluation=better' --games 500 --jobs 2")
+COMPARE_MANY = ("pacman-ai compare --layout small --config d1:'--agent-args depth=1,evaluation=better' "
+                "--config d2:'--agent-args depth=2,evaluation=better' --config greedy:'--pacman greedy' --games 40")
+
+
 MCTS_COMMAND = ("pacman-ai play --layout {layout} --pacman mcts --agent-args iterations=100,rollout_depth={depth} "
                 "--games 100 --seed 0 --display none")
 
@@ -632,11 +668,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            fields=('Star2', 'nodes/move')),
     Figure('core-memory', 'docs/engine.md', kind='recorded',
            command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
-    Figure('two-configurations', 'docs/experiments.md', kind='recorded',
-           command="pacman-ai compare --layout small --agent-args depth=1 --config score:'--agent-args evaluation=score' --config better:'--agent-args evaluation=better' --games 50"),
     Figure('sprt-model', 'docs/experiments.md', kind='recorded',
            command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
     Figure('sprt-same-config', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+    Figure('sprt-same-config-notes', 'docs/experiments.md', kind='recorded',
            command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
     Figure('sprt-d2-d3', 'docs/experiments.md', kind='recorded',
            command="pacman-ai compare --layout tricky --ghosts directional --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --sprt win-rate:0,0.1 --out d2-d3.jsonl --plot d2-d3-sprt.png --jobs 2"),
@@ -644,8 +680,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command="pacman-ai compare --layout tricky --ghosts directional --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 447 --out d2-d3.jsonl --resume --json --quiet"),
     Figure('pairing-pays', 'docs/experiments.md', kind='recorded',
            command="pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 500 --out trapped-d2-d3.jsonl --jobs 2; pacman-ai compare --layout tricky --ghosts random --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --games 500 --out tricky-d1-d2.jsonl --jobs 2"),
-    Figure('many-configurations', 'docs/experiments.md', kind='recorded',
-           command="pacman-ai compare --layout small --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --config greedy:'--pacman greedy' --games 40 --plot ranking.png"),
+    Figure('pairing-pays-notes', 'docs/experiments.md', kind='recorded',
+           command="pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 500 --out trapped-d2-d3.jsonl --jobs 2; pacman-ai compare --layout tricky --ghosts random --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --games 500 --out tricky-d1-d2.jsonl --jobs 2"),
     Figure('bench-figures', 'docs/guide/bench.md', kind='timing',
            command='pacman-ai bench --runs 5'),
     Figure('rl-recipe', 'docs/environments.md', kind='recorded',
@@ -683,6 +719,15 @@ FIGURES: tuple[Figure, ...] = (
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
+    Figure("two-configurations", "docs/experiments.md", COMPARE_TWO, "exact", _unchanged, slow=True,
+           verify=_output_block("docs/experiments.md", "two-configurations", COMPARE_TWO, 1)),
+    Figure("many-configurations", "docs/experiments.md", COMPARE_MANY + " --plot ranking.png", "exact", _unchanged,
+           slow=True, verify=_output_block("docs/experiments.md", "many-configurations", COMPARE_MANY, 1)),
+    Figure("sprt-same-config-output", "docs/experiments.md", COMPARE_SPRT_SAME, "exact", _unchanged, slow=True,
+           verify=_output_block("docs/experiments.md", "sprt-same-config-output", COMPARE_SPRT_SAME, 0)),
+    Figure("pairing-trapped-output", "docs/experiments.md", COMPARE_TRAPPED + " --out trapped-d2-d3.jsonl", "exact",
+           _unchanged, slow=True,
+           verify=_output_block("docs/experiments.md", "pairing-trapped-output", COMPARE_TRAPPED, 0)),
     Figure("default-agent-table", "docs/guide/strength.md", DEFAULT_AGENT_COMMAND.format(layout="NAME"), "exact",
            _unchanged, slow=True, verify=_default_agent_table),
     Figure("play-layout-outcomes", "docs/guide/play.md", LAYOUT_OUTCOMES_COMMAND.format(layout="medium|tricky|large"),
@@ -1134,8 +1179,8 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
             made = figure.render(measurements)
             if made is None:  # `_unchanged`: its verify checks it
                 made = documented
-            took = time.perf_counter() - started
             extra = figure.verify(measurements, root) if figure.verify is not None else []
+            took = time.perf_counter() - started
             if figure.kind == "timing":
                 print(f"{figure.name} ({figure.document}): {figure.command}")
                 print(f"    documented: {' '.join(documented.split())}")
