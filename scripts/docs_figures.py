@@ -112,8 +112,9 @@ class Measurements:
             raise FigureError(f"{command}: exit status {done.returncode}: {done.stderr.strip()[-500:]}")
         return done
 
-    def output_of(self, command: str) -> str:
-        """What `command` (``pacman-ai ...``, or ``python ...`` run from the repository's root) prints."""
+    def output_of(self, command: str, stderr: bool = True) -> str:
+        """What `command` (``pacman-ai ...``, or ``python ...`` run from the repository's root) prints: its stdout,
+        and its stderr after it unless `stderr` is false."""
         argv = shlex.split(command)
         env = dict(self.env)
         while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", argv[0]):
@@ -128,7 +129,7 @@ class Measurements:
                               capture_output=True, text=True, timeout=3600)
         if done.returncode != 0:
             raise FigureError(f"{command}: exit status {done.returncode}: {done.stderr.strip()[-500:]}")
-        return done.stdout + done.stderr
+        return done.stdout + (done.stderr if stderr else "")
 
     @functools.lru_cache(maxsize=None)
     def output(self, command: str) -> str:
@@ -525,8 +526,11 @@ def _output_block(document: str, figure: str, command: str, block: int, machine:
             return [f"{document}: figure {figure!r} has no block {block + 1} to compare with `{command}`"]
         if m is None:
             raise FigureError(f"figure {figure!r}: its check runs `{command}`")
-        documented = re.sub(machine, "<this machine>", blocks[block].rstrip("\n"))
-        made = re.sub(machine, "<this machine>", m.output(command).rstrip("\n"))
+        shown = blocks[block].rstrip("\n")
+        if shown.startswith(f"{command}\n"):  # a block that shows the command, then what it prints
+            shown = shown[len(command) + 1:]
+        documented = re.sub(machine, "<this machine>", shown)
+        made = re.sub(machine, "<this machine>", m.output_of(command, stderr=False).rstrip("\n"))
         if documented == made:
             return []
         return [f"the output shown differs from what `{command}` prints now:\n{_diff(documented, made)}"]
@@ -540,6 +544,7 @@ COMPARE_SPRT_SAME = ("pacman-ai compare --layout small --agent-args depth=1 --co
                      "--config b: --sprt win-rate:0,0.1 --jobs 2")
 COMPARE_TRAPPED = ("pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' "
                    "--config d3:'--agent-args depth=3,evaluation=better' --games 500 --jobs 2")
+Q_LEARNING = "python examples/envs/q_learning.py"
 COMPARE_MANY = ("pacman-ai compare --layout small --config d1:'--agent-args depth=1,evaluation=better' "
                 "--config d2:'--agent-args depth=2,evaluation=better' --config greedy:'--pacman greedy' --games 40")
 
@@ -686,8 +691,6 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai bench --runs 5'),
     Figure('rl-recipe', 'docs/environments.md', kind='recorded',
            command='nice -n 5 python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 --eval-every 100000; pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2; pacman-ai compare --layout small --config "learned:--pacman sb3:examples/rl/small.zip" --config "expectimax:--pacman expectimax" --games 1000 --max-moves 500 --jobs 2; pacman-ai batch --layout medium --pacman sb3:examples/rl/medium.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
-    Figure('q-learning-example', 'docs/environments.md', kind='recorded',
-           command='python examples/envs/q_learning.py'),
     Figure('env-speed', 'docs/environments.md', kind='timing',
            command='pacman-ai bench --part env --runs 5',
            fields=('single env, gymnasium.make (benchmark_step), compiled engine', 'vector env, 1,024 games (compiled core)', 'vector env, 1,024 games, copy=False', 'Jumanji')),
@@ -728,6 +731,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("pairing-trapped-output", "docs/experiments.md", COMPARE_TRAPPED + " --out trapped-d2-d3.jsonl", "exact",
            _unchanged, slow=True,
            verify=_output_block("docs/experiments.md", "pairing-trapped-output", COMPARE_TRAPPED, 0)),
+    Figure("q-learning-example", "docs/environments.md", Q_LEARNING, "exact", _unchanged, slow=True,
+           verify=_output_block("docs/environments.md", "q-learning-example", Q_LEARNING, 0, machine=r"(?!)")),
     Figure("default-agent-table", "docs/guide/strength.md", DEFAULT_AGENT_COMMAND.format(layout="NAME"), "exact",
            _unchanged, slow=True, verify=_default_agent_table),
     Figure("play-layout-outcomes", "docs/guide/play.md", LAYOUT_OUTCOMES_COMMAND.format(layout="medium|tricky|large"),

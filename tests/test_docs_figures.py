@@ -60,7 +60,8 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     assert "timing" in rows["env-speed"] and "pacman-ai bench --part env --runs 5" in rows["env-speed"]
     assert "exact" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
     assert "exact (slow)" in rows["default-agent-table"] and "exact (slow)" in rows["play-layout-outcomes"]
-    for name in ("two-configurations", "many-configurations", "sprt-same-config-output", "pairing-trapped-output"):
+    for name in ("two-configurations", "many-configurations", "sprt-same-config-output", "pairing-trapped-output",
+                 "q-learning-example"):
         assert "exact (slow)" in rows[name] and "docs/experiments.md" in rows[name]
     assert "tested" in rows["make-vec-refusal"] and "-k make_vec_with_ten_million" in rows["make-vec-refusal"]
     assert "docs/search-strength.md" in rows["mcts-rollouts"] and "docs/guide/batch.md" in rows["batch-outcome"]
