@@ -60,9 +60,10 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     assert "timing" in rows["env-speed"] and "pacman-ai bench --part env --runs 5" in rows["env-speed"]
     assert "exact" in rows["memory-estimates"] and "docs/long-runs.md" in rows["memory-estimates"]
     assert "exact (slow)" in rows["default-agent-table"] and "exact (slow)" in rows["play-layout-outcomes"]
-    for name in ("two-configurations", "many-configurations", "sprt-same-config-output", "pairing-trapped-output",
-                 "q-learning-example"):
+    for name in ("two-configurations", "many-configurations", "sprt-same-config-output", "pairing-trapped-output"):
         assert "exact (slow)" in rows[name] and "docs/experiments.md" in rows[name]
+    assert "exact (slow)" in rows["q-learning-example"] and "python examples/envs/q_learning.py" in rows[
+        "q-learning-example"]
     assert "tested" in rows["make-vec-refusal"] and "-k make_vec_with_ten_million" in rows["make-vec-refusal"]
     assert "docs/search-strength.md" in rows["mcts-rollouts"] and "docs/guide/batch.md" in rows["batch-outcome"]
     assert "pacman-ai play --display none --seed 7 --max-moves 150 --record docs/game.gif --zoom 0.75" in rows["game-gif"]
