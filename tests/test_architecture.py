@@ -30,6 +30,7 @@ CORE = (
     "pacman.errors",
     "pacman.files",
     "pacman.game",
+    "pacman.hints",
     "pacman.layout",
     "pacman.limits",
     "pacman.memory",
