@@ -5,30 +5,32 @@ Every figure sits in its document between two markers that name it:
 
     <!-- figure web-page-size -->about 160 bytes per move ...<!-- /figure web-page-size -->
 
-and is listed in `FIGURES` below with the command a reader runs to get it and a
-function that writes the text between the markers from what that command gives.
-Two kinds:
+and is listed in `FIGURES` below with the command a reader runs to get it and its
+kind, which says how it is checked (`KINDS`):
 
-- **exact** figures (game outcomes, file sizes, tree values, the GIF's frames) are
-  the same on every machine; ``--check`` (the default) makes them again and fails,
-  naming each figure that differs, if a document does not say what the command
-  gives now. The test suite runs it, so a change that moves a figure fails until
-  the figure is written again with ``--write``.
-- **timing** figures (seconds, games per second) depend on the machine and its
-  load; ``--timings`` measures them again (medians of ``--repeat`` runs) and prints
-  each with its command, the documented text and the new one. ``--write
-  --timings`` puts the new ones into the documents.
-
-- **recorded** figures (the strength tables, RL training, thousand-game batches,
-  the harness's hundreds of mazes) take minutes to hours: the default check parses
-  their commands as the programs do (a flag renamed or removed fails it); they
-  are made again only by running the command by hand.
-- Timing figures are checked the same way by default; ``--timings`` runs them.
+- **exact** figures (game outcomes, file sizes, tree values, the GIF's frames,
+  the memory estimates, compare outputs) are the same on every machine; the
+  default check makes them again (a `render` function writes the text between the
+  markers; a `verify` checks a table's exact columns or a command's output, with
+  the machine's parts such as a run's time left out) and fails, naming each figure
+  that differs; ``--write`` writes the text as the command gives it. The slow ones
+  (``slow=True``, up to a minute) are checked with ``--all`` (CI).
+- **timing** figures (seconds, steps per second) depend on the machine and its
+  load: the default check parses their commands as their programs do (a flag
+  renamed or removed fails it); ``--timings`` runs them, prints the documented
+  text beside the new output (or the new text, with a `render`; medians of
+  ``--repeat`` runs) and fails if the output no longer names their `fields`.
+- **tested** figures are made again and compared by a test of the suite that
+  their command names (``python -m pytest PATH -k NAME``); ``--all`` collects it.
+- **recorded** figures (the strength tables, RL training, batches of thousands of
+  games, the harness's hundreds of mazes) take minutes to hours: their commands
+  are parsed on every check, and when the run's results are checked into
+  docs/figures-data/ (`data`), the text is made again from them on every check.
 
 Every figure-looking number of the documents (a percentage, a duration, a size, a
 ratio, a count with thousands separators, a decimal) must sit between markers or be
-listed in `NOT_FIGURES` (versions, limits, defaults): ``--check`` and ``--lint`` fail
-naming each one, and say how to mark it.
+listed in `NOT_FIGURES` (versions, limits, defaults): the default check and
+``--lint`` fail naming each one, and say how to mark it.
 
 Usage:
 
@@ -41,9 +43,11 @@ Usage:
     python scripts/docs_figures.py --lint             # only: is every figure-looking number marked?
 
 To add a figure: put the markers around its text in the document, add a `Figure`
-to `FIGURES` (its name, document, command, kind, and the function that renders
-it from `Measurements`), and run ``--write``. A marker without a figure, or a
-figure without its markers, is an error of ``--check``.
+to `FIGURES` or `RECORDED_AND_TIMED` (its name, document, command and kind, and
+for an exact one the function that renders it from `Measurements`), and run
+``--write`` for an exact one (docs/guide/development.md, "Figures in the docs").
+A marker without a figure, or a figure without its markers, is an error of the
+check.
 
 Exit status: 0 when every checked figure matches (or was written), 1 when one
 differs, 2 on a usage error or a command that failed.
@@ -1076,10 +1080,13 @@ def _diff(old: str, new: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/docs_figures.py",
-                                     description="Make the README's and docs' figures again from their commands: "
-                                                 "check the exact ones (default), write them, or measure the "
-                                                 "timings again.")
-    parser.add_argument("--all", action="store_true", help="also the slow exact figures (minutes)")
+                                     description="Check the README's and docs' figures against their commands: "
+                                                 "every figure-looking number marked, the exact figures made "
+                                                 "again, the commands of timing and recorded ones parsed, recorded "
+                                                 "results summarised again (default); write the exact ones, or "
+                                                 "measure the timings again.")
+    parser.add_argument("--all", action="store_true",
+                        help="also the slow exact figures (about two minutes) and the tested figures' tests")
     parser.add_argument("--write", action="store_true", help="write the figures into the documents instead of "
                                                              "checking them")
     parser.add_argument("--gif", action="store_true", help="with --write: record docs/game.gif again too")
