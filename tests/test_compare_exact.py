@@ -124,3 +124,10 @@ def test_the_sprt_llr_of_the_hand_made_pairs():
     # score:0,100, the normal model: LLR = n/2 log(mean(x^2) / mean((x - 100)^2)).
     expected = 3 * math.log(sum(d * d for d in DIFFERENCES) / sum((d - 100) ** 2 for d in DIFFERENCES))
     assert sprt_path(SprtHypotheses.parse("score:0,100"), DIFFERENCES)[-1] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("extra, words", [(1, "; 1 finished game not paired"), (2, "; 2 finished games not paired")])
+def test_the_report_counts_the_finished_games_without_a_partner_in_words(extra, words):
+    result = _comparison()
+    result.unpaired = extra  # what the runner counts: games in the file whose partner never finished
+    assert format_comparison(result).endswith(words)

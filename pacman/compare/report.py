@@ -106,5 +106,6 @@ def format_comparison(comparison: Comparison) -> str:
     state = "interrupted: " if comparison.interrupted else ""
     lines.append(f"{state}{comparison.pairs} seeds compared (seed {comparison.seed}, at most {comparison.games}), "
                  f"{comparison.played} games played in {comparison.seconds:.1f} s on {comparison.executor}"
-                 + (f"; {comparison.unpaired} finished games not paired" if comparison.unpaired else ""))
+                 + (f"; {comparison.unpaired} finished game{'' if comparison.unpaired == 1 else 's'} not paired"
+                    if comparison.unpaired else ""))
     return "\n".join(lines)
