@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import ctypes.util
 import json
 import os
@@ -36,11 +37,12 @@ from typing import Any, Callable, Iterator
 
 from pacman.process_guard import stop_on_signals
 from pacman.errors import PacmanError
+from pacman.grading import jail
 from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
-           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS"]
+           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS", "namespace_unavailable"]
 
 #: Seconds a submission may take to import (module-level code included).
 IMPORT_TIME_LIMIT = 10.0
@@ -134,6 +136,9 @@ class SandboxRun:
     """One line per limit the submission hit (disk, CPU, processes, sockets), for the report."""
     written: int = 0
     """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out)."""
+    write_cap: str | None = None
+    """None if what the submission could store was capped exactly (its namespace, `pacman.grading.jail`); else the
+    report line saying the write budget was only polled, and why."""
 
 
 def _package_roots() -> list[str]:
@@ -149,6 +154,58 @@ def _child_env(home: str) -> dict[str, str]:
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return env
+
+
+#: What one look of the watch can miss: a flood measured at 6 to 12 MB past the budget between two looks.
+POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (6 to 12 MB measured)"
+
+
+def _jail_command(mode: str, spec: dict[str, Any]) -> list[str]:
+    return [sys.executable, "-I", "-S", str(Path(jail.__file__).resolve()), mode, json.dumps(spec)]
+
+
+def _inside_ids(ids: tuple[int, int]) -> tuple[int, int]:
+    """The ids the submission has inside its namespace: its own, except root's (1000 there: never root inside,
+    so that it has no capability once the worker is executed)."""
+    return ids[0] or 1000, ids[1] or 1000
+
+
+@functools.lru_cache(maxsize=8)
+def namespace_unavailable(ids: tuple[int, int] | None = None) -> str | None:
+    """None if submissions (run as `ids`, else as this process's user) can be put in their own namespace here
+    (`pacman.grading.jail`: the write budget a hard cap, nothing writable outside); else why not, in a few words.
+
+    Tried once per process and user (about 0.1 s): a namespace is made, a file written inside it, one beside it
+    refused."""
+    if not sys.platform.startswith("linux"):
+        return f"not Linux ({sys.platform})"
+    with tempfile.TemporaryDirectory(prefix="pacman-grade-probe-") as folder:
+        home = os.path.join(folder, "home")
+        os.mkdir(home)
+        as_user: dict[str, Any] = {}
+        if ids is not None:
+            os.chmod(folder, 0o711)
+            os.chown(home, *ids)
+            as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
+        uid, gid = _inside_ids(ids or (os.geteuid(), os.getegid()))
+        spec = {"grader": os.getpid(), "scratch": folder, "home": home, "size": 1 << 20, "inodes": 64,
+                "uid": uid, "gid": gid}
+        try:
+            done = subprocess.run(_jail_command("probe", spec), cwd="/", env=_child_env(home), capture_output=True,
+                                  text=True, timeout=30, **as_user)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"the probe did not run: {exc}"
+    if done.returncode == 0:
+        return None
+    lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
+    reason = lines[-1] if lines else f"the probe exited with status {done.returncode}"
+    return reason.removeprefix("pacman-ai jail: the submission's namespace cannot be set up: ")
+
+
+def _polled_line(reason: str) -> str:
+    return (f"write budget: enforced by polling, not as a hard cap (no namespace for the submission here: {reason}):"
+            f" it can overshoot the {_megabytes(WRITE_BUDGET)} budget by {POLLED_OVERSHOOT} before it is stopped, "
+            f"and files it writes outside its folder are listed, not removed")
 
 
 @dataclass
@@ -368,6 +425,7 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
     outside: list[str] = []
     written = 0
     roots = _package_roots()
+    unavailable = namespace_unavailable(ids)  # None: each child in its own namespace, its writes capped exactly
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
         if ids is not None:
             os.chmod(scratch, 0o711)  # the sandbox user may enter its own folder, not list the others
@@ -380,7 +438,8 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             before = _own_written()
             try:
                 status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written)
+                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written,
+                                    unavailable is None)
             finally:
                 # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade`
                 # is); on the way out of a signal too.
@@ -441,7 +500,8 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
         limits.append(f"disk: the submission wrote files outside its folder: {shown} ({what})")
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
     return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
-                      import_violations, limits, written)
+                      import_violations, limits, written,
+                      None if unavailable is None else _polled_line(unavailable))
 
 
 @contextlib.contextmanager
@@ -527,8 +587,12 @@ class _Watch:
     no socket.
     """
 
-    def __init__(self, root: int, scratch: str, write_allowance: int) -> None:
+    def __init__(self, root: int, scratch: str, write_allowance: int, space: str | None = None) -> None:
         self.root, self.scratch, self.write_allowance = root, scratch, write_allowance
+        # In a namespace (`pacman.grading.jail`): the tmpfs on the submission's folder, seen through the jail's
+        # /proc/PID/root; the jail is a process of the grader's too, beside the stand-in.
+        self.space = None if space is None else f"/proc/{root}/root{space}"
+        self.own = 1 if space is None else 2
         self.cpu_allowed = IMPORT_CPU_LIMIT
         self.files: list[str] = []
         self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
@@ -550,6 +614,16 @@ class _Watch:
         self.files.extend(f for f in usage.files if f not in self.files)
         written = usage.written - received
         self.written = max(self.written, written)
+        if self.space is not None:
+            try:
+                info = os.statvfs(self.space)
+            except OSError:
+                info = None
+            if info is not None and info.f_bfree == 0 and info.f_blocks > 0:
+                return (f"disk: the submission's processes filled the {_megabytes(info.f_blocks * info.f_frsize)} "
+                        f"they may write (what was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading, "
+                        f"all its processes together; further writes failed with 'no space left on device'): "
+                        f"stopped")
         if written > self.write_allowance:
             return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
                     f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
@@ -561,8 +635,8 @@ class _Watch:
         if usage.threads > MAX_THREADS:
             return (f"CPU: the submission ran {usage.threads} threads in one process, more than {MAX_THREADS} (busy "
                     f"threads would stretch every test to its time limit): stopped")
-        if len(usage.pids) > MAX_PROCESSES + 1:  # the stand-in process is the grader's
-            return (f"processes: the submission ran {len(usage.pids) - 1} processes at once, more than "
+        if len(usage.pids) > MAX_PROCESSES + self.own:  # the stand-in process (and the jail) are the grader's
+            return (f"processes: the submission ran {len(usage.pids) - self.own} processes at once, more than "
                     f"{MAX_PROCESSES}: stopped")
         if usage.sockets:
             return (f"sockets: the submission opened {usage.sockets} socket{'s' if usage.sockets != 1 else ''} "
@@ -574,7 +648,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
                capture_path: str, ids: tuple[int, int] | None, loader: str = "module",
                forbid_imports: tuple[str, ...] = (), scratch: str = "",
-               write_allowance: int = WRITE_BUDGET) -> _ChildStatus:
+               write_allowance: int = WRITE_BUDGET, namespace: bool = False) -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
@@ -582,21 +656,28 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
            "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader,
-           "forbid_imports": list(forbid_imports), "scratch": scratch, "grader": os.getpid()}
+           "forbid_imports": list(forbid_imports), "scratch": scratch, "grader": os.getpid(),
+           "namespace": namespace}
     # No name of the grader's is bound in __main__, where a submission could pick it up.
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "__import__('pacman.grading.worker', fromlist=['main']).main()")
+    command = [sys.executable, "-I", "-c", bootstrap]
+    if namespace:  # the jail makes the namespace, then runs the worker in it (the tmpfs: the write budget, exactly)
+        inside = _inside_ids(ids or (os.geteuid(), os.getegid()))
+        command = _jail_command("run", {"grader": os.getpid(), "scratch": scratch, "home": home,
+                                        "size": max(write_allowance, 4096), "inodes": max(64, write_allowance >> 12),
+                                        "uid": inside[0], "gid": inside[1]}) + command
     status = _ChildStatus()
     as_user: dict[str, Any] = {}
     if ids is not None:
         as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
     with open(capture_path, "wb") as capture:
         process = subprocess.Popen(
-            [sys.executable, "-I", "-c", bootstrap], stdin=subprocess.PIPE, stdout=capture, stderr=capture,
+            command, stdin=subprocess.PIPE, stdout=capture, stderr=capture,
             cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True, **as_user,
         )
     os.close(write_fd)
-    watch = _Watch(process.pid, scratch or home, write_allowance)
+    watch = _Watch(process.pid, scratch or home, write_allowance, home if namespace else None)
     try:
         try:
             data = (json.dumps(job) + "\n").encode()
