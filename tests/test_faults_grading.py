@@ -70,7 +70,14 @@ def _submission(folder: Path, in_get_action: str = "", at_import: str = "") -> P
     return path
 
 
-def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_reported(tmp_path):
+@pytest.fixture
+def polled(monkeypatch):
+    """The grader as where submissions cannot have a namespace of their own: the write budget only polled."""
+    monkeypatch.setattr(sandbox, "namespace_unavailable", lambda ids=None: "switched off by the test")
+
+
+def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_reported(tmp_path, polled):
+    """Without a namespace (tests/test_faults_grading_namespace.py has it): stopped by the watch, listed, kept."""
     flood = tmp_path / "flood"
     flood.mkdir()
     assignment = _assignment(tmp_path / "a")
@@ -102,9 +109,13 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
     assert limits[0].startswith("tree / first: disk: the submission's processes wrote ")
     assert any("wrote files outside its folder: " + str(flood) in line and "left in place" in line
                for line in limits)
+    assert data["limit_notes"] == [sandbox._polled_line("switched off by the test")]
+    assert data["limit_notes"][0].startswith("write budget: enforced by polling, not as a hard cap (no namespace "
+                                             "for the submission here: switched off by the test): it can overshoot")
     report = grade(assignment, path)  # through the API: the same lines, in the text report
     text = format_report(report)
     assert "LIMITS HIT:" in text and all(line.split(" MB")[0] in text for line in report.limits)
+    assert "LIMITS NOT EXACT here:\n  write budget: enforced by polling" in text
 
 
 @pytest.mark.slow
@@ -289,7 +300,7 @@ def test_the_sandbox_users_files_in_the_shared_folders_are_removed_and_no_one_el
     assert [p.name for p in shared.iterdir()] == ["mine.txt"] and mine.read_text() == "the grader's"
 
 
-def test_a_classic_course_grading_stops_a_flood_at_the_write_budget(tmp_path, capsys):
+def test_a_classic_course_grading_stops_a_flood_at_the_write_budget(tmp_path, capsys, polled):
     """A CS188 folder is graded under the same total write budget as an assignment: a flood at import is
     stopped and named, and the grading refused (no grade that looks complete)."""
     flood = tmp_path / "flood"

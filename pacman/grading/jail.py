@@ -10,7 +10,8 @@ the worker: it imports nothing of the project, so it works whoever runs it. It
    ``/proc`` that shows only the namespace's processes (so no ``/proc/PID/root`` of a process outside is a way
    out), mounts a tmpfs of exactly ``size`` bytes on the submission's folder, and executes COMMAND there;
 3. stays outside as the command's parent: it ends the way the command ends (the same status, the same
-   signal, as the worker reports it on a pipe) and, if the grader dies, kills the namespace (every process in
+   signal, as the worker reports it on a pipe), tells the grader on its own pipe (``report_fd``) how many bytes
+   the tmpfs held at the end and its size, and, if the grader dies, kills the namespace (every process in
    it dies with its first) and removes the grader's temporary folder through a handle opened before the
    folder became read-only.
 
@@ -45,7 +46,7 @@ SETUP_FAILED = 125
 #: The environment variable naming the pipe on which the worker reports how it ended.
 STATUS_FD = "PACMAN_GRADE_STATUS_FD"
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+_libc = ctypes.CDLL(None, use_errno=True)  # libc, loaded already (find_library would run ldconfig)
 
 
 class _MountAttr(ctypes.Structure):
@@ -143,6 +144,8 @@ def _mirror(status: int) -> None:
 
 
 def _fail(reason: object) -> None:
+    if isinstance(reason, OSError) and reason.strerror:
+        reason = f"{reason.filename}: {reason.strerror}" if reason.filename else reason.strerror
     sys.stderr.write(f"pacman-ai jail: the submission's namespace cannot be set up: {reason}\n")
     sys.stderr.flush()
     os._exit(SETUP_FAILED)
@@ -169,10 +172,11 @@ def main(argv: list[str]) -> None:
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # again: a change of credentials (unshare) clears it
     if os.getppid() != grader:
         os._exit(1)
+    report_fd = spec.get("report_fd", -1)
     child = os.fork()
     if child == 0:
         os.close(status_read)
-        for fd in (scratch_fd, above_fd):
+        for fd in (scratch_fd, above_fd, report_fd):
             if fd >= 0:
                 os.close(fd)
         try:
@@ -192,7 +196,7 @@ def main(argv: list[str]) -> None:
     os.close(status_write)
     os.closerange(0, 1)  # the job on stdin is the worker's
     for fd in range(3, 1024):
-        if fd not in (status_read, scratch_fd, above_fd):
+        if fd not in (status_read, scratch_fd, above_fd, report_fd):
             try:
                 os.close(fd)
             except OSError:
@@ -222,6 +226,14 @@ def main(argv: list[str]) -> None:
             break
         except InterruptedError:
             continue
+    if report_fd >= 0:  # what the tmpfs holds at the end, for the grader (no process of the namespace has this pipe)
+        try:
+            space = os.statvfs(spec["home"])
+            os.write(report_fd, f"{(space.f_blocks - space.f_bfree) * space.f_frsize} "
+                                f"{space.f_blocks * space.f_frsize}\n".encode())
+        except OSError:
+            pass
+        os.close(report_fd)
     reported = b""
     try:
         os.set_blocking(status_read, False)

@@ -135,7 +135,8 @@ class SandboxRun:
     limits: list[str] = field(default_factory=list)
     """One line per limit the submission hit (disk, CPU, processes, sockets), for the report."""
     written: int = 0
-    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out)."""
+    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out); all
+    of `write_budget` once the space of its namespace was full (the grading's budget is then used up)."""
     write_cap: str | None = None
     """None if what the submission could store was capped exactly (its namespace, `pacman.grading.jail`); else the
     report line saying the write budget was only polled, and why."""
@@ -156,6 +157,9 @@ def _child_env(home: str) -> dict[str, str]:
     return env
 
 
+#: Bytes of the write budget kept out of the submission's tmpfs: what its stand-in writes itself (how the submission
+#: ended, a few bytes), so that a full tmpfs is never "over the budget".
+_JAIL_SLACK = 4096
 #: What one look of the watch can miss: a flood measured at 6 to 12 MB past the budget between two looks.
 POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (6 to 12 MB measured)"
 
@@ -200,6 +204,12 @@ def namespace_unavailable(ids: tuple[int, int] | None = None) -> str | None:
     lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
     reason = lines[-1] if lines else f"the probe exited with status {done.returncode}"
     return reason.removeprefix("pacman-ai jail: the submission's namespace cannot be set up: ")
+
+
+def _filled_line(size: int) -> str:
+    return (f"disk: the submission's processes filled the {_megabytes(size)} they may write (what was left of the "
+            f"{_megabytes(WRITE_BUDGET)} write budget of a grading, all its processes together; further writes "
+            f"failed with 'no space left on device'): stopped")
 
 
 def _polled_line(reason: str) -> str:
@@ -449,11 +459,20 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             # figures): exact, where the watch only samples.
             child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received)
                                 if before is not None and after is not None else 0)
+            if status.filled:  # its space was full (maybe seen only once it ended): the grading's budget is used up
+                child_written = max(child_written, write_budget - written)
+                if status.limit is None or not status.limit.startswith("disk:"):
+                    status.limit = _filled_line(status.filled)
+                    if status.current is not None:
+                        status.reason = status.limit
+                    elif status.fatal is not None:
+                        status.fatal = status.limit
             written += child_written
             outside.extend(f for f in status.files if f not in outside)
             if ids is not None:
                 outside.extend(f for f in _remove_files_of(ids[0]) if f not in outside)
-            if written > write_budget and (status.limit is None or status.limit.startswith("disk:")):
+            if written > write_budget and (status.limit is None or status.limit.startswith("disk: the submission's "
+                                                                                         "processes wrote")):
                 # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
                 total = WRITE_BUDGET - write_budget + written
                 status.limit = (f"disk: the submission's processes wrote {_megabytes(total)} in this grading, over "
@@ -512,7 +531,7 @@ def _undumpable() -> Iterator[None]:
     previous = 1
     if sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc = ctypes.CDLL(None, use_errno=True)  # libc, loaded already: find_library would run ldconfig
             previous = libc.prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0)
             if previous < 0 or libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
                 libc = None
@@ -572,6 +591,10 @@ class _ChildStatus:
     """Files outside its folder that the watch saw the submission hold open for writing."""
     sampled_written: int = 0
     """The most the watch saw it had written (a floor where the kernel's count misses processes init reaped)."""
+    stored: int | None = None
+    """In a namespace: the bytes its tmpfs held when it ended (None without a namespace, or if not told)."""
+    filled: int = 0
+    """In a namespace: the size of its tmpfs if it was full when it ended, else 0."""
 
 
 class _Watch:
@@ -593,6 +616,7 @@ class _Watch:
         # /proc/PID/root; the jail is a process of the grader's too, beside the stand-in.
         self.space = None if space is None else f"/proc/{root}/root{space}"
         self.own = 1 if space is None else 2
+        self.filled = 0  # the size of that tmpfs, once the watch has seen it full
         self.cpu_allowed = IMPORT_CPU_LIMIT
         self.files: list[str] = []
         self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
@@ -620,10 +644,8 @@ class _Watch:
             except OSError:
                 info = None
             if info is not None and info.f_bfree == 0 and info.f_blocks > 0:
-                return (f"disk: the submission's processes filled the {_megabytes(info.f_blocks * info.f_frsize)} "
-                        f"they may write (what was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading, "
-                        f"all its processes together; further writes failed with 'no space left on device'): "
-                        f"stopped")
+                self.filled = info.f_blocks * info.f_frsize
+                return _filled_line(self.filled)
         if written > self.write_allowance:
             return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
                     f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
@@ -662,11 +684,14 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "__import__('pacman.grading.worker', fromlist=['main']).main()")
     command = [sys.executable, "-I", "-c", bootstrap]
-    if namespace:  # the jail makes the namespace, then runs the worker in it (the tmpfs: the write budget, exactly)
+    report_read = report_write = -1
+    if namespace:
+        report_read, report_write = os.pipe()  # the jail makes the namespace, then runs the worker in it (the tmpfs: the write budget, exactly)
         inside = _inside_ids(ids or (os.geteuid(), os.getegid()))
         command = _jail_command("run", {"grader": os.getpid(), "scratch": scratch, "home": home,
-                                        "size": max(write_allowance, 4096), "inodes": max(64, write_allowance >> 12),
-                                        "uid": inside[0], "gid": inside[1]}) + command
+                                        "size": max(write_allowance - _JAIL_SLACK, 4096),
+                                        "inodes": max(64, write_allowance >> 12),
+                                        "uid": inside[0], "gid": inside[1], "report_fd": report_write}) + command
     status = _ChildStatus()
     as_user: dict[str, Any] = {}
     if ids is not None:
@@ -674,9 +699,11 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     with open(capture_path, "wb") as capture:
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=capture, stderr=capture,
-            cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True, **as_user,
+            cwd=home, env=_child_env(home), pass_fds=(write_fd,) if report_write < 0 else (write_fd, report_write), start_new_session=True, **as_user,
         )
     os.close(write_fd)
+    if report_write >= 0:
+        os.close(report_write)
     watch = _Watch(process.pid, scratch or home, write_allowance, home if namespace else None)
     try:
         try:
@@ -707,6 +734,15 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        status.filled = watch.filled
+        if report_read >= 0:  # the jail has ended: what its tmpfs held at the end, exactly
+            try:
+                used, size = (int(value) for value in os.read(report_read, 100).split())
+                status.stored = used
+                status.filled = size if used >= size else status.filled
+            except (OSError, ValueError):
+                pass
+            os.close(report_read)
     return status
 
 
