@@ -212,10 +212,14 @@ def _filled_line(size: int) -> str:
             f"failed with 'no space left on device'): stopped")
 
 
-def _polled_line(reason: str) -> str:
+def _polled_line(reason: str, user: bool = False) -> str:
+    """The report line of a grading without a namespace: the budget polled; what it wrote outside its folder
+    listed (removed too with --sandbox-user, `user`)."""
+    where = ("files it writes outside its folder can be found only in the shared temporary folders (removed there)"
+             if user else "files it writes outside its folder are listed, not removed")
     return (f"write budget: enforced by polling, not as a hard cap (no namespace for the submission here: {reason}):"
             f" it can overshoot the {_megabytes(WRITE_BUDGET)} budget by {POLLED_OVERSHOOT} before it is stopped, "
-            f"and files it writes outside its folder are listed, not removed")
+            f"and {where}")
 
 
 @dataclass
@@ -470,7 +474,7 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             written += child_written
             outside.extend(f for f in status.files if f not in outside)
             if ids is not None:
-                outside.extend(f for f in _remove_files_of(ids[0]) if f not in outside)
+                outside.extend(f for f in _remove_files_of(ids[0], scratch) if f not in outside)
             if written > write_budget and (status.limit is None or status.limit.startswith("disk: the submission's "
                                                                                          "processes wrote")):
                 # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
@@ -520,7 +524,7 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
     return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
                       import_violations, limits, written,
-                      None if unavailable is None else _polled_line(unavailable))
+                      None if unavailable is None else _polled_line(unavailable, ids is not None))
 
 
 @contextlib.contextmanager
@@ -549,8 +553,9 @@ _PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
 _SHARED_TEMPORARY = ("/tmp", "/var/tmp", "/dev/shm")
 
 
-def _remove_files_of(uid: int) -> list[str]:
-    """Remove the files and folders owned by `uid` (the sandbox user) in the shared temporary folders; their paths."""
+def _remove_files_of(uid: int, scratch: str | None = None) -> list[str]:
+    """Remove the files and folders owned by `uid` (the sandbox user) in the shared temporary folders, except in the
+    grader's `scratch` folder (the submission's own, which the grader removes); their paths."""
     removed = []
     for top in _SHARED_TEMPORARY:
         if not os.path.isdir(top):
@@ -558,6 +563,8 @@ def _remove_files_of(uid: int) -> list[str]:
         for folder, dirs, names in os.walk(top, topdown=False):
             for name in names + dirs:
                 full = os.path.join(folder, name)
+                if scratch is not None and (full == scratch or full.startswith(scratch + os.sep)):
+                    continue
                 try:
                     info = os.lstat(full)
                     if info.st_uid != uid:
