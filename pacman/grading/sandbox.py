@@ -1,7 +1,10 @@
 """Running a submission in a child process with limits, so that nothing it does stops the grader.
 
 The child (`pacman.grading.worker`) runs in its own session and temporary
-directory, with a memory cap (RLIMIT_AS), a CPU-time cap (RLIMIT_CPU) and a cap
+directory (where the system allows, in a namespace of its own, `pacman.grading.jail`:
+that directory a tmpfs of what is left of `WRITE_BUDGET`, the only place it can write,
+so the budget is a hard cap and nothing it wrote outlives it; elsewhere the write
+budget is only polled, and `SandboxRun.write_cap` says so), with a memory cap (RLIMIT_AS), a CPU-time cap (RLIMIT_CPU) and a cap
 on the bytes it may write to files (RLIMIT_FSIZE). The parent holds the wall
 clock: every item has its own time limit, and a child that overruns it is killed
 with its whole process group. A child that dies (a crash, ``os._exit``, a signal,
@@ -160,8 +163,8 @@ def _child_env(home: str) -> dict[str, str]:
 #: Bytes of the write budget kept out of the submission's tmpfs: what its stand-in writes itself (how the submission
 #: ended, a few bytes), so that a full tmpfs is never "over the budget".
 _JAIL_SLACK = 4096
-#: What one look of the watch can miss: a flood measured at 6 to 12 MB past the budget between two looks.
-POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (6 to 12 MB measured)"
+#: What one look of the watch can miss: a flood measured at 5 to 13 MB past the budget between two looks.
+POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (5 to 13 MB measured)"
 
 
 def _jail_command(mode: str, spec: dict[str, Any]) -> list[str]:
@@ -410,7 +413,10 @@ def run_items(
     grader passes what earlier tests left). The submission's processes together
     are held to the time limits in CPU time, to the write budget, to
     `MAX_PROCESSES` and to no socket (`_Watch`); each limit hit fails the item it
-    happened in and is a line of `SandboxRun.limits`. SIGTERM and SIGHUP stop this
+    happened in and is a line of `SandboxRun.limits`. Where `namespace_unavailable`
+    finds no reason against it, each child runs in its own namespace (the write
+    budget a hard cap); else `SandboxRun.write_cap` is the report line saying the
+    budget was only polled. SIGTERM and SIGHUP stop this
     call as Ctrl-C does: the child and every process it started are killed and the
     temporary folders removed before the exception goes on. Always returns one
     outcome per item, whatever the submission does.
