@@ -220,6 +220,9 @@ def _polled_line(reason: str, user: bool = False) -> str:
     listed (removed too with --sandbox-user, `user`)."""
     where = ("files it writes outside its folder can be found only in the shared temporary folders (removed there)"
              if user else "files it writes outside its folder are listed, not removed")
+    if not os.path.isdir(f"/proc/{os.getpid()}"):  # no watch either (`_Watch.enabled`)
+        return (f"write budget: not enforced here (no namespace for the submission: {reason}; no /proc for the "
+                f"grader to watch its processes): only the 8 MB cap per file holds")
     return (f"write budget: enforced by polling, not as a hard cap (no namespace for the submission here: {reason}):"
             f" it can overshoot the {_megabytes(WRITE_BUDGET)} budget by {POLLED_OVERSHOOT} before it is stopped, "
             f"and {where}")
