@@ -70,7 +70,7 @@ def test_a_flood_in_its_folder_stops_at_the_write_budget_exactly_and_leaves_noth
     assert "not run: the submission used up the 32.0 MB write budget of the grading in earlier tests" in second
     assert data["score"] == 0 and data["limit_notes"] == []
     assert data["limits"][0].startswith("tree / first: disk: the submission's processes filled the ")
-    assert not any("outside its folder" in line for line in data["limits"])
+    assert not any("outside its folder" in line for line in data["limits"]), data["limits"]
     assert list(temporary.iterdir()) == []  # its folder, its files, the grader's: all gone
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(before + ["report.json"])
 
@@ -106,7 +106,7 @@ ESCAPES = """
             escaped.append(f"{{what}}: {{path}}")
         except OSError:
             pass
-    for folder in (flood, "/tmp", "/var/tmp", "/dev/shm", os.path.dirname(os.getcwd())):
+    for folder in (flood, "/tmp", "/var/tmp", os.path.dirname(os.getcwd())):  # /dev/shm is its own, below
         attempt("a shared or outside folder", os.path.join(folder, "escaped.txt"))
     pids = [name for name in os.listdir("/proc") if name.isdigit()]
     if len(pids) > 4:
@@ -114,6 +114,12 @@ ESCAPES = """
     for pid in pids:  # through the /proc links of every process it can see
         attempt("/proc root", f"/proc/{{pid}}/root{{flood}}/escaped-root.txt")
         attempt("/proc cwd", f"/proc/{{pid}}/cwd/../escaped-cwd.txt")
+    import multiprocessing
+    multiprocessing.Lock()  # a POSIX semaphore in /dev/shm: its own space, in its budget
+    with open("/dev/shm/mine.txt", "w") as handle:
+        handle.write("x" * 5000)
+    if os.statvfs(".").f_bfree == os.statvfs(".").f_blocks:
+        escaped.append("/dev/shm is not on its own space")
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.mount(None, b"/", None, 32 | 4096, None) == 0:  # remount read-write: no capability for it
         escaped.append("remounted / read-write")

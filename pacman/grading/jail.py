@@ -8,7 +8,8 @@ the worker: it imports nothing of the project, so it works whoever runs it. It
    when it is executed);
 2. forks the namespace's first process, which makes every mount read-only (recursively), mounts a fresh
    ``/proc`` that shows only the namespace's processes (so no ``/proc/PID/root`` of a process outside is a way
-   out), mounts a tmpfs of exactly ``size`` bytes on the submission's folder, and executes COMMAND there;
+   out), mounts a tmpfs of exactly ``size`` bytes on ``/dev/shm`` and binds a folder of it on the submission's
+   folder (one space for both: multiprocessing's semaphores work), and executes COMMAND there;
 3. stays outside as the command's parent: it ends the way the command ends (the same status, the same
    signal, as the worker reports it on a pipe), tells the grader on its own pipe (``report_fd``) how many bytes
    the tmpfs held at the end and its size, and, if the grader dies, kills the namespace (every process in
@@ -41,6 +42,8 @@ _MNT_DETACH = 2
 _AT_FDCWD, _AT_RECURSIVE, _MOUNT_ATTR_RDONLY = -100, 0x8000, 1
 _SYS_MOUNT_SETATTR = 442  # the same number on every architecture the generic syscall table covers
 _PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+#: Where POSIX shared memory and semaphores live: writable in the namespace, on the submission's tmpfs.
+_SHARED_MEMORY = "/dev/shm"
 #: Exit status of a setup failure (the message on stderr starts with "pacman-ai jail:").
 SETUP_FAILED = 125
 #: The environment variable naming the pipe on which the worker reports how it ended.
@@ -112,8 +115,16 @@ def _set_up(home: str, size: int, inodes: int) -> None:
     except OSError:  # a /proc partly hidden (containers) cannot be mounted again: show none rather than the host's
         _mount("tmpfs", "/proc", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, "size=4k,mode=0555",
                "hiding /proc")
-    _mount("tmpfs", home, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={size},nr_inodes={inodes},mode=0700",
-           f"mounting the submission's folder {home}")
+    options = f"size={size},nr_inodes={inodes},mode=0700"
+    if os.path.isdir(_SHARED_MEMORY) and not os.path.islink(_SHARED_MEMORY):
+        # One tmpfs for both: /dev/shm (POSIX semaphores and shared memory: multiprocessing's locks) and, bound
+        # from a folder of it, the submission's folder. The budget is shared, and still exact.
+        _mount("tmpfs", _SHARED_MEMORY, "tmpfs", _MS_NOSUID | _MS_NODEV, options, f"mounting {_SHARED_MEMORY}")
+        inner = os.path.join(_SHARED_MEMORY, ".home")
+        os.mkdir(inner, 0o700)
+        _mount(inner, home, None, _MS_BIND, None, f"binding the submission's folder {home}")
+    else:
+        _mount("tmpfs", home, "tmpfs", _MS_NOSUID | _MS_NODEV, options, f"mounting the submission's folder {home}")
     os.chdir(home)
 
 

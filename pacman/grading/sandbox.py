@@ -301,7 +301,8 @@ def _usage(root: int, scratch: str) -> _Usage:
                 continue
             if target.startswith("socket:"):
                 sockets += 1
-            elif target.startswith("/") and not target.startswith(scratch + os.sep) and len(files) < 100:
+            elif target.startswith("/") and not target.startswith((scratch + os.sep, "/proc/")) and len(files) < 100:
+                # /proc: not a file left behind (the jail writes its namespace's id maps there)
                 try:
                     with open(f"/proc/{pid}/fdinfo/{fd}", "rb") as handle:
                         flags = int(handle.read().split(b"flags:")[1].split()[0], 8)
