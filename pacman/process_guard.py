@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import signal
 import sys
 import threading

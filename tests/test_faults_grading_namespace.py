@@ -10,7 +10,6 @@ import secrets
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -77,7 +76,6 @@ def test_a_flood_in_its_folder_stops_at_the_write_budget_exactly_and_leaves_noth
 
 @needs_namespace
 def test_what_it_wrote_is_counted_and_never_over_the_budget(tmp_path):
-    assignment = _assignment(tmp_path / "a")
     path = _submission(tmp_path, at_import="""
         for _i in range(80):  # 80 files of 8 MB (the per-file cap) in its own folder, at import
             with open(f"{_i}.bin", "wb") as _out:

@@ -26,7 +26,6 @@ a line starting ``pacman-ai jail:``.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import json
 import os

@@ -12,7 +12,6 @@ ended (the limit is documented in docs/grading.md).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import signal
 import sys

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import ctypes.util
 import json
 import os
 import secrets
