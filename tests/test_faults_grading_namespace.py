@@ -10,6 +10,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -293,3 +294,30 @@ def test_a_sandbox_users_files_outside_its_folder_are_gone_after_grading(tmp_pat
             assert data["limits"] == [] and data["limit_notes"] == [] and data["score"] == 2
     finally:
         mine.unlink()
+
+
+@needs_namespace
+def test_without_mount_setattr_every_mount_is_remounted_read_only(tmp_path):
+    """Kernels before 5.12 have no mount_setattr: the jail remounts each mount of /proc/self/mountinfo instead."""
+    from pacman.grading import jail
+
+    code = textwrap.dedent(f"""
+        import errno, os, sys
+        sys.path.insert(0, {str(Path(jail.__file__).parent)!r})
+        import jail
+        jail._enter(os.geteuid() or 1000, os.getegid() or 1000)
+        jail._mount(None, "/", None, jail._MS_REC | jail._MS_PRIVATE, None, "private")
+        jail._read_only_everywhere(recursive_call=False)
+        refused = []
+        for folder in ({str(tmp_path)!r}, "/tmp", "/dev/shm", "/var/tmp"):
+            try:
+                with open(os.path.join(folder, "written.txt"), "w"):
+                    pass
+            except OSError as exc:
+                refused.append(exc.errno == errno.EROFS)
+        print(refused)
+    """)
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[True,", "True,", "True,", "True]"]
+    assert not (tmp_path / "written.txt").exists()

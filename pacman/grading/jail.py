@@ -81,16 +81,18 @@ def _enter(inside_uid: int, inside_gid: int) -> None:
     _write("/proc/self/gid_map", f"{inside_gid} {gid} 1\n")
 
 
-def _read_only_everywhere() -> None:
+def _read_only_everywhere(recursive_call: bool = True) -> None:
     """Every mount of this namespace read-only: mount_setattr(AT_RECURSIVE) where the kernel has it (5.12+),
-    else a bind remount of each mount, keeping the flags it must keep."""
-    attr = _MountAttr(_MOUNT_ATTR_RDONLY, 0, 0, 0)
-    result = _libc.syscall(ctypes.c_long(_SYS_MOUNT_SETATTR), ctypes.c_int(_AT_FDCWD), b"/",
-                           ctypes.c_uint(_AT_RECURSIVE), ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)))
-    if result == 0:
-        return
-    if ctypes.get_errno() not in (errno.ENOSYS, errno.EINVAL):
-        _check(result, "mount_setattr (read-only)")
+    else (or with `recursive_call` False) a bind remount of each mount, keeping the flags it must keep."""
+    if recursive_call:
+        attr = _MountAttr(_MOUNT_ATTR_RDONLY, 0, 0, 0)
+        result = _libc.syscall(ctypes.c_long(_SYS_MOUNT_SETATTR), ctypes.c_int(_AT_FDCWD), b"/",
+                               ctypes.c_uint(_AT_RECURSIVE), ctypes.byref(attr),
+                               ctypes.c_size_t(ctypes.sizeof(attr)))
+        if result == 0:
+            return
+        if ctypes.get_errno() not in (errno.ENOSYS, errno.EINVAL):
+            _check(result, "mount_setattr (read-only)")
     with open("/proc/self/mountinfo") as handle:
         mounts = [line.split() for line in handle]
     for fields in mounts:
