@@ -185,12 +185,13 @@ def _same_grades(monkeypatch, names: tuple[str, ...], questions: list[str] | Non
             reports.setdefault(name, []).append(json.dumps(_without_times(data), sort_keys=True))
     for name, (inside, outside) in reports.items():
         assert inside == outside, name
-    assert json.loads(reports["correct"][0])["score"] > json.loads(reports["minimax"][0])["score"]
+    scores = {name: json.loads(inside)["score"] for name, (inside, _) in reports.items()}
+    assert len(set(scores.values())) > 1, scores  # different grades, each the same both ways
 
 
 @needs_namespace
 def test_a_grade_is_the_same_with_and_without_the_namespace(monkeypatch):
-    _same_grades(monkeypatch, ("correct", "minimax", "exits"), ["trees"])
+    _same_grades(monkeypatch, ("minimax", "exits"), ["trees"])
 
 
 @needs_namespace
