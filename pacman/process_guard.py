@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import signal
 import sys
 import threading
@@ -24,7 +23,7 @@ def set_parent_death_signal(number: int = signal.SIGKILL) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)  # libc, loaded already: find_library would run ldconfig
         return libc.prctl(_PR_SET_PDEATHSIG, int(number), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False

@@ -32,7 +32,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Grade SUBMISSION.py on ASSIGNMENT (a shipped id such as 'expectimax', a directory with "
                     "an assignment.toml, or a classic CS188 test folder: a directory with a CONFIG file, graded as "
                     "its own autograder grades it, on the engine its own game.py describes). Each test runs in a "
-                    "separate process with time and memory limits. "
+                    "separate process with time and memory limits, and (Linux, where user namespaces are allowed) "
+                    "in a namespace of its own: a 32 MB writable folder, the rest read-only; elsewhere the report "
+                    "says the write budget was only polled. "
                     "The report goes to stdout; --json and --gradescope write result files. Exit status: 0 graded; "
                     f"2 a usage error or a mistake in the folder (nothing graded); {EXIT_INCOMPLETE} graded, but some "
                     "question could not be (the report names it and why).")

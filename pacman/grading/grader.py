@@ -71,6 +71,9 @@ class GradeReport:
     """What the report's first line adds about the assignment (a classic course's generation and engine)."""
     limits: list[str] = field(default_factory=list)
     """One line per limit the submission hit (disk, CPU, processes, sockets), with the test it hit it in."""
+    limit_notes: list[str] = field(default_factory=list)
+    """One line per limit enforced less than exactly in this grading (the write budget only polled where the
+    submission could not have a namespace of its own); [] when every limit held exactly."""
 
     @property
     def incomplete(self) -> list[str]:
@@ -90,6 +93,7 @@ class GradeReport:
         data = {"assignment": self.assignment, "submission": self.submission, "score": self.score,
                 "max_score": self.max_score, "execution_time": round(self.seconds, 3),
                 "violations": [v.to_dict() for v in self.violations], "limits": list(self.limits),
+                "limit_notes": list(self.limit_notes),
                 "questions": [q.to_dict() for q in self.questions]}
         if self.incomplete:
             data["complete"] = False
@@ -230,6 +234,7 @@ def grade(
     results = []
     output = []
     limits: list[str] = []
+    notes: list[str] = []  # limits enforced less than exactly (said once)
     written = 0  # by the submission, over every test: one write budget for the whole grading
     for question, question_checks in checks:
         verdicts = []
@@ -241,6 +246,8 @@ def grade(
                             write_budget=WRITE_BUDGET - written)
             written += run.written
             limits.extend(f"{question.id} / {check.test.name}: {line}" for line in run.limits)
+            if run.write_cap is not None and run.write_cap not in notes:
+                notes.append(run.write_cap)
             log.add_run(run, question.id)
             missing = missing_classic_module(run.import_error)
             if missing is not None:
@@ -254,4 +261,4 @@ def grade(
         results.append(QuestionResult(question.id, question.title, question_score(question, verdicts),
                                       float(question.points), question.scoring, question.visibility, verdicts))
     return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
-                       log.violations, limits=limits)
+                       log.violations, limits=limits, limit_notes=notes)

@@ -31,11 +31,15 @@ def _violation_lines(report: GradeReport) -> list[str]:
 
 
 def _limit_lines(report: GradeReport) -> list[str]:
-    """The limits the submission hit (disk, CPU, processes, sockets), one line each; [] if none."""
-    if not report.limits:
-        return []
-    return ["LIMITS HIT: the submission was stopped, or its files were, where it went over a grading limit:",
-            *(f"  {line}" for line in report.limits)]
+    """The limits the submission hit (disk, CPU, processes, sockets), one line each, then those this grading
+    could enforce only less than exactly; [] if neither."""
+    lines = []
+    if report.limits:
+        lines += ["LIMITS HIT: the submission was stopped, or its files were, where it went over a grading limit:",
+                  *(f"  {line}" for line in report.limits)]
+    if report.limit_notes:
+        lines += ["LIMITS NOT EXACT here:", *(f"  {line}" for line in report.limit_notes)]
+    return lines
 
 
 def format_report(report: GradeReport, verbose: bool = False) -> str:
@@ -45,7 +49,7 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
     if report.violations:
         lines.extend(_violation_lines(report))
         lines.append("")
-    if report.limits:
+    if report.limits or report.limit_notes:
         lines.extend(_limit_lines(report))
         lines.append("")
     for question in report.questions:

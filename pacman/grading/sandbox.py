@@ -1,7 +1,10 @@
 """Running a submission in a child process with limits, so that nothing it does stops the grader.
 
 The child (`pacman.grading.worker`) runs in its own session and temporary
-directory, with a memory cap (RLIMIT_AS), a CPU-time cap (RLIMIT_CPU) and a cap
+directory (where the system allows, in a namespace of its own, `pacman.grading.jail`:
+that directory a tmpfs of what is left of `WRITE_BUDGET`, the only place it can write,
+so the budget is a hard cap and nothing it wrote outlives it; elsewhere the write
+budget is only polled, and `SandboxRun.write_cap` says so), with a memory cap (RLIMIT_AS), a CPU-time cap (RLIMIT_CPU) and a cap
 on the bytes it may write to files (RLIMIT_FSIZE). The parent holds the wall
 clock: every item has its own time limit, and a child that overruns it is killed
 with its whole process group. A child that dies (a crash, ``os._exit``, a signal,
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
+import functools
 import json
 import os
 import secrets
@@ -36,11 +39,12 @@ from typing import Any, Callable, Iterator
 
 from pacman.process_guard import stop_on_signals
 from pacman.errors import PacmanError
+from pacman.grading import jail
 from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
-           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS"]
+           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS", "namespace_unavailable"]
 
 #: Seconds a submission may take to import (module-level code included).
 IMPORT_TIME_LIMIT = 10.0
@@ -133,7 +137,11 @@ class SandboxRun:
     limits: list[str] = field(default_factory=list)
     """One line per limit the submission hit (disk, CPU, processes, sockets), for the report."""
     written: int = 0
-    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out)."""
+    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out); all
+    of `write_budget` once the space of its namespace was full (the grading's budget is then used up)."""
+    write_cap: str | None = None
+    """None if what the submission could store was capped exactly (its namespace, `pacman.grading.jail`); else the
+    report line saying the write budget was only polled, and why."""
 
 
 def _package_roots() -> list[str]:
@@ -149,6 +157,74 @@ def _child_env(home: str) -> dict[str, str]:
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return env
+
+
+#: Bytes of the write budget kept out of the submission's tmpfs: what its stand-in writes itself (how the submission
+#: ended, a few bytes), so that a full tmpfs is never "over the budget".
+_JAIL_SLACK = 4096
+#: What one look of the watch can miss: a flood measured at 5 to 13 MB past the budget between two looks.
+POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (5 to 13 MB measured)"
+
+
+def _jail_command(mode: str, spec: dict[str, Any]) -> list[str]:
+    return [sys.executable, "-I", "-S", str(Path(jail.__file__).resolve()), mode, json.dumps(spec)]
+
+
+def _inside_ids(ids: tuple[int, int]) -> tuple[int, int]:
+    """The ids the submission has inside its namespace: its own, except root's (1000 there: never root inside,
+    so that it has no capability once the worker is executed)."""
+    return ids[0] or 1000, ids[1] or 1000
+
+
+@functools.lru_cache(maxsize=8)
+def namespace_unavailable(ids: tuple[int, int] | None = None) -> str | None:
+    """None if submissions (run as `ids`, else as this process's user) can be put in their own namespace here
+    (`pacman.grading.jail`: the write budget a hard cap, nothing writable outside); else why not, in a few words.
+
+    Tried once per process and user (about 0.1 s): a namespace is made, a file written inside it, one beside it
+    refused."""
+    if not sys.platform.startswith("linux"):
+        return f"not Linux ({sys.platform})"
+    with tempfile.TemporaryDirectory(prefix="pacman-grade-probe-") as folder:
+        home = os.path.join(folder, "home")
+        os.mkdir(home)
+        as_user: dict[str, Any] = {}
+        if ids is not None:
+            os.chmod(folder, 0o711)
+            os.chown(home, *ids)
+            as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
+        uid, gid = _inside_ids(ids or (os.geteuid(), os.getegid()))
+        spec = {"grader": os.getpid(), "scratch": folder, "home": home, "size": 1 << 20, "inodes": 64,
+                "uid": uid, "gid": gid}
+        try:
+            done = subprocess.run(_jail_command("probe", spec), cwd="/", env=_child_env(home), capture_output=True,
+                                  text=True, timeout=30, **as_user)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"the probe did not run: {exc}"
+    if done.returncode == 0:
+        return None
+    lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
+    reason = lines[-1] if lines else f"the probe exited with status {done.returncode}"
+    return reason.removeprefix("pacman-ai jail: the submission's namespace cannot be set up: ")
+
+
+def _filled_line(size: int) -> str:
+    return (f"disk: the submission's processes filled the {_megabytes(size)} they may write (what was left of the "
+            f"{_megabytes(WRITE_BUDGET)} write budget of a grading, all its processes together; further writes "
+            f"failed with 'no space left on device'): stopped")
+
+
+def _polled_line(reason: str, user: bool = False) -> str:
+    """The report line of a grading without a namespace: the budget polled; what it wrote outside its folder
+    listed (removed too with --sandbox-user, `user`)."""
+    where = ("files it writes outside its folder can be found only in the shared temporary folders (removed there)"
+             if user else "files it writes outside its folder are listed, not removed")
+    if not os.path.isdir(f"/proc/{os.getpid()}"):  # no watch either (`_Watch.enabled`)
+        return (f"write budget: not enforced here (no namespace for the submission: {reason}; no /proc for the "
+                f"grader to watch its processes): only the 8 MB cap per file holds")
+    return (f"write budget: enforced by polling, not as a hard cap (no namespace for the submission here: {reason}):"
+            f" it can overshoot the {_megabytes(WRITE_BUDGET)} budget by {POLLED_OVERSHOOT} before it is stopped, "
+            f"and {where}")
 
 
 @dataclass
@@ -224,7 +300,8 @@ def _usage(root: int, scratch: str) -> _Usage:
                 continue
             if target.startswith("socket:"):
                 sockets += 1
-            elif target.startswith("/") and not target.startswith(scratch + os.sep) and len(files) < 100:
+            elif target.startswith("/") and not target.startswith((scratch + os.sep, "/proc/")) and len(files) < 100:
+                # /proc: not a file left behind (the jail writes its namespace's id maps there)
                 try:
                     with open(f"/proc/{pid}/fdinfo/{fd}", "rb") as handle:
                         flags = int(handle.read().split(b"flags:")[1].split()[0], 8)
@@ -339,7 +416,10 @@ def run_items(
     grader passes what earlier tests left). The submission's processes together
     are held to the time limits in CPU time, to the write budget, to
     `MAX_PROCESSES` and to no socket (`_Watch`); each limit hit fails the item it
-    happened in and is a line of `SandboxRun.limits`. SIGTERM and SIGHUP stop this
+    happened in and is a line of `SandboxRun.limits`. Where `namespace_unavailable`
+    finds no reason against it, each child runs in its own namespace (the write
+    budget a hard cap); else `SandboxRun.write_cap` is the report line saying the
+    budget was only polled. SIGTERM and SIGHUP stop this
     call as Ctrl-C does: the child and every process it started are killed and the
     temporary folders removed before the exception goes on. Always returns one
     outcome per item, whatever the submission does.
@@ -368,6 +448,7 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
     outside: list[str] = []
     written = 0
     roots = _package_roots()
+    unavailable = namespace_unavailable(ids)  # None: each child in its own namespace, its writes capped exactly
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
         if ids is not None:
             os.chmod(scratch, 0o711)  # the sandbox user may enter its own folder, not list the others
@@ -380,7 +461,8 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             before = _own_written()
             try:
                 status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written)
+                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written,
+                                    unavailable is None)
             finally:
                 # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade`
                 # is); on the way out of a signal too.
@@ -390,11 +472,20 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             # figures): exact, where the watch only samples.
             child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received)
                                 if before is not None and after is not None else 0)
+            if status.filled:  # its space was full (maybe seen only once it ended): the grading's budget is used up
+                child_written = max(child_written, write_budget - written)
+                if status.limit is None or not status.limit.startswith("disk:"):
+                    status.limit = _filled_line(status.filled)
+                    if status.current is not None:
+                        status.reason = status.limit
+                    elif status.fatal is not None:
+                        status.fatal = status.limit
             written += child_written
             outside.extend(f for f in status.files if f not in outside)
             if ids is not None:
-                outside.extend(f for f in _remove_files_of(ids[0]) if f not in outside)
-            if written > write_budget and (status.limit is None or status.limit.startswith("disk:")):
+                outside.extend(f for f in _remove_files_of(ids[0], scratch) if f not in outside)
+            if written > write_budget and (status.limit is None or status.limit.startswith("disk: the submission's "
+                                                                                         "processes wrote")):
                 # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
                 total = WRITE_BUDGET - write_budget + written
                 status.limit = (f"disk: the submission's processes wrote {_megabytes(total)} in this grading, over "
@@ -441,7 +532,8 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
         limits.append(f"disk: the submission wrote files outside its folder: {shown} ({what})")
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
     return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
-                      import_violations, limits, written)
+                      import_violations, limits, written,
+                      None if unavailable is None else _polled_line(unavailable, ids is not None))
 
 
 @contextlib.contextmanager
@@ -452,7 +544,7 @@ def _undumpable() -> Iterator[None]:
     previous = 1
     if sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc = ctypes.CDLL(None, use_errno=True)  # libc, loaded already: find_library would run ldconfig
             previous = libc.prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0)
             if previous < 0 or libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
                 libc = None
@@ -470,8 +562,9 @@ _PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
 _SHARED_TEMPORARY = ("/tmp", "/var/tmp", "/dev/shm")
 
 
-def _remove_files_of(uid: int) -> list[str]:
-    """Remove the files and folders owned by `uid` (the sandbox user) in the shared temporary folders; their paths."""
+def _remove_files_of(uid: int, scratch: str | None = None) -> list[str]:
+    """Remove the files and folders owned by `uid` (the sandbox user) in the shared temporary folders, except in the
+    grader's `scratch` folder (the submission's own, which the grader removes); their paths."""
     removed = []
     for top in _SHARED_TEMPORARY:
         if not os.path.isdir(top):
@@ -479,6 +572,8 @@ def _remove_files_of(uid: int) -> list[str]:
         for folder, dirs, names in os.walk(top, topdown=False):
             for name in names + dirs:
                 full = os.path.join(folder, name)
+                if scratch is not None and (full == scratch or full.startswith(scratch + os.sep)):
+                    continue
                 try:
                     info = os.lstat(full)
                     if info.st_uid != uid:
@@ -512,6 +607,10 @@ class _ChildStatus:
     """Files outside its folder that the watch saw the submission hold open for writing."""
     sampled_written: int = 0
     """The most the watch saw it had written (a floor where the kernel's count misses processes init reaped)."""
+    stored: int | None = None
+    """In a namespace: the bytes its tmpfs held when it ended (None without a namespace, or if not told)."""
+    filled: int = 0
+    """In a namespace: the size of its tmpfs if it was full when it ended, else 0."""
 
 
 class _Watch:
@@ -527,8 +626,13 @@ class _Watch:
     no socket.
     """
 
-    def __init__(self, root: int, scratch: str, write_allowance: int) -> None:
+    def __init__(self, root: int, scratch: str, write_allowance: int, space: str | None = None) -> None:
         self.root, self.scratch, self.write_allowance = root, scratch, write_allowance
+        # In a namespace (`pacman.grading.jail`): the tmpfs on the submission's folder, seen through the jail's
+        # /proc/PID/root; the jail is a process of the grader's too, beside the stand-in.
+        self.space = None if space is None else f"/proc/{root}/root{space}"
+        self.own = 1 if space is None else 2
+        self.filled = 0  # the size of that tmpfs, once the watch has seen it full
         self.cpu_allowed = IMPORT_CPU_LIMIT
         self.files: list[str] = []
         self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
@@ -550,6 +654,14 @@ class _Watch:
         self.files.extend(f for f in usage.files if f not in self.files)
         written = usage.written - received
         self.written = max(self.written, written)
+        if self.space is not None:
+            try:
+                info = os.statvfs(self.space)
+            except OSError:
+                info = None
+            if info is not None and info.f_bfree == 0 and info.f_blocks > 0:
+                self.filled = info.f_blocks * info.f_frsize
+                return _filled_line(self.filled)
         if written > self.write_allowance:
             return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
                     f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
@@ -561,8 +673,8 @@ class _Watch:
         if usage.threads > MAX_THREADS:
             return (f"CPU: the submission ran {usage.threads} threads in one process, more than {MAX_THREADS} (busy "
                     f"threads would stretch every test to its time limit): stopped")
-        if len(usage.pids) > MAX_PROCESSES + 1:  # the stand-in process is the grader's
-            return (f"processes: the submission ran {len(usage.pids) - 1} processes at once, more than "
+        if len(usage.pids) > MAX_PROCESSES + self.own:  # the stand-in process (and the jail) are the grader's
+            return (f"processes: the submission ran {len(usage.pids) - self.own} processes at once, more than "
                     f"{MAX_PROCESSES}: stopped")
         if usage.sockets:
             return (f"sockets: the submission opened {usage.sockets} socket{'s' if usage.sockets != 1 else ''} "
@@ -574,7 +686,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
                capture_path: str, ids: tuple[int, int] | None, loader: str = "module",
                forbid_imports: tuple[str, ...] = (), scratch: str = "",
-               write_allowance: int = WRITE_BUDGET) -> _ChildStatus:
+               write_allowance: int = WRITE_BUDGET, namespace: bool = False) -> _ChildStatus:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
@@ -582,21 +694,33 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
            "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader,
-           "forbid_imports": list(forbid_imports), "scratch": scratch, "grader": os.getpid()}
+           "forbid_imports": list(forbid_imports), "scratch": scratch, "grader": os.getpid(),
+           "namespace": namespace}
     # No name of the grader's is bound in __main__, where a submission could pick it up.
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "__import__('pacman.grading.worker', fromlist=['main']).main()")
+    command = [sys.executable, "-I", "-c", bootstrap]
+    report_read = report_write = -1
+    if namespace:
+        report_read, report_write = os.pipe()  # the jail makes the namespace, then runs the worker in it (the tmpfs: the write budget, exactly)
+        inside = _inside_ids(ids or (os.geteuid(), os.getegid()))
+        command = _jail_command("run", {"grader": os.getpid(), "scratch": scratch, "home": home,
+                                        "size": max(write_allowance - _JAIL_SLACK, 4096),
+                                        "inodes": max(64, write_allowance >> 12),
+                                        "uid": inside[0], "gid": inside[1], "report_fd": report_write}) + command
     status = _ChildStatus()
     as_user: dict[str, Any] = {}
     if ids is not None:
         as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
     with open(capture_path, "wb") as capture:
         process = subprocess.Popen(
-            [sys.executable, "-I", "-c", bootstrap], stdin=subprocess.PIPE, stdout=capture, stderr=capture,
-            cwd=home, env=_child_env(home), pass_fds=(write_fd,), start_new_session=True, **as_user,
+            command, stdin=subprocess.PIPE, stdout=capture, stderr=capture,
+            cwd=home, env=_child_env(home), pass_fds=(write_fd,) if report_write < 0 else (write_fd, report_write), start_new_session=True, **as_user,
         )
     os.close(write_fd)
-    watch = _Watch(process.pid, scratch or home, write_allowance)
+    if report_write >= 0:
+        os.close(report_write)
+    watch = _Watch(process.pid, scratch or home, write_allowance, home if namespace else None)
     try:
         try:
             data = (json.dumps(job) + "\n").encode()
@@ -626,6 +750,15 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        status.filled = watch.filled
+        if report_read >= 0:  # the jail has ended: what its tmpfs held at the end, exactly
+            try:
+                used, size = (int(value) for value in os.read(report_read, 100).split())
+                status.stored = used
+                status.filled = size if used >= size else status.filled
+            except (OSError, ValueError):
+                pass
+            os.close(report_read)
     return status
 
 

@@ -34,6 +34,7 @@ from pacman.agents.trees import parse_tree
 from pacman.actions import Action
 from pacman.game import replay_actions, run_game
 from pacman.grading.forbidden import GUARD_REMOVED, ImportGuard, seal
+from pacman.grading.jail import STATUS_FD
 from pacman.grading.reaper import become_subreaper, end_children
 from pacman.grading.states import CountingState, ExpansionLog, TreeState, tree_evaluation, tree_node_ids, unwrapping
 from pacman.layout import parse_layout
@@ -214,7 +215,8 @@ def _attempts(guard: ImportGuard) -> list[dict[str, Any]]:
         return [{"module": GUARD_REMOVED, "rule": "the import guard", "line": None}]
 
 
-def _stand_between(fd: int, grader: int | None = None, scratch: str | None = None) -> None:
+def _stand_between(fd: int, grader: int | None = None, scratch: str | None = None,
+                   status_fd: int | None = None) -> None:
     """Fork: the submission runs in the child, so that its parent process is this one, not the grader.
 
     A submission that signals ``os.getppid()`` then hits this stand-in, and the
@@ -227,6 +229,11 @@ def _stand_between(fd: int, grader: int | None = None, scratch: str | None = Non
     even killed with SIGKILL, the kernel sends the stand-in SIGTERM (Linux), and it
     kills the submission and everything it started, removes the grader's `scratch`
     folder where it may, and exits. The submission gets SIGKILL when the stand-in ends.
+
+    In a namespace (`pacman.grading.jail`) the stand-in is the namespace's first process, whose parent is the
+    jail (`grader` is None): the jail kills it if the grader dies, and every process of the namespace dies with
+    it. A first process cannot end itself by a signal, so it reports how its child ended on `status_fd` (the
+    jail's pipe), and the jail ends that way.
     """
     become_subreaper()  # processes the submission starts and orphans come back here, even from another session
     child = 0
@@ -249,6 +256,8 @@ def _stand_between(fd: int, grader: int | None = None, scratch: str | None = Non
             grader_gone(signal.SIGTERM, None)
     pid = os.fork()
     if pid == 0:
+        if status_fd is not None:
+            os.close(status_fd)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         set_parent_death_signal(signal.SIGKILL)  # the stand-in gone (killed by the submission?): so is this
         return
@@ -261,6 +270,9 @@ def _stand_between(fd: int, grader: int | None = None, scratch: str | None = Non
         except InterruptedError:
             continue
     end_children()
+    if status_fd is not None:
+        with contextlib.suppress(OSError):
+            os.write(status_fd, f"{status}\n".encode())
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         signal.signal(number, signal.SIG_DFL)
@@ -292,7 +304,11 @@ def main() -> None:
     _limit(resource.RLIMIT_CORE, 0)
     if job.get("processes"):  # running as a dedicated user: cap that user's processes (fork bombs)
         _limit(resource.RLIMIT_NPROC, job["processes"])
-    _stand_between(job["fd"], job.get("grader"), job.get("scratch"))
+    status_fd = os.environ.pop(STATUS_FD, None)
+    if job.get("namespace"):  # the jail is the parent, and reads how the submission's process ended
+        _stand_between(job["fd"], None, job.get("scratch"), int(status_fd) if status_fd else None)
+    else:
+        _stand_between(job["fd"], job.get("grader"), job.get("scratch"))
     path = job["path"]
     # From here on the forbidden modules are neither loaded nor loadable (by name).
     guard = seal(job.get("forbid_imports") or (), local_copy(path) if classic else path)

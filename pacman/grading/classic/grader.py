@@ -85,6 +85,8 @@ class _Usage:
 
     written: int = 0
     limits: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Limits enforced less than exactly (the write budget only polled), one line each."""
 
 
 def grade_course(
@@ -130,7 +132,7 @@ def grade_course(
                                                memory_mb, output, progress, course.forbid_imports, log, generation,
                                                course.engine, gate, usage)
     return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
-                       log.violations, context, limits=usage.limits)
+                       log.violations, context, limits=usage.limits, limit_notes=usage.notes)
 
 
 
@@ -189,6 +191,8 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
                     forbid_imports=forbid_imports, write_budget=WRITE_BUDGET - usage.written)
     usage.written += run.written
     usage.limits.extend(f"{question.id}: {line}" for line in run.limits)
+    if run.write_cap is not None and run.write_cap not in usage.notes:
+        usage.notes.append(run.write_cap)
     log.add_run(run, question.id)
     if run.import_error is not None and not run.violations:  # a forbidden import at import: every test fails
         raise SubmissionError(f"{submission}: {run.import_error}")
