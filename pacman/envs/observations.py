@@ -122,6 +122,8 @@ MOVE_FEATURES: tuple[str, ...] = (
     "ghost_three",      # one is three steps from it
     "ghost_closeness",  # 1 / (1 + maze distance to the nearest ghost that is not scared); 0 with none
     "ghost_nearing",    # that distance is smaller than at the last step (a ghost is coming this way)
+    "ghost_may_step",   # a ghost that is not scared may step onto the target at its next move
+    "ghost_step_chance",  # the chance one does, were the ghosts random (each legal move alike)
     "scared_closeness",  # the same for the nearest scared ghost
     "scared_nearer",    # 1 when the target is nearer the nearest scared ghost than Pacman's cell is
     "capsule_closeness",  # the same for the nearest capsule
@@ -207,6 +209,8 @@ class GridObserver:
                 else:
                     targets[i, a] = i
         self._targets, self._legal = targets, legal
+        self._legal4 = legal[:, :4].astype(bool)  # (cells, 4): the four directions open from each cell
+        self._reverse = np.array([ACTIONS.index(a.reverse) for a in ACTIONS[:4]], dtype=np.intp)
         self._food_total = max(1, layout.food_count)
 
     def __call__(self, grids: np.ndarray, out: np.ndarray | None = None,
@@ -242,6 +246,34 @@ class GridObserver:
         nearest_ghost = np.where(ghosts[:, :, None], distances[None], np.inf).min(axis=1)  # (N, cells)
         return (distances[targets] < nearest_ghost[:, None, :]).sum(axis=2) / distances.shape[0]
 
+    def _ghost_steps(self, ghosts: np.ndarray, previous: np.ndarray | None,
+                     targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each game and target cell ((N, T) open-cell indexes): whether a ghost that is not scared may step
+        onto it at its next move, and the chance one does were every ghost random, both (N, T).
+
+        A ghost moves to a neighbouring open cell and may not turn back unless that is its only way
+        (`pacman.rules`). The grid shows no directions: the way a ghost came is read from `previous` (the
+        ghosts' plane a step before, the game's own cells ``(N, H, W)``): the one neighbour of its cell that held
+        a ghost then, when exactly one did and its own cell did not (else its way is unknown, and any
+        neighbour may be next, as for a ghost that has not moved yet)."""
+        n = ghosts.shape[0]
+        legal4 = self._legal4
+        neighbours = self._targets[:, :4]  # (cells, 4)
+        if previous is None:
+            came = np.zeros((n, *legal4.shape), dtype=bool)
+        else:
+            before = previous.reshape(n, -1)[:, self._open].astype(bool)  # (N, cells)
+            came = before[:, neighbours] & legal4  # (N, cells, 4): a ghost was on that neighbour a step ago
+            came &= ((came.sum(axis=2) == 1) & ~before)[:, :, None]
+        allowed = legal4 & ~came
+        stuck = ~allowed.any(axis=2)  # a dead end: turning back is the only way
+        allowed[stuck] = np.broadcast_to(legal4, allowed.shape)[stuck]
+        chance = allowed / np.maximum(allowed.sum(axis=2, keepdims=True), 1) * ghosts[:, :, None]  # (N, cells, 4)
+        # A ghost on the target's neighbour in direction d reaches the target moving the reverse way.
+        sources = neighbours[targets]  # (N, T, 4)
+        steps = chance[np.arange(n)[:, None, None], sources, self._reverse] * legal4[targets]
+        return (steps > 0).any(axis=2), 1.0 - np.prod(1.0 - steps, axis=2)
+
     def _features(self, grids: np.ndarray, out: np.ndarray | None, previous: np.ndarray | None) -> np.ndarray:
         n = grids.shape[0]
         flat = grids.reshape(n, grids.shape[1], -1)[:, :, self._open]  # (N, C, cells)
@@ -261,6 +293,7 @@ class GridObserver:
         else:
             before = self._nearest(previous.reshape(n, -1)[:, self._open].astype(bool), targets[:, :5])
             nearing = ghost_d[:, :5] < before
+        may_step, step_chance = self._ghost_steps(ghosts, previous, targets[:, :5])
         scared_d = self._nearest(scared, targets)
         capsule_d = self._nearest(capsules, targets)
         with np.errstate(invalid="ignore"):
@@ -275,6 +308,8 @@ class GridObserver:
                 ghost_d[:, :5] == 3,
                 1.0 / (1.0 + ghost_d[:, :5]),
                 nearing,
+                may_step,
+                step_chance,
                 1.0 / (1.0 + scared_d[:, :5]),
                 scared_d[:, :5] < scared_d[:, 5:],
                 1.0 / (1.0 + capsule_d[:, :5]),
