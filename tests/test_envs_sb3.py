@@ -317,3 +317,56 @@ def test_the_shipped_models_are_what_the_docs_say(tmp_path):
         info = model_info(ROOT / "examples" / "rl" / f"{name}.zip")
         assert info["algorithm"] == "MaskablePPO" and info["observation"] == "features"
         assert info["trained_on"] == name
+
+
+def test_the_web_view_plays_a_saved_model_as_a_user_runs_it(tmp_path, saved_models):
+    """``pacman-ai play --pacman sb3:PATH.zip --display web``: the server's game loop plays the learned agent
+    for a page reading its event stream (read here over HTTP, as the page does, without a browser; the browser
+    tests in test_live_web.py drive the same server), and the game is the one ``--display none`` plays."""
+    import re
+    import threading
+    import urllib.request
+
+    args = ["play", "--layout", "small", "--pacman", f"sb3:{saved_models['masked']}", "--seed", "2",
+            "--max-moves", "25", "--json"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    served = subprocess.Popen([sys.executable, "-m", "pacman", *args, "--display", "web", "--fps", "60"],
+                              cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        address = None
+        for line in served.stderr:
+            found = re.search(r"the game is at (http://\S+/)", line)
+            if found:
+                address = found.group(1)
+                break
+        assert address, "no address printed"
+        events: list[str] = []
+
+        def read() -> None:  # the page's side: the event stream, until the server closes it
+            with urllib.request.urlopen(address + "events", timeout=60) as stream:
+                for raw in stream:
+                    events.append(raw.decode())
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        out, err = served.communicate(timeout=120)
+        reader.join(30)
+    finally:
+        if served.poll() is None:
+            served.kill()
+            served.wait()
+    assert served.returncode == 0, err
+    web = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
+    plain = _cli(*args, "--display", "none", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    headless = json.loads(next(line for line in plain.stdout.splitlines() if line.startswith("{")))
+    assert (web["score"], web["moves"], web["outcome"]) == (headless["score"], headless["moves"], headless["outcome"])
+    assert web["moves"] > 0
+    messages = [(block.split("\n")[0][len("event: "):], json.loads(block.split("\n")[1][len("data: "):]))
+                for block in "".join(events).split("\n\n") if block.startswith("event: ")]
+    rounds = [data for event, data in messages if event == "round"]
+    ends = [data["result"] for event, data in messages if event == "end"]
+    assert len(rounds) >= web["moves"]  # the page was shown every move the learned agent made
+    assert [(end["score"], end["moves"], end["outcome"]) for end in ends] == [
+        (web["score"], web["moves"], web["outcome"])]
