@@ -62,20 +62,40 @@ def main(argv: list[str] | None = None) -> int:
                         help="torch threads (1 is fastest for this small network, and on a shared machine)")
     parser.add_argument("--gamma", type=float, default=0.99, help="the discount")
     parser.add_argument("--ent-coef", type=float, default=0.005, help="the entropy bonus")
+    parser.add_argument("--loss-penalty", type=float, default=0.0,
+                        help="reward shaping: a lost game costs this much more than the score's 500 (0: the score)")
     parser.add_argument("--init", type=Path, default=None, help="start from this model (e.g. trained on a smaller maze)")
     args = parser.parse_args(argv)
 
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+    from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor, VecNormalize
 
     from pacman.envs.sb3 import make_vec_env
 
     torch.set_num_threads(args.threads)
     env = make_vec_env(layout=args.layout, num_envs=args.num_envs, observation=args.observation,
                        max_moves=args.max_moves)
-    env = VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=True, gamma=args.gamma)
+    env = VecMonitor(env)
+
+    class LossPenalty(VecEnvWrapper):
+        """The reward minus `--loss-penalty` at the step that loses a game (caught by a ghost: done, neither
+        won nor cut off)."""
+
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            obs, rewards, dones, infos = self.venv.step_wait()
+            for i in np.flatnonzero(dones):
+                if not infos[i]["is_success"] and not infos[i]["TimeLimit.truncated"]:
+                    rewards[i] -= args.loss_penalty
+            return obs, rewards, dones, infos
+
+    if args.loss_penalty:
+        env = LossPenalty(env)
+    env = VecNormalize(env, norm_obs=False, norm_reward=True, gamma=args.gamma)
     if args.init is not None:
         model = MaskablePPO.load(args.init, env=env, seed=args.seed)
     else:
