@@ -27,6 +27,9 @@ from pacman.errors import AgentSpecError, PacmanError
 
 compiled = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
 ROOT = Path(__file__).resolve().parent.parent
+#: The recipe's training options as docs/environments.md gives them (after --layout and --out).
+RECIPE = ["--timesteps", "4000000", "--minutes", "25", "--eval-every", "250000", "--eval-games", "500",
+          "--loss-penalty", "1500", "--seed", "0"]
 
 
 def _cli(*args, cwd):
@@ -272,22 +275,40 @@ def test_batch_and_compare_play_a_saved_model_as_a_user_does(tmp_path, saved_mod
 
 @pytest.mark.slow
 def test_the_recipe_as_documented(tmp_path):
-    """The documented recipe, as written: it trains within the 30 minutes, and its model wins about what
-    docs/environments.md reports on the 1,000 seeded games of `pacman-ai batch` (868; a run again lands a point
-    or two away, so at least 840). The aim of 90% is not met (the docs say so)."""
+    """The documented recipe, as written: it trains within the 30 minutes, and its model wins at least the 90% of
+    the 1,000 seeded games of `pacman-ai batch` docs/environments.md reports."""
     import time
 
     started = time.perf_counter()
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
-                           "--out", "small.zip", "--timesteps", "4000000", "--minutes", "25", "--eval-every", "100000"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=40 * 60)
+                           "--out", "small.zip", *RECIPE], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=40 * 60)
     assert done.returncode == 0, done.stderr
     assert time.perf_counter() - started < 30 * 60
     batch = _cli("batch", "--layout", "small", "--pacman", "sb3:small.zip", "--games", "1000", "--seed", "0",
                  "--max-moves", "500", "--jobs", "2", "--json", "--quiet", cwd=tmp_path)
     assert batch.returncode == 0, batch.stderr
     summary = json.loads(batch.stdout)
-    assert summary["games"] == 1000 and summary["wins"] >= 840
+    assert summary["games"] == 1000 and summary["wins"] >= 900
+
+
+@pytest.mark.slow
+@compiled
+def test_a_short_training_already_wins_most_games(tmp_path):
+    """The recipe cut to 250,000 steps (a minute or two of CPU): the features, the masks and the loss penalty
+    make a policy that wins at least 75% of 200 seeded games of `small` (an untrained one wins none: the first
+    evaluation, at step 32, is in the curve)."""
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
+                           "--out", "short.zip", "--timesteps", "250000", "--eval-every", "125000",
+                           "--eval-games", "200"], cwd=tmp_path, capture_output=True, text=True, timeout=30 * 60)
+    assert done.returncode == 0, done.stderr
+    rows = (tmp_path / "short.csv").read_text().splitlines()[1:]
+    assert float(rows[0].split(",")[3]) < 0.05  # before learning
+    batch = _cli("batch", "--layout", "small", "--pacman", "sb3:short.zip", "--games", "200", "--seed", "0",
+                 "--max-moves", "500", "--jobs", "2", "--json", "--quiet", cwd=tmp_path)
+    assert batch.returncode == 0, batch.stderr
+    summary = json.loads(batch.stdout)
+    assert summary["games"] == 200 and summary["wins"] >= 150
 
 
 @compiled
