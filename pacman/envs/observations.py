@@ -128,7 +128,6 @@ MOVE_FEATURES: tuple[str, ...] = (
     "capsule_closeness",  # the same for the nearest capsule
     "capsule_nearer",   # 1 when the target is nearer the nearest capsule than Pacman's cell is
     "room",             # the share of the maze's open cells Pacman reaches from the target before any such ghost can
-    "escape",           # the share of the target's moves (Stop too) no such ghost can be on within its next two moves
 )
 #: The fields after the five moves' blocks.
 GLOBAL_FEATURES: tuple[str, ...] = ("food_left", "any_scared")
@@ -292,16 +291,6 @@ class GridObserver:
             np.minimum.at(arrival, games, rows)
         return arrival
 
-    def _escape(self, arrival: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """For each game and target: the share of the moves from the target (its legal ones and Stop) to a cell no
-        ghost that is not scared can be on within two of its moves (`arrival`: `_ghost_arrival`). Pacman on the
-        target moves again after the ghosts' next move and is safe there if no ghost can be on it after their
-        move after that: a way out one round ahead, 0 in a trap."""
-        moves = self._targets[targets]  # (N, T, 5)
-        legal = self._legal[targets]
-        safe = (arrival[np.arange(arrival.shape[0])[:, None, None], moves] >= 3) & (legal > 0)
-        return safe.sum(axis=2) / np.maximum(legal.sum(axis=2), 1)
-
     def _features(self, grids: np.ndarray, out: np.ndarray | None, previous: np.ndarray | None) -> np.ndarray:
         n = grids.shape[0]
         flat = grids.reshape(n, grids.shape[1], -1)[:, :, self._open]  # (N, C, cells)
@@ -344,7 +333,6 @@ class GridObserver:
                 1.0 / (1.0 + capsule_d[:, :5]),
                 capsule_d[:, :5] < capsule_d[:, 5:],
                 self._room(arrival, targets[:, :5]),
-                self._escape(arrival, targets[:, :5]),
             ], axis=2).astype(np.float32)  # (N, 5, fields)
         fields *= legal[:, :, None]
         out[:, : 5 * len(MOVE_FEATURES)] = fields.reshape(n, -1)
