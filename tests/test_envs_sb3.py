@@ -24,6 +24,7 @@ from pacman.agents.compiled import core_status
 from pacman.envs import ENV_ID, PacmanEnv
 from pacman.envs.observations import GridObserver, feature_fields, grid_observation
 from pacman.errors import AgentSpecError, PacmanError
+from pacman.state import GameState
 
 compiled = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +100,68 @@ def test_features_say_where_the_food_and_ghosts_are():
     assert features["west_room"] == pytest.approx(2 / 5)  # from x=1: x=1 and 2 (x=3 is a tie)
     assert features["east_room"] == pytest.approx(3 / 5)  # from x=3: x=1, 2, 3
     assert features["food_left"] == 1 and features["any_scared"] == 0
+
+
+def test_a_ghost_that_may_not_turn_back_is_read_from_the_step_before():
+    """A corridor: a ghost that came from the west may not go back there; its next cell is certain. Without the
+    step before (a game's first step) either neighbour may be next."""
+    from pacman import parse_layout
+    from pacman.envs.observations import GHOSTS
+
+    layout = parse_layout("%%%%%%%%%\n%P  G  .%\n%%%%%%%%%\n", "row")
+    observer = GridObserver(layout, "features")
+    now = grid_observation(GameState.initial(layout))
+    fresh = dict(zip(feature_fields(), observer(now[None])[0]))
+    # Pacman at x=1 going East to x=2; the ghost at x=4 reaches x=3 in one move, x=2 in two
+    assert fresh["east_ghost_two"] == 1 and fresh["east_ghost_step_chance"] == 0
+    before = np.zeros_like(now[GHOSTS])
+    before[1, 3] = 1  # a step ago the ghost was at x=3: it is heading East, away from Pacman
+    heading = dict(zip(feature_fields(), observer(now[None], previous=before[None])[0]))
+    # its next move cannot be back West: counted from x=5, it needs 1 + 3 moves to x=2, 1 + 4 to x=1
+    assert heading["east_ghost_two"] == 0 and heading["east_ghost_three"] == 0
+    assert heading["east_ghost_closeness"] == pytest.approx(1 / (1 + 4))
+    assert heading["stop_ghost_closeness"] == pytest.approx(1 / (1 + 5))
+    assert fresh["stop_ghost_closeness"] == pytest.approx(1 / (1 + 3))
+
+
+@pytest.mark.parametrize("layout", ["small", "medium", "tiny"])
+def test_the_step_chance_is_the_true_directions_on_random_play(layout):
+    """Against an independent reference: each ghost's legal moves from the `GameState` itself (its real direction),
+    over random games. The grid lacks directions (two ghosts side by side, a ghost just sent home), so a few
+    moves may differ; at least 99% must agree, and the chance of a move into a ghost's only way is never missed."""
+    from pacman.actions import ACTIONS
+
+    fields = feature_fields()
+    env = PacmanEnv(layout, observation="features", max_moves=150, engine="python")
+    rng = np.random.default_rng(7)
+    agree = total = 0
+    for game in range(12):
+        obs, info = env.reset(seed=1000 + game)
+        done = False
+        while not done:
+            state = info["state"]
+            features = dict(zip(fields, obs))
+            x, y = state.pacman_position
+            for a, action in enumerate(ACTIONS):
+                if not info["action_mask"][a]:
+                    continue
+                target = (x + action.vector[0], y + action.vector[1])
+                survive = 1.0
+                for g in range(1, state.num_agents):
+                    if state.scared_timers[g - 1]:
+                        continue
+                    gx, gy = state.ghost_positions[g - 1]
+                    legal = state.legal_actions(g)
+                    hits = sum((gx + b.vector[0], gy + b.vector[1]) == target for b in legal)
+                    survive *= 1 - hits / len(legal)
+                total += 1
+                got = features[f"{action.name.lower()}_ghost_step_chance"]
+                agree += abs((1 - survive) - got) < 1e-6
+                if survive == 0:
+                    assert got > 0
+            obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            done = terminated or truncated
+    assert total > 500 and agree >= 0.99 * total
 
 
 @compiled

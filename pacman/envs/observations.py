@@ -117,7 +117,7 @@ MOVE_FEATURES: tuple[str, ...] = (
     "food_closeness",   # 1 / (1 + maze distance from the target to the nearest food); 0 with no food left
     "food_nearer",      # 1 when the target is nearer the nearest food than Pacman's cell is
     "ghost_on",         # a ghost that is not scared is on the target cell
-    "ghost_next",       # one can be there after one move (it may step onto Pacman next)
+    "ghost_next",       # one can be there after one move (it may step onto Pacman next; its next move never turns back)
     "ghost_two",        # one can be there after two moves, no sooner
     "ghost_three",      # one can be there after three moves, no sooner
     "ghost_closeness",  # 1 / (1 + the fewest moves before a ghost that is not scared can be there); 0 with none
