@@ -401,6 +401,8 @@ def test_the_shipped_models_are_what_the_docs_say(tmp_path):
         info = model_info(ROOT / "examples" / "rl" / f"{name}.zip")
         assert info["algorithm"] == "MaskablePPO" and info["observation"] == "features"
         assert info["trained_on"] == name
+        assert info["observation_shape"] == [len(feature_fields())]  # made with today's features
+        assert (ROOT / "examples" / "rl" / f"{name}.zip").stat().st_size < 2_000_000
 
 
 def test_the_web_view_plays_a_saved_model_as_a_user_runs_it(tmp_path, saved_models):
