@@ -358,11 +358,12 @@ def test_the_recipe_as_documented(tmp_path):
 @pytest.mark.slow
 @compiled
 def test_a_short_training_already_wins_most_games(tmp_path):
-    """The recipe cut to 250,000 steps (a minute or two of CPU): the features, the masks and the loss penalty
-    make a policy that wins at least 75% of 200 seeded games of `small` (an untrained one wins none: the first
-    evaluation, at step 32, is in the curve)."""
+    """The recipe cut to 500,000 steps (about a minute of CPU; its learning rate falls to 0 over them): the
+    features, the masks and the loss penalty make a policy that wins at least 75% of 200 seeded games of `small`
+    (an untrained one wins none: the first evaluation, at step 32, is in the curve). Cut to 250,000 steps the same
+    recipe won 45.5%: the rate's schedule is over before the policy has learned."""
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
-                           "--out", "short.zip", "--timesteps", "250000", "--eval-every", "125000",
+                           "--out", "short.zip", "--timesteps", "500000", "--eval-every", "250000",
                            "--eval-games", "200"], cwd=tmp_path, capture_output=True, text=True, timeout=30 * 60)
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "short.csv").read_text().splitlines()[1:]
