@@ -31,6 +31,12 @@ from pacman.batch.stats import wilson_interval
 from pacman.layout import load_layout
 from pacman.resources import resource_dir
 
+#: The learned agent's column: on each maze, the model examples/rl/LAYOUT.zip trained there (the recipe of
+#: docs/environments.md), as ``--pacman sb3:PATH``; "n/a" on a maze with no shipped model. Needs the extra
+#: ``pacman-ai[rl]``: without it, `run` skips these cells and says so.
+LEARNED = "learned"
+MODELS = Path(__file__).resolve().parent.parent / "examples" / "rl"
+
 #: The agents of the table: (column title, --pacman, --agent-args, relative cost of a move, measured roughly:
 #: the compiled core makes expectimax far cheaper than MCTS in Python).
 AGENTS = [
@@ -43,6 +49,7 @@ AGENTS = [
     ("expectimax d3", "expectimax", "depth=3,evaluation=better", 4),
     ("MCTS 100 it.", "mcts", "iterations=100,evaluation=better", 200),
     ("expectimax d4", "expectimax", "depth=4,evaluation=better", 100),
+    ("learned", LEARNED, "", 1),
     ("optimal", "optimal", "objective=win", 1),
 ]
 GHOSTS = "random"
@@ -84,6 +91,19 @@ def cell_args(layout: str, pacman: str, agent_args: str) -> str:
     return agent_args
 
 
+def learned_model(layout: str) -> Path | None:
+    """The shipped model of the learned column on `layout`, or None when there is none."""
+    path = MODELS / f"{layout}.zip"
+    return path if path.is_file() else None
+
+
+def pacman_spec(layout: str, pacman: str) -> str:
+    """What ``--pacman`` a cell plays: the agent's name, or the learned column's ``sb3:PATH`` on `layout`."""
+    if pacman == LEARNED:
+        return f"sb3:{learned_model(layout)}"
+    return pacman
+
+
 def cell_name(layout: str, pacman: str, agent_args: str) -> str:
     args = agent_args.replace("=", "-").replace(",", "_") or "default"
     return f"{layout}__{pacman}__{args}.jsonl"
@@ -105,20 +125,32 @@ def run(args: argparse.Namespace) -> int:
     results.mkdir(parents=True, exist_ok=True)
     solvable = {name for name, limit in ((name, solver_limit(name)) for name in shipped_layouts(args.layouts))
                 if estimated_nodes(load_layout(name), limit=limit) <= limit}
+    import importlib.util
+
+    learnable = all(importlib.util.find_spec(name) is not None for name in ("stable_baselines3", "sb3_contrib"))
     cells = []
+    skipped_learned = False
     for layout in shipped_layouts(args.layouts):
         for title, pacman, agent_args, cost in AGENTS:
             if pacman == "optimal" and layout not in solvable:
                 continue
+            if pacman == LEARNED and learned_model(layout) is None:
+                continue
+            if pacman == LEARNED and not learnable:
+                skipped_learned = True
+                continue
             cells.append((layout_cost(layout) * cost, layout, pacman, cell_args(layout, pacman, agent_args)))
     cells.sort()
+    if skipped_learned and (not args.only or args.only in LEARNED):
+        print('strength_table: the learned column is skipped: it needs the extra, pip install "pacman-ai[rl]"',
+              file=sys.stderr, flush=True)
     for _, layout, pacman, agent_args in cells:
         out = results / cell_name(layout, pacman, agent_args)
         if args.only and args.only not in out.name:
             continue
         if out.exists() and len(read_results(out, repair=True)) >= args.games:
             continue
-        command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman, "--ghosts", GHOSTS,
+        command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman_spec(layout, pacman), "--ghosts", GHOSTS,
                    "--games", str(args.games), "--seed", str(SEED),
                    "--max-moves", str(LONG_GAMES.get(layout, MAX_MOVES)), "--jobs", str(args.jobs),
                    "--out", str(out), "--quiet"]
@@ -144,7 +176,7 @@ def table(args: argparse.Namespace) -> int:
         row = [layout, "-" if best is None else f"{100 * best:.1f}%"]
         for title, pacman, agent_args, _ in AGENTS:
             out = results / cell_name(layout, pacman, cell_args(layout, pacman, agent_args))
-            if pacman == "optimal" and best is None:
+            if (pacman == "optimal" and best is None) or (pacman == LEARNED and learned_model(layout) is None):
                 row.append("n/a")
                 continue
             records = read_results(out) if out.exists() else []

@@ -183,3 +183,28 @@ def test_supersuit_wrappers_take_the_box_observation():
     assert stacked.reset(seed=0)[0]["pacman"].shape == (7, 7, 60)
     vec = ss.pettingzoo_env_to_vec_env_v1(parallel_env(layout="small", observation="box", controlled=()))
     assert vec.reset(seed=0)[0].shape == (1, 7, 7, 20)
+
+
+@pytest.mark.parametrize("form", ["aec", "parallel"])
+def test_reset_options_refused_by_name_but_the_api_tests_probe(form):
+    """The games take no reset options (as the Gymnasium environment): a key is refused by name, not ignored;
+    the one PettingZoo's api_test and parallel_api_test pass, verbatim, starts the same game as no options."""
+    from pacman.envs.pettingzoo_env import env, parallel_env
+
+    made = env(layout="small") if form == "aec" else parallel_env(layout="small")
+    with pytest.raises(PacmanError, match=r"reset\(options=\.\.\.\): .*takes no reset options, got max_moves"):
+        made.reset(seed=0, options={"max_moves": 10})
+    with pytest.raises(PacmanError, match="got layout, start"):
+        made.reset(seed=0, options={"start": 1, "layout": "tiny", "options": 1})
+    with pytest.raises(PacmanError, match="expected a dict or None, got list"):
+        made.reset(seed=0, options=["options"])
+
+    def first_moves(options):
+        made.reset(seed=3, options=options)
+        if form == "aec":
+            return [made.observe(agent)["observation"].tobytes() for agent in made.agents]
+        observations, _ = made.reset(seed=3, options=options)
+        return [observations[agent].tobytes() if not isinstance(observations[agent], dict)
+                else observations[agent]["observation"].tobytes() for agent in made.agents]
+
+    assert first_moves({"options": 1}) == first_moves(None) == first_moves({})

@@ -24,9 +24,13 @@ from pacman.agents.compiled import core_status
 from pacman.envs import ENV_ID, PacmanEnv
 from pacman.envs.observations import GridObserver, feature_fields, grid_observation
 from pacman.errors import AgentSpecError, PacmanError
+from pacman.state import GameState
 
 compiled = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
 ROOT = Path(__file__).resolve().parent.parent
+#: The recipe's training options as docs/environments.md gives them (after --layout and --out).
+RECIPE = ["--timesteps", "4000000", "--minutes", "25", "--eval-every", "250000", "--eval-games", "500",
+          "--loss-penalty", "1500", "--seed", "0"]
 
 
 def _cli(*args, cwd):
@@ -96,6 +100,68 @@ def test_features_say_where_the_food_and_ghosts_are():
     assert features["west_room"] == pytest.approx(2 / 5)  # from x=1: x=1 and 2 (x=3 is a tie)
     assert features["east_room"] == pytest.approx(3 / 5)  # from x=3: x=1, 2, 3
     assert features["food_left"] == 1 and features["any_scared"] == 0
+
+
+def test_a_ghost_that_may_not_turn_back_is_read_from_the_step_before():
+    """A corridor: a ghost that came from the west may not go back there; its next cell is certain. Without the
+    step before (a game's first step) either neighbour may be next."""
+    from pacman import parse_layout
+    from pacman.envs.observations import GHOSTS
+
+    layout = parse_layout("%%%%%%%%%\n%P  G  .%\n%%%%%%%%%\n", "row")
+    observer = GridObserver(layout, "features")
+    now = grid_observation(GameState.initial(layout))
+    fresh = dict(zip(feature_fields(), observer(now[None])[0]))
+    # Pacman at x=1 going East to x=2; the ghost at x=4 reaches x=3 in one move, x=2 in two
+    assert fresh["east_ghost_two"] == 1 and fresh["east_ghost_step_chance"] == 0
+    before = np.zeros_like(now[GHOSTS])
+    before[1, 3] = 1  # a step ago the ghost was at x=3: it is heading East, away from Pacman
+    heading = dict(zip(feature_fields(), observer(now[None], previous=before[None])[0]))
+    # its next move cannot be back West: counted from x=5, it needs 1 + 3 moves to x=2, 1 + 4 to x=1
+    assert heading["east_ghost_two"] == 0 and heading["east_ghost_three"] == 0
+    assert heading["east_ghost_closeness"] == pytest.approx(1 / (1 + 4))
+    assert heading["stop_ghost_closeness"] == pytest.approx(1 / (1 + 5))
+    assert fresh["stop_ghost_closeness"] == pytest.approx(1 / (1 + 3))
+
+
+@pytest.mark.parametrize("layout", ["small", "medium", "tiny"])
+def test_the_step_chance_is_the_true_directions_on_random_play(layout):
+    """Against an independent reference: each ghost's legal moves from the `GameState` itself (its real direction),
+    over random games. The grid lacks directions (two ghosts side by side, a ghost just sent home), so a few
+    moves may differ; at least 99% must agree, and the chance of a move into a ghost's only way is never missed."""
+    from pacman.actions import ACTIONS
+
+    fields = feature_fields()
+    env = PacmanEnv(layout, observation="features", max_moves=150, engine="python")
+    rng = np.random.default_rng(7)
+    agree = total = 0
+    for game in range(12):
+        obs, info = env.reset(seed=1000 + game)
+        done = False
+        while not done:
+            state = info["state"]
+            features = dict(zip(fields, obs))
+            x, y = state.pacman_position
+            for a, action in enumerate(ACTIONS):
+                if not info["action_mask"][a]:
+                    continue
+                target = (x + action.vector[0], y + action.vector[1])
+                survive = 1.0
+                for g in range(1, state.num_agents):
+                    if state.scared_timers[g - 1]:
+                        continue
+                    gx, gy = state.ghost_positions[g - 1]
+                    legal = state.legal_actions(g)
+                    hits = sum((gx + b.vector[0], gy + b.vector[1]) == target for b in legal)
+                    survive *= 1 - hits / len(legal)
+                total += 1
+                got = features[f"{action.name.lower()}_ghost_step_chance"]
+                agree += abs((1 - survive) - got) < 1e-6
+                if survive == 0:
+                    assert got > 0
+            obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            done = terminated or truncated
+    assert total > 500 and agree >= 0.99 * total
 
 
 @compiled
@@ -272,22 +338,41 @@ def test_batch_and_compare_play_a_saved_model_as_a_user_does(tmp_path, saved_mod
 
 @pytest.mark.slow
 def test_the_recipe_as_documented(tmp_path):
-    """The documented recipe, as written: it trains within the 30 minutes, and its model wins about what
-    docs/environments.md reports on the 1,000 seeded games of `pacman-ai batch` (868; a run again lands a point
-    or two away, so at least 840). The aim of 90% is not met (the docs say so)."""
+    """The documented recipe, as written: it trains within the 30 minutes, and its model wins at least the 90% of
+    the 1,000 seeded games of `pacman-ai batch` docs/environments.md reports."""
     import time
 
     started = time.perf_counter()
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
-                           "--out", "small.zip", "--timesteps", "4000000", "--minutes", "25", "--eval-every", "100000"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=40 * 60)
+                           "--out", "small.zip", *RECIPE], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=40 * 60)
     assert done.returncode == 0, done.stderr
     assert time.perf_counter() - started < 30 * 60
     batch = _cli("batch", "--layout", "small", "--pacman", "sb3:small.zip", "--games", "1000", "--seed", "0",
                  "--max-moves", "500", "--jobs", "2", "--json", "--quiet", cwd=tmp_path)
     assert batch.returncode == 0, batch.stderr
     summary = json.loads(batch.stdout)
-    assert summary["games"] == 1000 and summary["wins"] >= 840
+    assert summary["games"] == 1000 and summary["wins"] >= 900
+
+
+@pytest.mark.slow
+@compiled
+def test_a_short_training_already_wins_most_games(tmp_path):
+    """The recipe cut to 500,000 steps (about a minute of CPU; its learning rate falls to 0 over them): the
+    features, the masks and the loss penalty make a policy that wins at least 75% of 200 seeded games of `small`
+    (an untrained one wins none: the first evaluation, at step 32, is in the curve). Cut to 250,000 steps the same
+    recipe won 45.5%: the rate's schedule is over before the policy has learned."""
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "rl" / "train.py"), "--layout", "small",
+                           "--out", "short.zip", "--timesteps", "500000", "--eval-every", "250000",
+                           "--eval-games", "200"], cwd=tmp_path, capture_output=True, text=True, timeout=30 * 60)
+    assert done.returncode == 0, done.stderr
+    rows = (tmp_path / "short.csv").read_text().splitlines()[1:]
+    assert float(rows[0].split(",")[3]) < 0.05  # before learning
+    batch = _cli("batch", "--layout", "small", "--pacman", "sb3:short.zip", "--games", "200", "--seed", "0",
+                 "--max-moves", "500", "--jobs", "2", "--json", "--quiet", cwd=tmp_path)
+    assert batch.returncode == 0, batch.stderr
+    summary = json.loads(batch.stdout)
+    assert summary["games"] == 200 and summary["wins"] >= 150
 
 
 @compiled
@@ -317,3 +402,58 @@ def test_the_shipped_models_are_what_the_docs_say(tmp_path):
         info = model_info(ROOT / "examples" / "rl" / f"{name}.zip")
         assert info["algorithm"] == "MaskablePPO" and info["observation"] == "features"
         assert info["trained_on"] == name
+        assert info["observation_shape"] == [len(feature_fields())]  # made with today's features
+        assert (ROOT / "examples" / "rl" / f"{name}.zip").stat().st_size < 2_000_000
+
+
+def test_the_web_view_plays_a_saved_model_as_a_user_runs_it(tmp_path, saved_models):
+    """``pacman-ai play --pacman sb3:PATH.zip --display web``: the server's game loop plays the learned agent
+    for a page reading its event stream (read here over HTTP, as the page does, without a browser; the browser
+    tests in test_live_web.py drive the same server), and the game is the one ``--display none`` plays."""
+    import re
+    import threading
+    import urllib.request
+
+    args = ["play", "--layout", "small", "--pacman", f"sb3:{saved_models['masked']}", "--seed", "2",
+            "--max-moves", "25", "--json"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    served = subprocess.Popen([sys.executable, "-m", "pacman", *args, "--display", "web", "--fps", "60"],
+                              cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        address = None
+        for line in served.stderr:
+            found = re.search(r"the game is at (http://\S+/)", line)
+            if found:
+                address = found.group(1)
+                break
+        assert address, "no address printed"
+        events: list[str] = []
+
+        def read() -> None:  # the page's side: the event stream, until the server closes it
+            with urllib.request.urlopen(address + "events", timeout=60) as stream:
+                for raw in stream:
+                    events.append(raw.decode())
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        out, err = served.communicate(timeout=120)
+        reader.join(30)
+    finally:
+        if served.poll() is None:
+            served.kill()
+            served.wait()
+    assert served.returncode == 0, err
+    web = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
+    plain = _cli(*args, "--display", "none", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    headless = json.loads(next(line for line in plain.stdout.splitlines() if line.startswith("{")))
+    assert (web["score"], web["moves"], web["outcome"]) == (headless["score"], headless["moves"], headless["outcome"])
+    assert web["moves"] > 0
+    messages = [(block.split("\n")[0][len("event: "):], json.loads(block.split("\n")[1][len("data: "):]))
+                for block in "".join(events).split("\n\n") if block.startswith("event: ")]
+    rounds = [data for event, data in messages if event == "round"]
+    ends = [data["result"] for event, data in messages if event == "end"]
+    assert len(rounds) >= web["moves"]  # the page was shown every move the learned agent made
+    assert [(end["score"], end["moves"], end["outcome"]) for end in ends] == [
+        (web["score"], web["moves"], web["outcome"])]

@@ -32,7 +32,7 @@ def test_run_then_table_shows_win_rates_intervals_and_the_gap_to_the_optimum(tmp
     assert cells[1] == "50.0%"
     wins = round(float(cells[2].split()[0]) * 8 / 100)
     assert cells[2].endswith(f"gap {100 * (0.5 - wins / 8):+.1f} (8 games)")
-    assert cells[3:] == ["-"] * 9  # not played yet
+    assert cells[3:] == ["-"] * 8 + ["n/a", "-"]  # not played yet; no learned model of coinflip
 
 
 def test_an_unknown_layout_is_named(tmp_path):
@@ -48,3 +48,25 @@ def test_run_plays_the_optimal_cell_only_where_the_solver_can_solve(tmp_path):
     played = [line for line in done.stdout.splitlines() if " batch " in line]
     assert len(played) == 1 and "--layout coinflip " in played[0]  # large is never tried
     assert "failed" not in done.stderr
+
+
+def test_the_learned_column_plays_the_shipped_model_of_each_maze(tmp_path):
+    import pytest
+
+    pytest.importorskip("sb3_contrib", reason='the learned column needs the extra: pip install "pacman-ai[rl]"')
+    done = script(tmp_path, "run", "--games", "3", "--jobs", "1", "--results", "r", "--layouts", "small,coinflip",
+                  "--only", "learned")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["small__learned__default.jsonl"]
+    played = [line for line in done.stdout.splitlines() if " batch " in line]
+    assert len(played) == 1 and "--pacman sb3:" in played[0] and played[0].split("--pacman sb3:")[1].split()[0] \
+        == str(SCRIPT.parent.parent / "examples" / "rl" / "small.zip")
+    table = script(tmp_path, "table", "--games", "3", "--results", "r", "--layouts", "small,coinflip")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    titles = [c.strip() for c in lines[0].strip("|").split("|")]
+    column = titles.index("learned")
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")] for line in lines[2:]}
+    assert rows["coinflip"][column] == "n/a"
+    shown = rows["small"][column]
+    assert shown.split()[0] in {"0.0", "33.3", "66.7", "100.0"} and "[" in shown

@@ -4,11 +4,14 @@
 
 The observation is "features" (what is around each of Pacman's five moves: the
 nearest food, ghosts, scared ghosts and capsules, by maze distance; see
-docs/environments.md), the reward the game's score scaled by SB3's VecNormalize
-(rewards only: the saved policy needs no statistics), illegal moves masked out.
-Every `--eval-every` steps the deterministic policy plays `--eval-games` seeded
-games (seeds from 10**6, apart from the 1,000 games the docs report); the curve
-goes to OUT.csv and OUT.png. The model kept is the one of the best evaluation. The learning rate falls linearly to 0 over `--timesteps`.
+docs/environments.md), the reward the game's score with a lost game costing
+`--loss-penalty` more, scaled by SB3's VecNormalize (rewards only: the saved
+policy needs no statistics), illegal moves masked out. Every `--eval-every`
+steps the deterministic policy plays `--eval-games` seeded games (seeds from
+10**6, apart from the 1,000 games the docs report); the curve goes to OUT.csv
+(plot it with plot.py). The model kept is the one of the best evaluation. The
+learning rate falls linearly to 0 over `--timesteps`. The defaults are the
+recipe of docs/environments.md.
 The model plays as ``pacman-ai batch --pacman sb3:OUT.zip``.
 Needs ``pip install "pacman-ai[rl]"`` (and matplotlib for the plot).
 """
@@ -48,34 +51,54 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layout", default="small")
     parser.add_argument("--out", type=Path, default=Path("pacman-ppo.zip"), help="the model's file (.zip)")
-    parser.add_argument("--timesteps", type=int, default=3_000_000, help="the most environment steps")
-    parser.add_argument("--minutes", type=float, default=28.0, help="stop after this many minutes of training")
+    parser.add_argument("--timesteps", type=int, default=4_000_000, help="the most environment steps")
+    parser.add_argument("--minutes", type=float, default=25.0, help="stop after this many minutes of training")
     parser.add_argument("--target", type=float, default=None,
                         help="stop once an evaluation wins at least this fraction of its games")
     parser.add_argument("--num-envs", type=int, default=32)
     parser.add_argument("--observation", default="features", choices=["features", "grid"])
     parser.add_argument("--max-moves", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--eval-every", type=int, default=100_000)
-    parser.add_argument("--eval-games", type=int, default=200)
+    parser.add_argument("--eval-every", type=int, default=250_000)
+    parser.add_argument("--eval-games", type=int, default=500)
     parser.add_argument("--threads", type=int, default=1,
                         help="torch threads (1 is fastest for this small network, and on a shared machine)")
     parser.add_argument("--gamma", type=float, default=0.99, help="the discount")
     parser.add_argument("--ent-coef", type=float, default=0.005, help="the entropy bonus")
+    parser.add_argument("--loss-penalty", type=float, default=1500.0,
+                        help="reward shaping: a lost game costs this much more than the score's 500 (0: the score)")
     parser.add_argument("--init", type=Path, default=None, help="start from this model (e.g. trained on a smaller maze)")
     args = parser.parse_args(argv)
 
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+    from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor, VecNormalize
 
     from pacman.envs.sb3 import make_vec_env
 
     torch.set_num_threads(args.threads)
     env = make_vec_env(layout=args.layout, num_envs=args.num_envs, observation=args.observation,
                        max_moves=args.max_moves)
-    env = VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=True, gamma=args.gamma)
+    env = VecMonitor(env)
+
+    class LossPenalty(VecEnvWrapper):
+        """The reward minus `--loss-penalty` at the step that loses a game (caught by a ghost: done, neither
+        won nor cut off)."""
+
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            obs, rewards, dones, infos = self.venv.step_wait()
+            for i in np.flatnonzero(dones):
+                if not infos[i]["is_success"] and not infos[i]["TimeLimit.truncated"]:
+                    rewards[i] -= args.loss_penalty
+            return obs, rewards, dones, infos
+
+    if args.loss_penalty:
+        env = LossPenalty(env)
+    env = VecNormalize(env, norm_obs=False, norm_reward=True, gamma=args.gamma)
     if args.init is not None:
         model = MaskablePPO.load(args.init, env=env, seed=args.seed)
     else:

@@ -117,16 +117,17 @@ MOVE_FEATURES: tuple[str, ...] = (
     "food_closeness",   # 1 / (1 + maze distance from the target to the nearest food); 0 with no food left
     "food_nearer",      # 1 when the target is nearer the nearest food than Pacman's cell is
     "ghost_on",         # a ghost that is not scared is on the target cell
-    "ghost_next",       # one is a single step from it (it may step onto Pacman next)
-    "ghost_two",        # one is two steps from it
-    "ghost_three",      # one is three steps from it
-    "ghost_closeness",  # 1 / (1 + maze distance to the nearest ghost that is not scared); 0 with none
+    "ghost_next",       # one can be there after one move (it may step onto Pacman next; its next move never turns back)
+    "ghost_two",        # one can be there after two moves, no sooner
+    "ghost_three",      # one can be there after three moves, no sooner
+    "ghost_closeness",  # 1 / (1 + the fewest moves before a ghost that is not scared can be there); 0 with none
     "ghost_nearing",    # that distance is smaller than at the last step (a ghost is coming this way)
+    "ghost_step_chance",  # the chance a ghost steps onto the target at its next move, were the ghosts random
     "scared_closeness",  # the same for the nearest scared ghost
     "scared_nearer",    # 1 when the target is nearer the nearest scared ghost than Pacman's cell is
     "capsule_closeness",  # the same for the nearest capsule
     "capsule_nearer",   # 1 when the target is nearer the nearest capsule than Pacman's cell is
-    "room",             # the share of the maze's open cells nearer the target than every ghost that is not scared
+    "room",             # the share of the maze's open cells Pacman reaches from the target before any such ghost can
 )
 #: The fields after the five moves' blocks.
 GLOBAL_FEATURES: tuple[str, ...] = ("food_left", "any_scared")
@@ -207,6 +208,8 @@ class GridObserver:
                 else:
                     targets[i, a] = i
         self._targets, self._legal = targets, legal
+        self._legal4 = legal[:, :4].astype(bool)  # (cells, 4): the four directions open from each cell
+        self._reverse = np.array([ACTIONS.index(a.reverse) for a in ACTIONS[:4]], dtype=np.intp)
         self._food_total = max(1, layout.food_count)
 
     def __call__(self, grids: np.ndarray, out: np.ndarray | None = None,
@@ -235,12 +238,58 @@ class GridObserver:
         rows = self._distances[targets]  # (N, T, cells)
         return np.where(present[:, None, :], rows, np.inf).min(axis=2)
 
-    def _room(self, ghosts: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """For each game and target, the share of open cells strictly nearer the target than every ghost of
-        `ghosts` ((N, cells) bool): where Pacman could still go before a ghost gets there."""
+    def _room(self, arrival: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """For each game and target, the share of open cells strictly nearer the target than any ghost can be
+        there (`arrival`: `_ghost_arrival`): where Pacman could still go before a ghost gets there."""
         distances = self._distances
-        nearest_ghost = np.where(ghosts[:, :, None], distances[None], np.inf).min(axis=1)  # (N, cells)
-        return (distances[targets] < nearest_ghost[:, None, :]).sum(axis=2) / distances.shape[0]
+        return (distances[targets] < arrival[:, None, :]).sum(axis=2) / distances.shape[0]
+
+    def _ghost_ways(self, ghosts: np.ndarray, previous: np.ndarray | None) -> np.ndarray:
+        """(N, cells, 4) bool: the directions (North, South, East, West) in which a ghost on each cell of `ghosts`
+        ((N, cells) bool, not scared) may move next; False where there is no ghost.
+
+        A ghost moves to a neighbouring open cell and may not turn back unless that is its only way
+        (`pacman.rules`). The grid shows no directions: the way a ghost came is read from `previous` (the
+        ghosts' plane a step before, ``(N, H, W)``): the one neighbour of its cell that held a ghost then, when
+        exactly one did and its own cell did not (else its way is unknown and any neighbour may be next, as for
+        a ghost that has not moved yet)."""
+        n = ghosts.shape[0]
+        legal4 = self._legal4
+        neighbours = self._targets[:, :4]  # (cells, 4)
+        if previous is None:
+            came = np.zeros((n, *legal4.shape), dtype=bool)
+        else:
+            before = previous.reshape(n, -1)[:, self._open].astype(bool)  # (N, cells)
+            came = before[:, neighbours] & legal4  # (N, cells, 4): a ghost was on that neighbour a step ago
+            came &= ((came.sum(axis=2) == 1) & ~before)[:, :, None]
+        allowed = legal4 & ~came
+        stuck = ~allowed.any(axis=2)  # a dead end: turning back is the only way
+        allowed[stuck] = np.broadcast_to(legal4, allowed.shape)[stuck]
+        return allowed & ghosts[:, :, None]
+
+    def _ghost_steps(self, ways: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """For each game and target cell ((N, T) open-cell indexes): the chance a ghost steps onto it at its next
+        move were every ghost random (each of its `ways`, `_ghost_ways`, alike), (N, T)."""
+        n = ways.shape[0]
+        chance = ways / np.maximum(ways.sum(axis=2, keepdims=True), 1)  # (N, cells, 4)
+        # A ghost on the target's neighbour in direction d reaches the target moving the reverse way.
+        sources = self._targets[:, :4][targets]  # (N, T, 4)
+        steps = chance[np.arange(n)[:, None, None], sources, self._reverse] * self._legal4[targets]
+        return 1.0 - np.prod(1.0 - steps, axis=2)
+
+    def _ghost_arrival(self, ghosts: np.ndarray, ways: np.ndarray) -> np.ndarray:
+        """(N, cells): the fewest moves before a ghost that is not scared can be on each cell (0 where one is),
+        its first move one of its `ways` (no turning back); inf where none can."""
+        n, cells = ghosts.shape
+        arrival = np.full((n, cells), np.inf, dtype=np.float32)
+        games, at = np.nonzero(ghosts)
+        if games.size:
+            rows = 1.0 + self._distances[self._targets[at, :4]]  # (G, 4, cells)
+            rows[~ways[games, at]] = np.inf
+            rows = rows.min(axis=1)
+            rows[np.arange(games.size), at] = 0.0
+            np.minimum.at(arrival, games, rows)
+        return arrival
 
     def _features(self, grids: np.ndarray, out: np.ndarray | None, previous: np.ndarray | None) -> np.ndarray:
         n = grids.shape[0]
@@ -255,12 +304,15 @@ class GridObserver:
         food, ghosts, scared, capsules = (flat[:, k].astype(bool) for k in (FOOD, GHOSTS, SCARED_GHOSTS, CAPSULES))
         rows = np.arange(n)[:, None]
         food_d = self._nearest(food, targets)
-        ghost_d = self._nearest(ghosts, targets)
+        ways = self._ghost_ways(ghosts, previous)
+        arrival = self._ghost_arrival(ghosts, ways)
+        ghost_d = arrival[rows, targets]
         if previous is None:
             nearing = np.zeros_like(ghost_d[:, :5], dtype=bool)
         else:
             before = self._nearest(previous.reshape(n, -1)[:, self._open].astype(bool), targets[:, :5])
             nearing = ghost_d[:, :5] < before
+        step_chance = self._ghost_steps(ways, targets[:, :5])
         scared_d = self._nearest(scared, targets)
         capsule_d = self._nearest(capsules, targets)
         with np.errstate(invalid="ignore"):
@@ -275,11 +327,12 @@ class GridObserver:
                 ghost_d[:, :5] == 3,
                 1.0 / (1.0 + ghost_d[:, :5]),
                 nearing,
+                step_chance,
                 1.0 / (1.0 + scared_d[:, :5]),
                 scared_d[:, :5] < scared_d[:, 5:],
                 1.0 / (1.0 + capsule_d[:, :5]),
                 capsule_d[:, :5] < capsule_d[:, 5:],
-                self._room(ghosts, targets[:, :5]),
+                self._room(arrival, targets[:, :5]),
             ], axis=2).astype(np.float32)  # (N, 5, fields)
         fields *= legal[:, :, None]
         out[:, : 5 * len(MOVE_FEATURES)] = fields.reshape(n, -1)

@@ -31,7 +31,26 @@ from pacman.state import GameState
 from pacman.envs.gymnasium_env import RENDER_FPS, PacmanEnv, episode_seed
 from pacman.envs.observations import grid_observation, grid_shape
 
-__all__ = ["PacmanAECEnv", "PacmanParallelEnv", "env", "parallel_env", "agent_name", "OBSERVATION_KINDS"]
+__all__ = ["PacmanAECEnv", "PacmanParallelEnv", "env", "parallel_env", "agent_name", "OBSERVATION_KINDS",
+           "RESET_OPTIONS", "check_reset_options"]
+
+#: The ``reset(options=...)`` keys the environments take: only ``"options"``, the key PettingZoo's `api_test` and
+#: `parallel_api_test` pass (``reset(seed=0, options={"options": 1})``) to check that `reset` takes the argument;
+#: it has no effect. The games take no reset options (as `PacmanEnv`); any other key is refused by name.
+RESET_OPTIONS = ("options",)
+
+
+def check_reset_options(options: Any) -> None:
+    """PacmanError naming what `options` (``reset(options=...)``) holds that the environments do not take."""
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise PacmanError(f"reset(options=...): expected a dict or None, got {type(options).__name__}")
+    unknown = sorted(map(str, (key for key in options if key not in RESET_OPTIONS)))
+    if unknown:
+        raise PacmanError(f"reset(options=...): this environment takes no reset options, got {', '.join(unknown)} "
+                          f"(the key 'options', PettingZoo's API test's, is accepted and does nothing)")
+
 
 #: The observation forms: "dict" (the grid and the action mask, PettingZoo's masking convention) or "box" (the grid
 #: alone, a `Box`, as SuperSuit's wrappers take it; the mask is then in ``infos[agent]["action_mask"]``).
@@ -104,7 +123,8 @@ class PacmanAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game: with `seed`, the game ``play --seed seed`` plays; without, the next of this environment's
-        generator."""
+        generator. `options`: none are taken (`RESET_OPTIONS`)."""
+        check_reset_options(options)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         if seed is not None:  # the action spaces' sampling too, so that a seeded run of random agents repeats
@@ -262,9 +282,8 @@ class PacmanParallelEnv(ParallelEnv):
         return self.aec.action_space(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Start a game, seeded as `PacmanAECEnv.reset`. `options` are accepted and unused, as by the AEC form
-        (PettingZoo's own tests pass some)."""
-        self.aec.reset(seed=seed)
+        """Start a game, seeded as `PacmanAECEnv.reset`; `options` as the AEC form takes them (`RESET_OPTIONS`)."""
+        self.aec.reset(seed=seed, options=options)
         self.agents = list(self.aec.agents)
         self._started = True
         seed_of_game = self.aec.infos["pacman"]["seed"]

@@ -5,7 +5,7 @@
 >>> env.seed(0)
 [0, 1, 2, 3]
 >>> env.reset().shape
-(4, 77)
+(4, 82)
 
 It plays exactly the games of `pacman.envs.PacmanEnv` (one round a step, the same
 seeded streams, the same observations), four to thousands at once, the way SB3
