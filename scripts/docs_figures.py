@@ -654,6 +654,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai solve test; pacman-ai solve corridor'),
     Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
            command='PACMAN_AI_ENGINE=python pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2'),
+    Figure('readme-learned', 'README.md', kind='recorded',
+           command='pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('step-chance-agreement', 'docs/environments.md', kind='recorded',
            command='python -m pytest tests/test_envs_sb3.py -k step_chance_is_the_true_directions'),
     Figure('grading-polled-overshoot', 'docs/grading.md', kind='recorded',
