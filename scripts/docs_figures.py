@@ -326,6 +326,17 @@ def _batch_outcome(m: Measurements) -> str:
             f"mean score {row['mean_score']:,.1f}")
 
 
+#: The shipped learned agent's games on `small` (needs the rl extra: CI installs it before --all).
+LEARNED_COMMAND = ("pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 "
+                   "--max-moves 500 --jobs 2")
+
+
+def _learned_outcome(m: Measurements) -> str:
+    row = m.batch(LEARNED_COMMAND)["configurations"][0]
+    return (f"wins {100 * row['win_rate']:.1f}% of `small` ({row['wins']}\n"
+            f"of {row['games']:,} games)")
+
+
 def _batch_speed(m: Measurements) -> str:
     two = m.batch_timing(BATCH_COMMAND.replace(" --out small.jsonl", ""))
     one = m.batch_timing(BATCH_COMMAND.replace(" --out small.jsonl", "").replace("--jobs 2", "--jobs 1"))
@@ -654,8 +665,9 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai solve test; pacman-ai solve corridor'),
     Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
            command='PACMAN_AI_ENGINE=python pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2'),
-    Figure('readme-learned', 'README.md', kind='recorded',
-           command='pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
+    Figure('readme-learned-training', 'README.md', kind='recorded',
+           command='python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 '
+                   '--eval-every 250000 --eval-games 500 --loss-penalty 1500 --seed 0'),
     Figure('step-chance-agreement', 'docs/environments.md', kind='recorded',
            command='python -m pytest tests/test_envs_sb3.py -k step_chance_is_the_true_directions'),
     Figure('grading-polled-overshoot', 'docs/grading.md', kind='recorded',
@@ -736,6 +748,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
+    Figure("readme-learned", "README.md", LEARNED_COMMAND, "exact", _learned_outcome, slow=True),
     Figure("two-configurations", "docs/experiments.md", COMPARE_TWO, "exact", _unchanged, slow=True,
            verify=_output_block("docs/experiments.md", "two-configurations", COMPARE_TWO, 1)),
     Figure("many-configurations", "docs/experiments.md", COMPARE_MANY + " --plot ranking.png", "exact", _unchanged,
