@@ -34,7 +34,7 @@ from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
            "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "better_parameters",
-           "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
+           "resolve_evaluation", "load_object", "defined_here", "describe_definitions", "region_cells"]
 
 Evaluation = Callable[[GameState], float]
 Bounds = Callable[[GameState, int], tuple[float, float]]
@@ -71,6 +71,13 @@ _SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
 #: region has at least SCALED_FULL cells, shrinking linearly to nothing at SCALED_NONE cells or fewer
 #: (docs/search-strength.md, "Near the optimum on small mazes")
 SCALED_NONE, SCALED_FULL = 24, 64
+
+
+def region_cells(layout: Layout) -> int:
+    """The number of cells of Pacman's region (the cells he can ever reach): what `scaled`'s weights, and the
+    default agent's search on a small maze (`pacman.agents.expectimax.SMALL_MAZE_NODES`), go by."""
+    region = layout.region(layout.pacman_start)
+    return sum(1 for x in range(layout.width) for y in range(layout.height) if layout.region((x, y)) == region)
 
 
 def _scaled_weights(cells: int) -> _Weights:
