@@ -34,7 +34,7 @@ from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
            "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "better_parameters",
-           "resolve_evaluation", "load_object", "defined_here", "describe_definitions"]
+           "resolve_evaluation", "load_object", "defined_here", "describe_definitions", "region_cells"]
 
 Evaluation = Callable[[GameState], float]
 Bounds = Callable[[GameState, int], tuple[float, float]]
@@ -71,6 +71,17 @@ _SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
 #: region has at least SCALED_FULL cells, shrinking linearly to nothing at SCALED_NONE cells or fewer
 #: (docs/search-strength.md, "Near the optimum on small mazes")
 SCALED_NONE, SCALED_FULL = 24, 64
+#: `scaled`'s lost-game penalty at SCALED_NONE cells or fewer (`safe`'s 2,000 from SCALED_FULL up, linear between):
+#: with the deeper search of a small maze, a loss priced at 2,000 made Pacman wait where the optimum goes
+#: (docs/search-strength.md, "Deeper on small mazes")
+SCALED_LOST_PENALTY = 1000.0
+
+
+def region_cells(layout: Layout) -> int:
+    """The number of cells of Pacman's region (the cells he can ever reach): what `scaled`'s weights, and the
+    default agent's search on a small maze (`pacman.agents.expectimax.SMALL_MAZE_NODES`), go by."""
+    region = layout.region(layout.pacman_start)
+    return sum(1 for x in range(layout.width) for y in range(layout.height) if layout.region((x, y)) == region)
 
 
 def _scaled_weights(cells: int) -> _Weights:
@@ -79,7 +90,8 @@ def _scaled_weights(cells: int) -> _Weights:
         return _SAFE
     share = max(0.0, (cells - SCALED_NONE) / (SCALED_FULL - SCALED_NONE))
     return _SAFE._replace(caught_penalty=_SAFE.caught_penalty * share, near_penalty=_SAFE.near_penalty * share,
-                          room_price=_SAFE.room_price * share)
+                          room_price=_SAFE.room_price * share,
+                          lost_penalty=SCALED_LOST_PENALTY + (_SAFE.lost_penalty - SCALED_LOST_PENALTY) * share)
 
 
 class _BetterTables:
@@ -271,7 +283,10 @@ scaled_evaluation.__doc__ = """`safe`, with its fear of ghosts scaled to the siz
     near a ghost and the room is always short, so the terms made Pacman dither
     away from the food until a ghost cornered him, and lose games the exact
     optimum wins. Only a game actually lost within the search's reach still
-    counts against a move. Over 300 random small mazes no weight was tuned on,
+    counts against a move, and there the lost-game penalty shrinks too, from
+    2,000 at 64 cells to 1,000 at 24 or fewer: with the deeper search of the
+    default depth ("auto") on small mazes, a loss priced at 2,000 made Pacman
+    wait where the optimum goes. Over 300 random small mazes no weight was tuned on,
     its gap to the optimal win probability is about a third of `safe`'s
     (docs/search-strength.md, "Near the optimum on small mazes"). Its bounds
     (`scaled_bounds_within`) are `better_bounds_within` with each maze's weights.

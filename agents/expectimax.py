@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, core_status, requested_engine
 from pacman.agents.declarations import proof_gaps
-from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
+from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, SCALED_FULL, region_cells, resolve_evaluation
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
 from pacman.actions import Action
@@ -26,7 +26,8 @@ from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
-           "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "estimated_leaves", "check_search_size"]
+           "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES", "estimated_leaves",
+           "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
 
@@ -38,6 +39,12 @@ MAX_DEPTH = 30
 MAX_SEARCH_LEAVES = 10**8
 #: The same limit for a pruned search on the compiled core: depth 4 with four ghosts (2.7e10) fits.
 MAX_CORE_SEARCH_LEAVES = 3 * 10**10
+#: A maze is small when Pacman's region has fewer cells than this (`region_cells`): `scaled`'s full weights start here.
+SMALL_MAZE_CELLS = SCALED_FULL
+#: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
+#: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
+AUTO_DEPTH = 2
+SMALL_MAZE_NODES = 20_000
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -371,6 +378,8 @@ class _SearchAgent:
         #: Star2 and move ordering (ExpectimaxAgent; exact, on top of `pruning`)
         self.star2 = False
         self.ordering = False
+        #: ExpectimaxAgent's depth="auto": AUTO_DEPTH, deeper on a small maze (`small_maze_budget`)
+        self.auto_depth = False
         self._game_ghosts: tuple = ()
         self._searcher: Searcher | None = None
         self._searcher_key: tuple | None = None
@@ -476,10 +485,18 @@ class _SearchAgent:
         searcher = self._searcher_for(state)
         root = (state, 0)
         started = time.perf_counter()
+        budget = self.small_maze_budget(state.layout)
         try:
-            if self.time_limit is None and self.node_limit is None:
+            if budget is not None:
+                # from scratch, so that the depth reached depends on the position alone, not on earlier moves
+                searcher.clear()
+                result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
+                                          min_depth=self.depth)
+            elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
+                if self.node_limit is not None:
+                    searcher.clear()  # as above: a node limit's depth depends on the position alone
                 result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
                                           self.time_limit, all_values=all_values, node_limit=self.node_limit)
         except TypeError:
@@ -501,6 +518,14 @@ class _SearchAgent:
         self.last_search = info
         return info
 
+    def small_maze_budget(self, layout: Layout) -> int | None:
+        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for a plain search:
+        SMALL_MAZE_NODES with ``depth="auto"``, no time or node limit, and Pacman's region under SMALL_MAZE_CELLS."""
+        if not self.auto_depth or self.time_limit is not None or self.node_limit is not None:
+            return None
+        cells = layout.derived("region_cells", region_cells)
+        return SMALL_MAZE_NODES if cells < SMALL_MAZE_CELLS else None
+
     def _check_evaluation(self, state: GameState) -> None:
         """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""
         value = self.evaluation(state)
@@ -512,7 +537,8 @@ class _SearchAgent:
 
     def __repr__(self) -> str:
         engine = f", engine={self.engine!r}" if self.engine != "auto" else ""
-        return (f"{type(self).__name__}(depth={self.depth}, evaluation={self.evaluation_name!r}, "
+        depth = "'auto'" if self.auto_depth else self.depth
+        return (f"{type(self).__name__}(depth={depth}, evaluation={self.evaluation_name!r}, "
                 f"ghost_model={self.ghost_model!r}, time_limit={self.time_limit}{engine})")
 
 
@@ -548,12 +574,23 @@ class ExpectimaxAgent(_SearchAgent):
     without limit if depth is None), and stops where the searches together
     would count more than `node_limit` nodes: the deepest finished search
     answers. Unlike a time limit, the depth reached depends on the position
-    alone, so games stay the same on every machine and both engines.
+    alone (each decision searches from scratch), so games stay the same on
+    every machine and both engines.
+
+    ``depth="auto"`` (the default) is depth 2 (AUTO_DEPTH) on a maze where
+    Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
+    maze, with no time or node limit, each move searches from scratch to
+    depth 2, then deeper while the searches together count at most
+    SMALL_MAZE_NODES (20,000) nodes: the deepest finished search answers, and
+    the move depends on the position alone. It brings the default agent within
+    a point or two of the exact optimum on most small mazes, where depth 2
+    cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
+    mazes"). An int depth is exactly that depth everywhere.
     """
 
     def __init__(
         self,
-        depth: int | None = 2,
+        depth: int | str | None = "auto",
         evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
         ghost_model: str | Sequence[Any] | None = None,
         time_limit: float | None = None,
@@ -564,7 +601,12 @@ class ExpectimaxAgent(_SearchAgent):
         ordering: bool = False,
         node_limit: int | None = None,
     ) -> None:
-        super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine, node_limit)
+        auto = isinstance(depth, str) and depth == "auto"
+        if isinstance(depth, str) and not auto:
+            raise AgentSpecError(f"ExpectimaxAgent: depth must be an int >= 1, 'auto' or None, got {depth!r}")
+        super().__init__(AUTO_DEPTH if auto else depth, evaluation, ghost_model, time_limit, transposition, pruning,
+                         engine, node_limit)
+        self.auto_depth = auto
         for flag, value in (("star2", star2), ("ordering", ordering)):
             if not isinstance(value, bool):
                 raise AgentSpecError(f"ExpectimaxAgent: {flag} must be true or false, got {value!r}")

@@ -625,13 +625,15 @@ def iterative_search(
     time_limit: float | None,
     all_values: bool = True,
     node_limit: int | None = None,
+    min_depth: int = 1,
 ) -> SearchResult:
     """Deepen 1, 2, ... up to `max_depth`; the result of the deepest search that finished.
 
     A search stops when `time_limit` seconds have passed since the first began,
     or when the searches together would count more than `node_limit` nodes: then
     the previous depth stands. Depth 1 always finishes, however long it takes, so
-    there is always an answer. A node limit depends on the position alone (both
+    there is always an answer; so does every depth up to `min_depth` under a node
+    limit (their nodes count toward it). A node limit depends on the position alone (both
     engines count the same nodes), so the depth reached, and the move, are the
     same on every machine and under any load; a time limit is not.
     Stops early once a search reaches no depth cut-off (deeper cannot differ), and
@@ -645,7 +647,7 @@ def iterative_search(
     while depth <= max_depth:
         if result is not None:
             searcher.deadline = deadline if time_limit is not None else None
-            searcher.node_limit = node_limit - nodes if node_limit is not None else INF
+            searcher.node_limit = node_limit - nodes if node_limit is not None and depth > min_depth else INF
         try:
             current = searcher.search(node, depth, all_values=all_values)
         except OutOfTime:
@@ -661,7 +663,8 @@ def iterative_search(
             searcher.node_limit = INF
         nodes += current.nodes
         result = current
-        if current.complete or time.perf_counter() >= deadline or (node_limit is not None and nodes >= node_limit):
+        if current.complete or time.perf_counter() >= deadline or (
+                node_limit is not None and nodes >= node_limit and depth >= min_depth):
             break
         depth += 1
     assert result is not None

@@ -93,6 +93,12 @@ def _absolute(token: str) -> str:
     return token
 
 
+def _absolute_argv(argv: list[str]) -> list[str]:
+    """`argv` with the repository files it reads made absolute (`_absolute`), never a file it writes (the value
+    of an output flag such as ``--record``): a command run in the scratch folder writes there."""
+    return [token if before in _OUTPUT_FLAGS else _absolute(token) for before, token in zip([""] + argv, argv)]
+
+
 class Measurements:
     """What the documented commands give, each command run once (cached) in a scratch folder.
 
@@ -107,7 +113,7 @@ class Measurements:
 
     def run(self, command: str, cwd: Path | None = None, timeout: float = 1800) -> subprocess.CompletedProcess:
         """Run a documented ``pacman-ai ...`` command; FigureError with its stderr if it fails."""
-        argv = shlex.split(command)
+        argv = _absolute_argv(shlex.split(command))  # the repository's files by path
         if argv[0] != "pacman-ai":
             raise FigureError(f"not a pacman-ai command: {command}")
         done = subprocess.run([sys.executable, "-m", "pacman", *argv[1:]], cwd=cwd or self.scratch, env=self.env,
@@ -128,7 +134,7 @@ class Measurements:
             argv = argv[3:]
         program = [sys.executable, "-m", "pacman"] if argv[0] == "pacman-ai" else [sys.executable]
         if argv[0] == "pacman-ai":  # run in the scratch folder (it may write files), the repository's files by path
-            argv = [_absolute(token) for token in argv]
+            argv = _absolute_argv(argv)
         done = subprocess.run([*program, *argv[1:]], cwd=ROOT if argv[0] != "pacman-ai" else self.scratch, env=env,
                               capture_output=True, text=True, timeout=3600)
         if done.returncode != 0:
@@ -439,7 +445,8 @@ def _layout_outcomes(m: Measurements) -> str:
 
 
 HELD_OUT_AGENTS = ("greedy", "expectimax:depth=2,evaluation=safe", "expectimax:depth=2,evaluation=better",
-                   "expectimax:depth=2,evaluation=scaled", "expectimax:depth=None,node_limit=2000,evaluation=scaled")
+                   "expectimax:depth=2,evaluation=scaled", "expectimax:depth=None,node_limit=2000,evaluation=scaled",
+                   "expectimax")
 HELD_OUT_COMMAND = ("python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 "
                     + " ".join(f"--agent {agent}" for agent in HELD_OUT_AGENTS) + " --json held-out.json")
 #: The per-maze results of HELD_OUT_COMMAND (its --json, without the mazes' text and the agents' first moves).
@@ -510,11 +517,12 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     order = ("blob", "fork", "cross", "pen")
     expect("mazes by family", " ".join(counts.groups()) if counts else "nothing",
            " ".join(str(len(families.get(family, []))) for family in order))
-    by_family = re.findall(r"(?:greedy|`safe`|`better`|`scaled`|`scaled` with the node limit) "
+    by_family = re.findall(r"(?:greedy|`safe`|`better`|`scaled`|`scaled` with the node limit|`auto`) "
                            r"(\d+\.\d), (\d+\.\d), (\d+\.\d), (\d+\.\d)", prose)
     for found, (s, policy, _, optima) in zip(by_family, summaries):
         gaps = [statistics.mean(100 * (optima[i].win - policy[i].win) for i in families[family]) for family in order]
-        expect(f"{s.agent}: mean gap by family", ", ".join(found), ", ".join(f"{gap:.1f}" for gap in gaps))
+        expect(f"{s.agent}: mean gap by family", ", ".join(found),
+               ", ".join(f"{round(gap, 1) + 0.0:.1f}" for gap in gaps))  # + 0.0: no "-0.0"
     if len(by_family) != len(summaries):
         problems.append(f"the families' gaps name {len(by_family)} agents, not {len(summaries)}")
     within = re.search(r"it is on (\d+) of the (\d+) mazes", prose)
@@ -665,6 +673,22 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai solve test; pacman-ai solve corridor'),
     Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
            command='PACMAN_AI_ENGINE=python pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2'),
+    Figure('auto-rules', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai batch --layout small --games 300 --seed 7 --max-moves 500 --jobs 1; '
+                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax:node_limit=20000'),
+    Figure('auto-harness', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled; '
+                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --layout threeway --layout corridor --layout coinflip '
+                   '--layout pocket --layout test --layout trapped --layout minimax --per-maze --agent expectimax '
+                   '--agent expectimax:depth=2,evaluation=scaled; '
+                   'pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1'),
+    Figure('auto-where-loses', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled --agent greedy --draw docs/images/where-auto-loses.png'),
+    Figure('auto-move-time', 'docs/search-strength.md', kind='timing',
+           command='pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1; '
+                   'pacman-ai batch --layout minimax --games 600 --seed 0 --max-moves 500 --jobs 1'),
+    Figure('readme-optimum-gap', 'README.md', kind='recorded', command=HELD_OUT_COMMAND.replace(' --json held-out.json', '')),
     Figure('readme-learned-training', 'README.md', kind='recorded',
            command='python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 '
                    '--eval-every 250000 --eval-games 500 --loss-penalty 1500 --seed 0'),
@@ -886,6 +910,8 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     ('docs/cs188.md', 'at most 256 MB'),
     ('docs/environments.md', '`max_moves` (default 1,000'),
     ('docs/experiments.md', 'bootstrap interval (10,000'),
+    ('docs/guide/play.md', 'count at most 20,000 nodes'),
+    ('README.md', 'at most 20,000 nodes a move'),
     ('docs/grading.md', 'what is left of the 32 MB'),
     ('docs/grading.md', 'One budget of 32 MB'),
     ('docs/grading.md', 'budget (less 4 KB'),

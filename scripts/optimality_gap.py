@@ -123,15 +123,18 @@ def _short(spec: str) -> str:
 
 
 def draw(mazes: list[Maze], optima: list, results: list, agents: list[str], count: int) -> bytes:
-    """The `count` mazes where the first agent is furthest from the optimum, each at its costliest decision."""
+    """The `count` mazes where the first agent is furthest from the optimum, each at its costliest decision (a maze
+    where no single move of it loses, because its game may never end, is passed over)."""
     gaps = sorted(range(len(mazes)), key=lambda i: optima[i].win - results[i][1][0][0].win, reverse=True)
     panels = []
-    for i in gaps[:count]:
+    for i in gaps:
+        if len(panels) == count or optima[i].win - results[i][1][0][0].win <= 1e-9:
+            break
         layout = mazes[i].layout
         first = AgentSpec.parse(agents[0]).build(layout)
         decisions = costly_decisions(layout, first.get_action, optimal_values(layout))
-        if not decisions:  # the first agent plays this maze optimally (and so every later one too)
-            break
+        if not decisions:  # no single move loses: it plays optimally, or its game never ends (a loop, not a move)
+            continue
         decision = decisions[0]
         best = max(decision.move_values.values())
         moves = [(f"optimal {100 * best:.1f}%", tuple(a for a, v in decision.move_values.items() if v >= best - 1e-9))]
@@ -146,7 +149,7 @@ def draw(mazes: list[Maze], optima: list, results: list, agents: list[str], coun
             f"here {decision.visits:.2f} times a game: {100 * decision.loss:.1f} points",
         ]))
     if not panels:
-        raise SystemExit(f"optimality_gap: --draw: {agents[0]} plays every maze optimally, nothing to draw")
+        raise SystemExit(f"optimality_gap: --draw: no move of {agents[0]} loses against the optimum, nothing to draw")
     return panels_png(panels, per_row=2)
 
 

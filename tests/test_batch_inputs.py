@@ -284,7 +284,7 @@ def test_a_callable_agent_argument_is_refused_with_the_way_to_name_it():
 # Effective agent arguments
 
 
-EXPECTIMAX_DEFAULTS = {"depth": 2, "engine": "auto", "evaluation": "scaled", "ghost_model": "random", "pruning": True,
+EXPECTIMAX_DEFAULTS = {"depth": "auto", "engine": "auto", "evaluation": "scaled", "ghost_model": "random", "pruning": True,
                        "time_limit": None, "transposition": True, "star2": True, "ordering": False, "node_limit": None}
 
 
@@ -301,7 +301,7 @@ def test_lines_and_summary_record_the_effective_agent_arguments(tmp_path):
 
 def test_the_same_configuration_spelt_twice_is_refused():
     with pytest.raises(BatchError, match="the same configuration is listed twice"):
-        run_batch([GameConfig.create("test", "expectimax"), GameConfig.create("test", "expectimax", {"depth": 2})],
+        run_batch([GameConfig.create("test", "expectimax"), GameConfig.create("test", "expectimax", {"depth": "auto"})],
                   games=1)
 
 

@@ -251,3 +251,21 @@ def test_the_held_out_table_is_made_again_from_its_recorded_results(tmp_path, co
     (copy / "docs" / "figures-data" / "held-out-gaps.json").unlink()
     done = _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps")
     assert done.returncode == 2 and "docs/figures-data/held-out-gaps.json: [Errno 2]" in done.stderr
+
+
+def test_a_command_reads_the_repositorys_files_by_path_and_writes_only_in_its_scratch_folder():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_figures_under_test", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    argv = ["pacman-ai", "play", "--pacman", "sb3:examples/rl/small.zip", "--record", "docs/game.gif",
+            "--layout", "layouts/small.lay"]
+    made = module._absolute_argv(argv)
+    assert made[3] == f"sb3:{ROOT / 'examples' / 'rl' / 'small.zip'}"  # read: the repository's file
+    assert made[5] == "docs/game.gif"  # written: in the folder the command runs in, never over the repository's
+    assert made[7] == str(ROOT / "layouts" / "small.lay")

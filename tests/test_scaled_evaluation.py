@@ -14,7 +14,7 @@ from test_compiled_core import pacman_positions
 
 from pacman import Action, GameState, load_layout, parse_layout
 from pacman.agents import make_pacman_agent
-from pacman.agents.evaluation import (SCALED_FULL, SCALED_NONE, EVALUATIONS, _scaled_weights, safe_evaluation,
+from pacman.agents.evaluation import (SCALED_FULL, SCALED_LOST_PENALTY, SCALED_NONE, EVALUATIONS, _scaled_weights, safe_evaluation,
                                       scaled_evaluation)
 from pacman.agents.solver import OptimalAgent, estimated_nodes, solve
 from pacman.distances import DistanceTable
@@ -65,11 +65,25 @@ def test_on_small_mazes_scaled_is_safe_without_its_danger_terms(name):
     assert seen >= 5  # the terms are there in safe, and gone in scaled
 
 
+def test_a_lost_game_on_a_small_maze_costs_1000_below_its_score():
+    # a corridor of 4 cells: Pacman eats a dot beside a hunting ghost, which steps onto him: the game is lost
+    layout = parse_layout("%%%%%%\n%P.G.%\n%%%%%%\n")
+    state = GameState.initial(layout).successor(0, Action.EAST)
+    lost = state.successor(1, Action.WEST)
+    assert lost.is_lose() and region_cells(layout) == 4 and lost.food_mask.bit_count() == 1
+    # the score, one dot left at the food weight (1.5 a step x the diameter 3, + 5), and the penalty
+    assert scaled_evaluation(lost) == lost.score - 9.5 - 1000.0
+    assert safe_evaluation(lost) == lost.score - 9.5 - 2000.0
+
+
 def test_between_24_and_64_cells_the_danger_terms_shrink_linearly():
     assert _scaled_weights(SCALED_NONE).caught_penalty == 0.0
     assert _scaled_weights(44) == _scaled_weights(44)._replace()
     half = _scaled_weights(44)
     assert (half.caught_penalty, half.near_penalty, half.room_price) == (150.0, 20.0, 30.0)
+    # the lost-game penalty: 1,000 at 24 cells or fewer, safe's 2,000 from 64 up, linear between
+    assert [_scaled_weights(c).lost_penalty for c in (5, SCALED_NONE, 44, SCALED_FULL, 200)] == [
+        SCALED_LOST_PENALTY, 1000.0, 1500.0, 2000.0, 2000.0]
     assert _scaled_weights(SCALED_FULL) == _scaled_weights(1000)
     # a 44-cell maze: a 4 x 11 room
     layout = parse_layout("\n".join(["%" * 13] + ["%" + "P" + " " * 10 + "%"] + ["%" + " " * 11 + "%"] * 2

@@ -66,7 +66,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            f"(default: expectimax)")
     play.add_argument("--agent-args", default=None, metavar="K=V,...",
                       help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "
-                           "(default for expectimax: depth=2,evaluation=scaled)")
+                           "(default for expectimax: depth=auto,evaluation=scaled)")
     play.add_argument("--ghosts", default="random", choices=sorted(GHOST_KINDS),
                       help="ghost agent kind (default: random)")
     play.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
@@ -129,6 +129,9 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
 
     defaults = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
     depth = defaults.get("depth")
+    if depth == "auto":  # ExpectimaxAgent's default: depth 2 where a search could be slow (a small maze never is)
+        from pacman.agents.expectimax import AUTO_DEPTH
+        depth = AUTO_DEPTH
     if "time_limit" not in defaults or not isinstance(depth, int):
         return None
     engine = "compiled" if core_status()[0] and defaults.get("engine", "auto") != "python" else "python"
