@@ -75,7 +75,7 @@ def test_num_ghosts_and_agent_args_are_passed_on(capsys):
         (["play", "--agent-args", "depth"], "expected key=value"),
         (["play", "--pacman", "greedy", "--agent-args", "depth=2"], "takes no argument 'depth'"),
         (["play", "--agent-args", "dpeth=2"], "takes no argument 'dpeth'"),
-        (["play", "--agent-args", "depth=two"], "depth must be an int >= 1, got 'two'"),
+        (["play", "--agent-args", "depth=two"], "depth must be an int >= 1, 'auto' or None, got 'two'"),
         (["play", "--agent-args", "evaluation=smartest"], "evaluation 'smartest': not a registered name"),
         (["play", "--agent-args", "time_limit=-1"], "time_limit must be a positive number"),
         (["play", "--layout", "tiny", "--num-ghosts", "3"], "has only 1 ghost"),

@@ -280,7 +280,7 @@ MISUSE = [
      "(every interface), got ''"),
     (["replay", "game.json", "--display", "web", "--host", " "], {}, "argument --host: expected an address"),
     (["compare", "--config", "a:--agent-args depth=x", "--config", "b:", "--games", "2"], {},
-     "pacman-ai compare: --config a:--agent-args depth=x: ExpectimaxAgent: depth must be an int >= 1, got 'x'"),
+     "pacman-ai compare: --config a:--agent-args depth=x: ExpectimaxAgent: depth must be an int >= 1, 'auto' or None, got 'x'"),
     (["compare", "--config", "a:", "--config", "b:--layout nowhere", "--games", "2"], {},
      "pacman-ai compare: --config b:--layout nowhere: nowhere: unknown layout"),
     (["compare", "--config", "a:", "--config", "b:--pacman bogus", "--games", "2"], {},
