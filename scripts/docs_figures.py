@@ -688,6 +688,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('auto-move-time', 'docs/search-strength.md', kind='timing',
            command='pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1; '
                    'pacman-ai batch --layout minimax --games 600 --seed 0 --max-moves 500 --jobs 1'),
+    Figure('auto-move-time-quiet', 'docs/search-strength.md', kind='timing',
+           command='pacman-ai batch --layout trapped --games 300 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
+                   'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
+                   'pacman-ai batch --layout large --games 300 --seed 0 --max-moves 2000 --jobs 1 --out large.jsonl',
+           fields=('ms/move',)),
     Figure('readme-optimum-gap', 'README.md', kind='recorded', command=HELD_OUT_COMMAND.replace(' --json held-out.json', '')),
     Figure('readme-learned-training', 'README.md', kind='recorded',
            command='python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 '
