@@ -40,6 +40,9 @@ def pacman_ai(*args: str, cwd: Path, timeout: float = 120) -> subprocess.Complet
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
+    """A maze without food: every game runs to the move limit. The games here play depth 2 (the limit does not
+    depend on the agent): the default depth "auto" searches up to 20,000 nodes a move on a maze this small, which
+    on the Python engine (PACMAN_AI_ENGINE=python, a run of CI) makes a 1,000-move game take minutes."""
     (tmp_path / "nofood.lay").write_text(NO_FOOD)
     return tmp_path
 
@@ -58,7 +61,7 @@ def test_the_policy_resolves_the_default_none_and_a_number():
 
 def test_compare_ends_games_on_a_maze_without_food_with_the_default_limit(folder):
     # It ran forever: compare had no default limit. Now it plays batch's, and says it in every line.
-    done = pacman_ai("compare", "--layout", "nofood.lay", "--config", "a:", "--config", "b:", "--games", "2",
+    done = pacman_ai("compare", "--layout", "nofood.lay", "--agent-args", "depth=2", "--config", "a:", "--config", "b:", "--games", "2",
                      "--jobs", "1", "--out", "c.jsonl", "--quiet", cwd=folder, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = read_results(folder / "c.jsonl")
@@ -68,7 +71,7 @@ def test_compare_ends_games_on_a_maze_without_food_with_the_default_limit(folder
 
 
 def test_compare_and_batch_files_with_the_same_flags_hold_the_same_games(folder):
-    flags = ["--layout", "nofood.lay", "--games", "2", "--jobs", "1", "--quiet", "--seed", "5"]
+    flags = ["--layout", "nofood.lay", "--agent-args", "depth=2", "--games", "2", "--jobs", "1", "--quiet", "--seed", "5"]
     for limit in ([], ["--max-moves", "30"]):
         batch = pacman_ai("batch", *flags, *limit, "--out", "b.jsonl", "--force", cwd=folder)
         compare = pacman_ai("compare", *flags, *limit, "--config", "a:", "--config", "b:", "--out", "c.jsonl",
@@ -97,7 +100,7 @@ def test_every_playing_command_documents_the_same_limit(folder):
 
 
 def test_play_and_replay_say_the_same_cut_off_message(folder):
-    played = pacman_ai("play", "--layout", "nofood.lay", "--display", "none", "--seed", "1", "--save", "g.json",
+    played = pacman_ai("play", "--layout", "nofood.lay", "--agent-args", "depth=2", "--display", "none", "--seed", "1", "--save", "g.json",
                        cwd=folder)
     assert played.returncode == 0, played.stderr
     message = "cut off after 1,000 Pacman moves, the move limit"

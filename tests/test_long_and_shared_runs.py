@@ -57,6 +57,8 @@ def start(*args: str, cwd: Path) -> subprocess.Popen:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
+    # Games of nofood.lay that run to the 1,000-move limit play depth 2: the default depth "auto" searches up to
+    # 20,000 nodes a move on a maze this small, minutes a game on the Python engine (PACMAN_AI_ENGINE=python).
     (tmp_path / "nofood.lay").write_text(NO_FOOD)
     (tmp_path / "crowded.lay").write_text(CROWDED)
     return tmp_path
@@ -74,7 +76,7 @@ def test_the_default_limit_is_twenty_moves_per_open_cell_at_least_a_thousand():
 
 
 def test_play_ends_a_game_without_food_on_its_own_and_says_why(folder):
-    done = pacman_ai("play", "--layout", "nofood.lay", "--display", "none", "--seed", "1", cwd=folder)
+    done = pacman_ai("play", "--layout", "nofood.lay", "--agent-args", "depth=2", "--display", "none", "--seed", "1", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ("game 1: cut-off, score -1000, 1000 moves, seed 1 - cut off after 1,000 Pacman moves, "
                            "the move limit\n")
@@ -96,7 +98,7 @@ def test_max_moves_none_is_the_classic_game_without_a_limit(folder):
 
 
 def test_batch_ends_games_without_food_on_their_own_and_records_the_limit(folder):
-    done = pacman_ai("batch", "--layout", "nofood.lay", "--games", "2", "--jobs", "1", "--out", "r.jsonl",
+    done = pacman_ai("batch", "--layout", "nofood.lay", "--agent-args", "depth=2", "--games", "2", "--jobs", "1", "--out", "r.jsonl",
                      "--quiet", cwd=folder)
     assert done.returncode == 0, done.stderr
     lines = read_results(folder / "r.jsonl")
