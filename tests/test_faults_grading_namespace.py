@@ -94,6 +94,39 @@ def test_what_it_wrote_is_counted_and_never_over_the_budget(tmp_path):
     assert run.limits == [filled] and run.import_error == filled
 
 
+# A test whose get_action runs: max over two leaves, depth 1, no ghosts.
+_TREE_ITEM = {"kind": "tree", "tree": {"max": [1, 2]}, "ghosts": 0, "depth": 1, "agent_class": "ExpectimaxAgent"}
+
+
+@needs_namespace
+def test_a_test_that_fails_on_the_full_disk_before_the_watch_looks_fails_for_the_disk(tmp_path, monkeypatch):
+    """The race CI once lost under load: the submission's own ENOSPC reached the grader before the watch saw its
+    space full. The grader finds the space full when the child ends, and the test that failed on it is the disk's."""
+    monkeypatch.setattr(sandbox, "_WATCH_EVERY", 1000.0)  # the watch looks once, at the start, then never in time
+    path = _submission(tmp_path, """
+        i = 0
+        while True:  # fill its space; the write that does not fit raises (uncaught: the test fails on it)
+            with open(f"fill-{i}", "wb") as out:
+                out.write(b"x" * (1 << 20))
+            i += 1
+    """)
+    run = sandbox.run_items(path.read_text(), str(path), [_TREE_ITEM], [20.0])
+    filled = sandbox._filled_line(WRITE_BUDGET - sandbox._JAIL_SLACK)
+    assert run.limits == [filled]
+    assert [o.error for o in run.outcomes] == [filled]  # not "OSError: [Errno 28] No space left on device"
+
+
+@needs_namespace
+def test_a_test_that_fails_on_its_own_oserror_keeps_its_own_error(tmp_path):
+    """The other side of the rule above: an OSError that is not a full disk stays the submission's own error."""
+    path = _submission(tmp_path, """
+        open("/nonexistent-folder/file", "w")
+    """)
+    run = sandbox.run_items(path.read_text(), str(path), [_TREE_ITEM], [20.0])
+    assert run.limits == []
+    assert run.outcomes[0].error.startswith("FileNotFoundError: [Errno 2] No such file or directory")
+
+
 ESCAPES = """
     import ctypes, os
     flood = {flood!r}

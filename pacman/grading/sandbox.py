@@ -518,7 +518,9 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
                 progressed += 1
             if status.limit is not None and status.current is None:  # gone over between items, or found after
                 for i in range(first, progressed):  # the child's items: which of them wrote it cannot be told
-                    if outcomes[i] is not None and outcomes[i].ok:
+                    # An item that failed on the full disk before the watch's next look failed for the limit too.
+                    if outcomes[i] is not None and (outcomes[i].ok or (i in status.no_space
+                                                                       and status.limit.startswith("disk:"))):
                         outcomes[i] = ItemOutcome(False, error=status.limit, seconds=outcomes[i].seconds)
             if progressed == first:  # died between items without starting one: count it against the next
                 outcomes[first] = ItemOutcome(False, error=status.reason)
@@ -611,6 +613,8 @@ class _ChildStatus:
     """In a namespace: the bytes its tmpfs held when it ended (None without a namespace, or if not told)."""
     filled: int = 0
     """In a namespace: the size of its tmpfs if it was full when it ended, else 0."""
+    no_space: set[int] = field(default_factory=set)
+    """Items that failed on a full disk (ENOSPC): the disk limit's, when the grader finds its space was full."""
 
 
 class _Watch:
@@ -835,6 +839,8 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                         bool(message.get("ok")) and not violations, data=message.get("data") or {},
                         error=forbidden_error(violations) if violations else message.get("error"),
                         seconds=float(message.get("seconds", 0.0)), violations=violations)
+                    if message.get("no_space") is True and not outcomes[status.current].ok:
+                        status.no_space.add(status.current)
                     status.current = None
                     deadline = time.monotonic() + _BETWEEN_ITEMS
                     limit_text = "the submission's process hung between two tests"

@@ -14,6 +14,7 @@ parent never parses.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import resource
@@ -91,6 +92,16 @@ def _describe(exc: BaseException, submission_path: str) -> str:
     if len(text) > 300:
         text = text[:300] + "..."
     return f"{type(exc).__name__}: {text}{where}"
+
+
+def _out_of_space(exc: BaseException) -> bool:
+    """Whether `exc` is (or was raised while handling) a full disk: then the grader's disk line says why."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        exc, seen = exc.__context__, seen + 1
+    return False
 
 
 def _not_implemented(exc: BaseException) -> str | None:
@@ -335,7 +346,8 @@ def main() -> None:
             data = runners[item["kind"]](module, item)
         except BaseException as exc:  # the submission's failure is this item's, not the grader's
             channel.send("result", item=index, ok=False, error=_describe(exc, path),
-                         seconds=time.perf_counter() - started, violations=_attempts(guard))
+                         seconds=time.perf_counter() - started, violations=_attempts(guard),
+                         no_space=_out_of_space(exc))
             if isinstance(exc, MemoryError):
                 break  # the process may be in a poor state; the parent starts a fresh one
             continue
