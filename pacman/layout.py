@@ -329,8 +329,12 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
 
     A plain name is looked up as ``./layouts/NAME.lay`` first (course folders keep
     their mazes there), then among the shipped layouts; anything else is read as
-    a path. A CS188 maze name (``mediumClassic``) that is none of these is an
-    error naming the closest shipped layout. Raises `LayoutError` naming the input.
+    a path. A file name ending in ``.lay`` that exists (``pocket.lay`` in the
+    working directory) is that file, never the shipped maze of the same name; a
+    plain name that picks a shipped maze while ``./NAME.lay`` holds another one
+    warns (`LayoutWarning`) naming the file it did not read. A CS188 maze name
+    (``mediumClassic``) that is none of these is an error naming the closest
+    shipped layout. Raises `LayoutError` naming the input.
     """
     try:
         text = os.fspath(name_or_path)
@@ -346,11 +350,19 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
     own = Path("layouts") / (text if text.endswith(".lay") else f"{text}.lay")
     if plain and _exists(own, Path.is_file):  # a course folder's layouts/NAME.lay comes first
         return parse_layout(_read_text(own, text), name=own.stem, path=str(own))
+    if plain and text.endswith(".lay") and _exists(Path(text), Path.is_file):  # the file named, not a shipped maze
+        return parse_layout(_read_text(Path(text), text), name=Path(text).stem, path=text)
     shipped = _layouts_dir()
     bare = text[:-4] if text.endswith(".lay") else text
     if plain and _exists(shipped / f"{bare}.lay", Path.is_file):
         file = shipped / f"{bare}.lay"
-        return parse_layout(_read_text(file, text), name=bare, path=str(file))
+        layout = parse_layout(_read_text(file, text), name=bare, path=str(file))
+        local = Path(f"{bare}.lay")
+        if not text.endswith(".lay") and _exists(local, Path.is_file) and not _same_text(local, layout.text):
+            warnings.warn_explicit(f"not read: layout {text!r} is the shipped maze of that name; to play this "
+                                   f"file instead, give its file name ({local})", LayoutWarning,
+                                   filename=str(local), lineno=1)
+        return layout
     try:
         path = Path(text).expanduser()
     except RuntimeError:  # "~user" with no such home directory
@@ -371,6 +383,16 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
         f"{shown}: unknown layout (not a shipped name, not an existing file); "
         f"{hint}shipped: {', '.join(names)}"
     )
+
+
+def _same_text(path: Path, text: str) -> bool:
+    """Whether the layout file at `path` holds the maze `text` (False if it cannot be read or parsed)."""
+    try:
+        with warnings.catch_warnings():  # its own faults are said when it is loaded, not here
+            warnings.simplefilter("ignore", LayoutWarning)
+            return parse_layout(_read_text(path, str(path)), name=path.stem).text == text
+    except (OSError, LayoutError):
+        return False
 
 
 def _exists(path: Path, test: Callable[[Path], bool]) -> bool:

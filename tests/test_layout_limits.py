@@ -1,8 +1,10 @@
 """Layouts too large or too crowded to play are refused before anything large is built; odd characters are named."""
 
+import json
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -20,7 +22,7 @@ from pacman import AgentSpecError, LayoutError, load_layout, parse_layout, run_g
 from pacman.distances import DistanceTable
 from pacman.agents.compiled import core_status
 from pacman.agents.ghosts import RandomGhost
-from pacman.layout import MAX_CELLS, layout_names
+from pacman.layout import MAX_CELLS, LayoutWarning, layout_names
 
 #: The limit and its wording for the default (pruned) agent where these tests run: the core unless it is off.
 ON_CORE = core_status()[0]
@@ -229,3 +231,36 @@ def test_a_course_folder_layout_comes_before_the_shipped_one(tmp_path, monkeypat
     assert load_layout("mine.lay").food_count == 2
     assert load_layout("medium").width == 4  # the course's own maze, not the shipped one
     assert load_layout("small").width > 4
+
+
+def test_a_lay_file_in_the_working_directory_is_read_not_the_shipped_maze_of_its_name(tmp_path, monkeypatch):
+    """`load_layout("pocket.lay")` with ./pocket.lay present is that file (it once loaded the shipped pocket)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pocket.lay").write_text("%%%%%%\n%P...%\n%%%%%%\n")
+    mine = load_layout("pocket.lay")
+    assert (mine.name, mine.food_count, mine.width, mine.path) == ("pocket", 3, 6, "pocket.lay")
+    with pytest.warns(LayoutWarning, match=r"^not read: layout 'pocket' is the shipped maze of that name; to play "
+                                           r"this file instead, give its file name \(pocket\.lay\)$") as caught:
+        shipped = load_layout("pocket")
+    assert caught[0].filename == "pocket.lay"  # shown as "pocket.lay:1: LayoutWarning: not read: ..."
+    assert shipped.text != mine.text and shipped.path.endswith(os.path.join("layouts", "pocket.lay"))
+    assert load_layout("small.lay").width > 6  # no such file here: the shipped one, as before
+
+
+def test_a_copy_of_the_shipped_maze_beside_it_is_not_warned_about(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pocket.lay").write_text(load_layout("pocket").text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert load_layout("pocket").name == "pocket"
+
+
+def test_the_cli_reads_the_lay_file_it_is_given_in_a_fresh_folder(tmp_path):
+    (tmp_path / "tiny.lay").write_text("%%%%%\n%P.G%\n%%%%%\n")
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "tiny.lay", "--display", "none",
+                           "--seed", "1", "--max-moves", "20", "--json"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout)
+    # Its one dot is next to Pacman: eaten on the first move (10 + 500 - 1); the shipped `tiny` has 9 dots.
+    assert (game["layout"], game["won"], game["moves"], game["score"]) == ("tiny", True, 1, 509)
