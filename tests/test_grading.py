@@ -440,6 +440,21 @@ def test_grading_never_imports_pygame(mini):
     assert done.stdout.strip() == "ok", done.stderr
 
 
+def test_the_per_test_worker_loads_none_of_the_grader_and_the_public_names_still_import():
+    """Each test runs in a fresh process that imports pacman.grading.worker: the package's names load on use."""
+    code = ("import sys, pacman.grading.worker; "
+            "print(sorted(m for m in ('pacman.grading.grader', 'pacman.grading.assignment', 'pacman.grading.report', "
+            "'pacman.grading.gradescope', 'pygame') if m in sys.modules)); "
+            "from pacman.grading import grade, load_assignment, format_report, write_gradescope_package; "
+            "print(grade.__module__, load_assignment.__module__, format_report.__module__)")
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["[]", "pacman.grading.grader pacman.grading.assignment pacman.grading.report"], \
+        done.stderr
+    with pytest.raises(AttributeError, match="module 'pacman.grading' has no attribute 'grader_of_nothing'"):
+        import pacman.grading
+        pacman.grading.grader_of_nothing
+
+
 def test_format_report_explains_failures_only_unless_verbose():
     report = grade(SHIPPED, submission("minimax"), questions=["trees"])
     short, long = format_report(report), format_report(report, verbose=True)
