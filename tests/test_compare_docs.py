@@ -66,6 +66,7 @@ def _last_line(line: str, command: str) -> str:
     return line
 
 
+@pytest.mark.slow  # 8 s; the same four outputs are exact figures of `python scripts/docs_figures.py --all` (CI)
 def test_the_documented_outputs_are_what_the_documented_commands_print(tmp_path):
     blocks = _blocks(DOC)
     quick = [c for c in _commands(DOC) if _is_quick(c)]

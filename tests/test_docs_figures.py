@@ -39,6 +39,7 @@ def copy(tmp_path):
     return root
 
 
+@pytest.mark.slow  # 14 s; CI runs it with -m slow, and `python scripts/docs_figures.py --all` checks these too
 def test_the_documents_say_what_their_commands_give_now(tmp_path):
     done = _script(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

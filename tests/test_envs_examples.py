@@ -81,6 +81,7 @@ def test_bench_part_env_reports_steps_per_second(tmp_path):
     assert env["one_core"] == hasattr(os, "sched_setaffinity")
 
 
+@pytest.mark.slow  # 8 s of timing windows for one line of text; CI runs it with -m slow
 def test_bench_part_env_says_why_jumanji_is_not_compared_without_jax(tmp_path):
     script = tmp_path / "bench.py"
     script.write_text("import runpy, sys\n"
