@@ -100,13 +100,13 @@ def test_an_unwritable_output_file_writes_nothing(capsys, tmp_path):
 
 #: A random walker that sleeps 0.1 s in every game: the batch takes at least 3 s of wall time however idle
 #: or loaded the machine, so Ctrl-C always lands mid-batch (sleeping costs no CPU).
-PACED = (str(Path(__file__).with_name("batch_agents.py")) + ":SleepyAgent", {"sleep_below": 1.0, "seconds": 0.1})
+PACED = (str(Path(__file__).with_name("batch_agents.py")) + ":SleepyAgent", {"sleep_below": 1.0, "seconds": 0.05})
 
 
 def _batch_process(out, *extra):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     return subprocess.Popen([sys.executable, "-m", "pacman", "batch", "--layout", "small", "--pacman", PACED[0],
-                             "--agent-args", "sleep_below=1.0,seconds=0.1", "--max-moves", "40",
+                             "--agent-args", "sleep_below=1.0,seconds=0.05", "--max-moves", "40",
                              "--games", "60", "--seed", "8", "--jobs", "2", "--out", str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             # a shell that started us in the background (`cmd &`) ignores SIGINT, and an ignored

@@ -190,10 +190,10 @@ def test_r_restarts_the_game_with_the_same_seed():
         return play(display)
 
     def restart_soon():
-        time.sleep(0.4)
+        time.sleep(0.3)  # a game of 30 moves at 30 frames a second lasts a second: this is in the middle
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r))
 
     threading.Thread(target=restart_soon, daemon=True).start()
-    result = WindowDisplay(layout, agent=agent, fps=10).run(counting_play)
+    result = WindowDisplay(layout, agent=agent, fps=30).run(counting_play)
     assert len(starts) == 2  # the game was started again
     assert result is not None and result.score == play(None).score and result.moves == 30
