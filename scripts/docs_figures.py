@@ -744,6 +744,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command="pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --games 500 --out trapped-d2-d3.jsonl --jobs 2; pacman-ai compare --layout tricky --ghosts random --config d1:'--agent-args depth=1,evaluation=better' --config d2:'--agent-args depth=2,evaluation=better' --games 500 --out tricky-d1-d2.jsonl --jobs 2"),
     Figure('bench-figures', 'docs/guide/bench.md', kind='timing',
            command='pacman-ai bench --runs 5'),
+    Figure('bench-auto', 'docs/guide/bench.md', kind='timing',
+           command='pacman-ai bench --part auto --positions 20 --runs 3'),
     Figure('rl-recipe', 'docs/environments.md', kind='recorded',
            command='nice -n 5 python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 --eval-every 100000; pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2; pacman-ai compare --layout small --config "learned:--pacman sb3:examples/rl/small.zip" --config "expectimax:--pacman expectimax" --games 1000 --max-moves 500 --jobs 2; pacman-ai batch --layout medium --pacman sb3:examples/rl/medium.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('env-speed', 'docs/environments.md', kind='timing',
