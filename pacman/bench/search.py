@@ -266,11 +266,12 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
 
     On a maze whose Pacman region has fewer than SMALL_MAZE_CELLS cells, ``auto`` deepens under
     SMALL_MAZE_NODES nodes a move, from scratch each move (``"deepens": true``); elsewhere it is depth 2, timed
-    from an empty table too (as `engine_comparison` does). Each position's time is the median of `runs` decisions, the engines taking turns (as in `engine_comparison`).
-    For each layout and engine: ms a move (median, 99th percentile and slowest over the positions), nodes a
-    move (mean, largest), the depths reached, and on the compiled row ``same_answers``: whether both engines
-    chose the same moves with the same values, depths and node counts (the budget counts nodes, not time, so
-    they must). Without the core only the Python engine's rows are given.
+    from an empty table too (as `engine_comparison` does). Each position's time is the median of `runs`
+    decisions, the engines taking turns (as in `engine_comparison`). For each layout and engine: ms a move
+    (median, 99th percentile and slowest over the positions), nodes a move (mean, largest), the depths reached,
+    ``repeatable`` (every run of a position gave the same answer), and on the compiled row ``same_answers``:
+    whether both engines chose the same moves with the same values, depths and node counts (the budget counts
+    nodes, not time, so they must). Without the core only the Python engine's rows are given.
     """
     usable, why = core_status()
     rows = []
@@ -283,9 +284,10 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
         deepens = agents["python"].small_maze_budget(layout) is not None
         samples: dict[str, list[float]] = {engine: [] for engine in engines}
         found: dict[str, list[tuple]] = {engine: [] for engine in engines}
+        repeatable = {engine: True for engine in engines}
         for state in states:
             seconds: dict[str, list[float]] = {engine: [] for engine in engines}
-            answers: dict[str, set] = {engine: set() for engine in engines}
+            answers: dict[str, list[tuple]] = {engine: [] for engine in engines}
             for _ in range(runs):
                 for engine in engines:
                     agent = agents[engine]
@@ -294,17 +296,20 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
                     action = agent.get_action(state)
                     seconds[engine].append(time.perf_counter() - started)
                     search = agent.last_search
-                    answers[engine].add((action, tuple(search.action_values.items()), search.depth, search.nodes))
+                    answers[engine].append((action, tuple(search.action_values.items()), search.depth,
+                                            search.nodes))
             for engine in engines:
                 samples[engine].append(1000 * statistics.median(seconds[engine]))
+                found[engine].append(answers[engine][-1])
                 # every run of a position gives one answer (a search from scratch); two would be a finding
-                found[engine].append(answers[engine].pop() if len(answers[engine]) == 1 else None)
+                repeatable[engine] = repeatable[engine] and len(set(answers[engine])) == 1
         for engine in engines:
             times = samples[engine]
-            depths = [answer[2] for answer in found[engine] if answer is not None]
-            nodes = [answer[3] for answer in found[engine] if answer is not None]
+            depths = [answer[2] for answer in found[engine]]
+            nodes = [answer[3] for answer in found[engine]]
             row: dict[str, Any] = {
-                "layout": layout.name, "ghosts": layout.num_ghosts, "cells": layout.derived("region_cells", region_cells),
+                "layout": layout.name, "ghosts": layout.num_ghosts,
+                "cells": layout.derived("region_cells", region_cells),
                 "deepens": deepens, "engine": engine,
                 "ms_per_move_median": round(statistics.median(times), 3),
                 "ms_per_move_p99": round(_percentile(times, 99), 3),
@@ -313,9 +318,9 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
                 "nodes_per_move_max": max(nodes),
                 "depth_min": min(depths), "depth_median": statistics.median(depths), "depth_max": max(depths),
             }
-            row["repeatable"] = None not in found[engine]  # every run of each position gave the same answer
+            row["repeatable"] = repeatable[engine]  # every run of each position gave the same answer
             if engine == "compiled":
-                row["same_answers"] = found["compiled"] == found["python"] and None not in found["python"]
+                row["same_answers"] = found["compiled"] == found["python"] and repeatable["python"]
             rows.append(row)
     return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions, "runs": runs,
             "ghosts": MEASURED_GHOSTS, "budget": SMALL_MAZE_NODES, "rows": rows}
