@@ -138,17 +138,19 @@ def test_the_command_line_records_auto_and_an_explicit_depth_two_plays_otherwise
     runs = {}
     for label, extra in (("auto", []), ("two", ["--agent-args", "depth=2"])):
         out = tmp_path / f"{label}.jsonl"
-        done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "fork34.lay", "--games", "200",
+        # 100 games: auto's 40,000 nodes a move cost the Python engine (PACMAN_AI_ENGINE=python) over a minute here
+        done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "fork34.lay", "--games", "100",
                                "--seed", "0", "--jobs", "1", "--out", str(out), *extra],
                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         runs[label] = [json.loads(line) for line in out.read_text().splitlines()]
     assert {r["agent_args"]["depth"] for r in runs["auto"]} == {"auto"}
     assert {r["agent_args"]["depth"] for r in runs["two"]} == {2}
-    # depth 2 never wins this maze (exactly 0); auto wins 5/16 of games in expectation (200 games: 62.5 wins,
-    # standard deviation 6.6; the range is about five of them either side)
+    # depth 2 never wins this maze (exactly 0); auto wins 5/16 of games in expectation (100 games: 31.25 wins,
+    # standard deviation 4.6; the range is about three and a half of them either side)
+    assert len(runs["auto"]) == len(runs["two"]) == 100
     assert sum(r["won"] for r in runs["two"]) == 0
-    assert 30 <= sum(r["won"] for r in runs["auto"]) <= 100
+    assert 15 <= sum(r["won"] for r in runs["auto"]) <= 50
 
 
 @pytest.mark.slow
