@@ -44,7 +44,7 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 AUTO_DEPTH = 2
-SMALL_MAZE_NODES = 20_000
+SMALL_MAZE_NODES = 40_000
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -581,7 +581,7 @@ class ExpectimaxAgent(_SearchAgent):
     Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
     maze, with no time or node limit, each move searches from scratch to
     depth 2, then deeper while the searches together count at most
-    SMALL_MAZE_NODES (20,000) nodes: the deepest finished search answers, and
+    SMALL_MAZE_NODES (40,000) nodes: the deepest finished search answers, and
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small

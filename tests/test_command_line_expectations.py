@@ -166,7 +166,7 @@ def test_the_first_eta_of_a_batch_leaves_out_the_start_up(tmp_path):
 # -- bench progress --------------------------------------------------------------------------------------------
 
 SMALL_BENCH = ["bench", "--layout", "tiny", "--runs", "1", "--successors", "20", "--depths", "1", "--positions", "1",
-               "--compare", "tiny", "--moves", "2"]
+               "--compare", "tiny", "--small-mazes", "tiny", "--moves", "2"]
 
 
 def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
@@ -177,18 +177,20 @@ def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
     assert all(line.startswith("bench: [") for line in beats), beats
     lines = [re.sub(r"\d+\.\d s", "T s", line) for line in done.stderr.splitlines() if line not in beats]
     assert lines == [
-        "bench: [1/6] engine: successors per second on tiny, 1 runs ...",
-        "bench: [1/6] engine: done in T s (T s so far)",
-        "bench: [2/6] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
-        "bench: [2/6] search: done in T s (T s so far)",
-        "bench: [3/6] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
-        "bench: [3/6] engines: done in T s (T s so far)",
-        "bench: [4/6] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
-        "bench: [4/6] pruning: done in T s (T s so far)",
-        "bench: [5/6] record: ms per frame of a 2-move game recorded to GIF ...",
-        "bench: [5/6] record: done in T s (T s so far)",
-        "bench: [6/6] env: steps per second of the learning environments on tiny ...",
-        "bench: [6/6] env: done in T s (T s so far)",
+        "bench: [1/7] engine: successors per second on tiny, 1 runs ...",
+        "bench: [1/7] engine: done in T s (T s so far)",
+        "bench: [2/7] search: expectimax ms per decision on tiny, depths 1, 1 positions ...",
+        "bench: [2/7] search: done in T s (T s so far)",
+        "bench: [3/7] engines: Python engine and compiled core side by side on tiny, depths 1 ...",
+        "bench: [3/7] engines: done in T s (T s so far)",
+        "bench: [4/7] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
+        "bench: [4/7] pruning: done in T s (T s so far)",
+        "bench: [5/7] auto: the default agent's ms per move (depth 'auto') on tiny ...",
+        "bench: [5/7] auto: done in T s (T s so far)",
+        "bench: [6/7] record: ms per frame of a 2-move game recorded to GIF ...",
+        "bench: [6/7] record: done in T s (T s so far)",
+        "bench: [7/7] env: steps per second of the learning environments on tiny ...",
+        "bench: [7/7] env: done in T s (T s so far)",
     ]
     assert "successors per second on tiny" in done.stdout  # the figures themselves stay on stdout
 

@@ -11,14 +11,15 @@ from typing import Any
 
 from pacman.agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
 from pacman.agents.compiled import core_obstacle, core_status, engine_line
-from pacman.agents.evaluation import EVALUATIONS
+from pacman.agents.evaluation import EVALUATIONS, region_cells
+from pacman.agents.expectimax import SMALL_MAZE_NODES
 from pacman.conformance import SimpleState, textbook_action
 from pacman.game import replay_actions, run_game
 from pacman.layout import Layout
 from pacman.state import GameState
 
-__all__ = ["bench_positions", "search_benchmark", "engine_comparison", "pruning_comparison", "PRUNING_MODES",
-           "MEASURED_EVALUATIONS", "MEASURED_GHOSTS"]
+__all__ = ["bench_positions", "search_benchmark", "engine_comparison", "pruning_comparison", "auto_benchmark",
+           "PRUNING_MODES", "MEASURED_EVALUATIONS", "MEASURED_GHOSTS"]
 
 #: The evaluations the search figures are measured with: the flat one (no bounds, nothing to prune) and the
 #: feature one with bounds (`safe` is `better` with other weights: the same work a node).
@@ -257,3 +258,69 @@ def pruning_comparison(layouts: list[Layout], depths: tuple[int, ...] = (2, 3, 4
                 }
             rows.append(row)
     return {"engine": engine, "evaluation": "better", "ghosts": MEASURED_GHOSTS, "positions": positions, "rows": rows}
+
+
+def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, runs: int = 3) -> dict[str, Any]:
+    """The default agent's time a move (`ExpectimaxAgent()`: ``depth="auto"``, `scaled`, random ghosts) on each
+    engine, on the same positions (`bench_positions`): what a game with the default agent costs a move.
+
+    On a maze whose Pacman region has fewer than SMALL_MAZE_CELLS cells, ``auto`` deepens under
+    SMALL_MAZE_NODES nodes a move, from scratch each move (``"deepens": true``); elsewhere it is depth 2, timed
+    from an empty table too (as `engine_comparison` does). Each position's time is the median of `runs`
+    decisions, the engines taking turns (as in `engine_comparison`). For each layout and engine: ms a move
+    (median, 99th percentile and slowest over the positions), nodes a move (mean, largest), the depths reached,
+    ``repeatable`` (every run of a position gave the same answer), and on the compiled row ``same_answers``:
+    whether both engines chose the same moves with the same values, depths and node counts (the budget counts
+    nodes, not time, so they must). Without the core only the Python engine's rows are given.
+    """
+    usable, why = core_status()
+    rows = []
+    for layout in layouts:
+        states = [fast for fast, _ in bench_positions(layout, positions, seed)]
+        engines = ("python", "compiled") if usable else ("python",)
+        agents = {engine: ExpectimaxAgent(engine=engine) for engine in engines}
+        for agent in agents.values():
+            agent.get_action(states[0])  # builds the searcher (and the layout's tables) once, untimed
+        deepens = agents["python"].small_maze_budget(layout) is not None
+        samples: dict[str, list[float]] = {engine: [] for engine in engines}
+        found: dict[str, list[tuple]] = {engine: [] for engine in engines}
+        repeatable = {engine: True for engine in engines}
+        for state in states:
+            seconds: dict[str, list[float]] = {engine: [] for engine in engines}
+            answers: dict[str, list[tuple]] = {engine: [] for engine in engines}
+            for _ in range(runs):
+                for engine in engines:
+                    agent = agents[engine]
+                    agent.clear_table()  # as each small-maze move does; on a big maze, like engine_comparison
+                    started = time.perf_counter()
+                    action = agent.get_action(state)
+                    seconds[engine].append(time.perf_counter() - started)
+                    search = agent.last_search
+                    answers[engine].append((action, tuple(search.action_values.items()), search.depth,
+                                            search.nodes))
+            for engine in engines:
+                samples[engine].append(1000 * statistics.median(seconds[engine]))
+                found[engine].append(answers[engine][-1])
+                # every run of a position gives one answer (a search from scratch); two would be a finding
+                repeatable[engine] = repeatable[engine] and len(set(answers[engine])) == 1
+        for engine in engines:
+            times = samples[engine]
+            depths = [answer[2] for answer in found[engine]]
+            nodes = [answer[3] for answer in found[engine]]
+            row: dict[str, Any] = {
+                "layout": layout.name, "ghosts": layout.num_ghosts,
+                "cells": layout.derived("region_cells", region_cells),
+                "deepens": deepens, "engine": engine,
+                "ms_per_move_median": round(statistics.median(times), 3),
+                "ms_per_move_p99": round(_percentile(times, 99), 3),
+                "ms_per_move_max": round(max(times), 3),
+                "nodes_per_move_mean": round(statistics.fmean(nodes), 1),
+                "nodes_per_move_max": max(nodes),
+                "depth_min": min(depths), "depth_median": statistics.median(depths), "depth_max": max(depths),
+            }
+            row["repeatable"] = repeatable[engine]  # every run of each position gave the same answer
+            if engine == "compiled":
+                row["same_answers"] = found["compiled"] == found["python"] and repeatable["python"]
+            rows.append(row)
+    return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions, "runs": runs,
+            "ghosts": MEASURED_GHOSTS, "budget": SMALL_MAZE_NODES, "rows": rows}

@@ -8,10 +8,14 @@ from typing import Any
 
 from pacman.cli.args import bounded_int, non_negative_int
 
-__all__ = ["add_parser", "run", "MAX_BENCH_DEPTH"]
+__all__ = ["add_parser", "run", "MAX_BENCH_DEPTH", "AUTO_LAYOUTS"]
 
 MAX_BENCH_DEPTH = 4
 """bench --depths: deeper searches take minutes per decision with the Python engine."""
+
+AUTO_LAYOUTS = ("trapped", "minimax")
+"""bench --small-mazes: the shipped small mazes on which the default agent deepens and searches the most
+(docs/search-strength.md, "Time a move")."""
 
 
 def _depth_list(text: str) -> tuple[int, ...]:
@@ -44,10 +48,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=200_000, metavar="N",
                        help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
     bench.add_argument("--seed", type=non_negative_int, default=0, help="random-walk and game seed (default: 0)")
-    bench.add_argument("--part", choices=("all", "engine", "search", "record", "env"), default="all",
-                       help="engine: successors per second; search: expectimax per decision; record: ms per GIF "
-                            "frame, Pillow's encoder against the pure-Python one; env: steps per second of the "
-                            "Gymnasium environments, needs the gym extra (default: all)")
+    bench.add_argument("--part", choices=("all", "engine", "search", "auto", "record", "env"), default="all",
+                       help="engine: successors per second; search: expectimax per decision (fixed depths, both "
+                            "engines, the pruning; and auto's); auto: the default agent's ms per move (depth "
+                            "'auto') on the --small-mazes, both engines; record: ms per GIF frame, Pillow's encoder "
+                            "against the pure-Python one; env: steps per second of the Gymnasium environments, "
+                            "needs the gym extra (default: all)")
     bench.add_argument("--moves", type=bounded_int(1, 5000), default=150, metavar="N",
                        help="moves of the game recorded by --part record, at most 5000 (default: 150)")
     bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
@@ -57,6 +63,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     bench.add_argument("--compare", type=_layout_list, default=("medium", "tricky"), metavar="L,L,...",
                        help="layouts on which --part search sets the Python engine and the compiled core side by "
                             "side (default: medium,tricky)")
+    bench.add_argument("--small-mazes", type=_layout_list, default=AUTO_LAYOUTS, metavar="L,L,...",
+                       help="layouts on which --part search and --part auto time the default agent (depth 'auto': "
+                            "deeper on a maze of fewer than 64 cells) on both engines (default: "
+                            f"{','.join(AUTO_LAYOUTS)})")
     bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=1024, metavar="N",
                        help="games in the vector environment of --part env, at most 65536 (default: 1024)")
     bench.add_argument("--no-jumanji", action="store_true",
@@ -103,16 +113,19 @@ class _Parts:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai bench`; returns the exit status."""
-    from pacman.bench import engine_benchmark, engine_comparison, pruning_comparison, record_benchmark, search_benchmark
+    from pacman.bench import (auto_benchmark, engine_benchmark, engine_comparison, pruning_comparison,
+                              record_benchmark, search_benchmark)
     from pacman.bench.search import engine_line
     from pacman.layout import load_layout
 
     layout = load_layout(args.layout)
     compared = [load_layout(name) for name in args.compare] if args.part in ("all", "search") else []
+    small = [load_layout(name) for name in args.small_mazes] if args.part in ("all", "search", "auto") else []
     report: dict[str, Any] = {}
-    names = [name for name, part in (("engine", "engine"), ("search", "search"), ("engines", "search"),
-                                     ("pruning", "search"), ("record", "record"), ("env", "env"))
-             if args.part in ("all", part)]
+    names = [name for name, parts_of in (("engine", ("engine",)), ("search", ("search",)), ("engines", ("search",)),
+                                         ("pruning", ("search",)), ("auto", ("search", "auto")),
+                                         ("record", ("record",)), ("env", ("env",)))
+             if args.part == "all" or args.part in parts_of]
     parts = _Parts(names, args.quiet)
     if not args.json:
         print(engine_line())
@@ -136,6 +149,10 @@ def run(args: argparse.Namespace) -> int:
             "pruning", f"nodes per move with plain, Star1, Star2 and Star2 with ordering on "
                        f"{', '.join(l.name for l in compared)}, depths {depths}",
             lambda: pruning_comparison(compared, depths=args.depths, positions=args.positions, seed=args.seed))
+    if args.part in ("all", "search", "auto"):
+        report["auto"] = parts.run(
+            "auto", f"the default agent's ms per move (depth 'auto') on {', '.join(l.name for l in small)}",
+            lambda: auto_benchmark(small, positions=args.positions, seed=args.seed, runs=min(args.runs, 3)))
     if args.part in ("all", "record"):
         report["record"] = parts.run(
             "record", f"ms per frame of a {args.moves}-move game recorded to GIF",
@@ -177,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
         _print_engines(report["engines"])
     if "pruning" in report:
         _print_pruning(report["pruning"])
+    if "auto" in report:
+        _print_auto(report["auto"])
     if "record" in report:
         record = report["record"]
         width, height = record["frame_size"]
@@ -276,3 +295,23 @@ def _print_pruning(pruning: dict[str, Any]) -> None:
             print(f"  {row['layout']} depth {row['depth']}: DIFFERENT ANSWERS")
     print("  (plain is left out of trees estimated at more than 1e7 leaves; every mode gave the same actions and "
           "values unless a line says the answers differ)")
+
+
+def _print_auto(auto: dict[str, Any]) -> None:
+    """The table of `auto_benchmark`: the default agent's time a move on each engine."""
+    print(f"the default agent (depth 'auto', scaled) a move, the same {auto['positions']} positions on each engine "
+          f"(random ghosts, an empty table each; each position the median of {auto['runs']} runs)")
+    print(f"  {'layout':<10} {'ghosts':>6} {'cells':>5} {'depths':<7} {'engine':<8} {'median ms':>10} {'p99 ms':>9} "
+          f"{'max ms':>9} {'nodes/move':>11} {'max nodes':>10}")
+    for row in auto["rows"]:
+        depths = f"{row['depth_min']}-{row['depth_max']}" if row["depth_min"] != row["depth_max"] else \
+            str(row["depth_min"])
+        flags = "" if row["repeatable"] else " NOT REPEATABLE"
+        if row.get("same_answers") is False:
+            flags += " DIFFERENT ANSWERS"
+        print(f"  {row['layout']:<10} {row['ghosts']:>6} {row['cells']:>5} {depths:<7} {row['engine']:<8} "
+              f"{row['ms_per_move_median']:>10.3f} {row['ms_per_move_p99']:>9.3f} {row['ms_per_move_max']:>9.3f} "
+              f"{row['nodes_per_move_mean']:>11,.1f} {row['nodes_per_move_max']:>10,}{flags}")
+    print(f"  (on a maze of fewer than 64 cells 'auto' deepens from depth 2 while a move's searches count at most "
+          f"{auto['budget']:,} nodes, else it is depth 2; both engines count the same nodes, so they give the same "
+          f"moves unless a line says the answers differ)")

@@ -1,0 +1,90 @@
+"""`pacman-ai bench --part auto`: the default agent's time a move (depth "auto") on each engine, run as a user
+runs it (a subprocess in a fresh directory), with figures checked against the agent itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from pacman import load_layout
+from pacman.agents import ExpectimaxAgent
+from pacman.agents.compiled import core_status, engine_line
+from pacman.agents.expectimax import AUTO_DEPTH, SMALL_MAZE_NODES
+from pacman.bench.search import auto_benchmark, bench_positions
+
+USABLE, _ = core_status()
+ENGINES = ("python", "compiled") if USABLE else ("python",)
+
+
+def _bench(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pacman", "bench", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def test_bench_auto_times_the_default_agent_on_each_engine(tmp_path):
+    """As a user runs it: the JSON rows, layout by engine, and the text table with the same figures."""
+    args = ["--part", "auto", "--small-mazes", "tiny,small", "--positions", "2", "--runs", "1", "--quiet"]
+    done = _bench(tmp_path, *args, "--json")
+    assert done.returncode == 0, done.stderr
+    auto = json.loads(done.stdout)["auto"]
+    assert auto["engine"] == engine_line() and auto["budget"] == SMALL_MAZE_NODES and auto["positions"] == 2
+    rows = auto["rows"]
+    assert [(r["layout"], r["engine"]) for r in rows] == [(name, e) for name in ("tiny", "small") for e in ENGINES]
+    by = {(r["layout"], r["engine"]): r for r in rows}
+    # tiny (19 cells) deepens under the budget; small (64 cells) is depth 2, as "Deeper on small mazes" says
+    assert by["tiny", "python"]["cells"] == 19 and by["tiny", "python"]["deepens"] is True
+    assert by["small", "python"]["cells"] == 64 and by["small", "python"]["deepens"] is False
+    assert by["small", "python"]["depth_min"] == by["small", "python"]["depth_max"] == AUTO_DEPTH
+    assert by["tiny", "python"]["depth_max"] > AUTO_DEPTH
+    for row in rows:
+        assert row["ms_per_move_median"] <= row["ms_per_move_p99"] <= row["ms_per_move_max"]
+        assert row["repeatable"] is True
+        if row["deepens"]:
+            assert row["nodes_per_move_max"] <= SMALL_MAZE_NODES + 1  # the budget, plus the node that passes it
+        if row["engine"] == "compiled":
+            assert row["same_answers"] is True
+    text = _bench(tmp_path, *args)
+    lines = text.stdout.splitlines()
+    assert text.returncode == 0 and lines[0] == engine_line()
+    assert lines[1].startswith("the default agent (depth 'auto', scaled) a move, the same 2 positions on each engine")
+    table = [line.split() for line in lines[3:3 + len(rows)]]
+    assert [(cells[0], cells[4]) for cells in table] == [(r["layout"], r["engine"]) for r in rows]
+    assert [cells[3] for cells in table][-1] == "2"  # small's depths
+    assert "DIFFERENT ANSWERS" not in text.stdout and "NOT REPEATABLE" not in text.stdout
+
+
+def test_bench_auto_counts_what_the_agent_counts():
+    """The figures are the agent's own: on `small` (depth 2) the nodes a move are depth 2's on the same
+    positions, and on `trapped` the depths and nodes are those of the default agent's decisions."""
+    small, trapped = load_layout("small"), load_layout("trapped")
+    report = auto_benchmark([small, trapped], positions=3, seed=0, runs=1)
+    rows = {(r["layout"], r["engine"]): r for r in report["rows"]}
+    for layout, agent in ((small, ExpectimaxAgent(depth=2)), (trapped, ExpectimaxAgent())):
+        nodes, depths = [], []
+        for state, _ in bench_positions(layout, 3, 0):
+            agent.clear_table()
+            agent.get_action(state)
+            nodes.append(agent.last_search.nodes)
+            depths.append(agent.last_search.depth)
+        for engine in ENGINES:
+            row = rows[layout.name, engine]
+            assert row["nodes_per_move_mean"] == round(statistics.fmean(nodes), 1) and \
+                row["nodes_per_move_max"] == max(nodes)
+            assert (row["depth_min"], row["depth_max"]) == (min(depths), max(depths))
+
+
+def test_bench_auto_on_the_python_engine_alone_and_bad_layouts(tmp_path):
+    forced = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny", "--positions", "1", "--runs", "1", "--json",
+                    "--quiet", env=dict(os.environ, PACMAN_AI_ENGINE="python"))
+    assert forced.returncode == 0, forced.stderr
+    auto = json.loads(forced.stdout)["auto"]
+    assert auto["compiled_available"] is False and [r["engine"] for r in auto["rows"]] == ["python"]
+    bad = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny,nope")
+    assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and bad.stdout == ""
+    empty = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny,")
+    assert empty.returncode == 2 and "--small-mazes" in empty.stderr and "Traceback" not in empty.stderr
