@@ -918,7 +918,7 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     ('docs/environments.md', '`max_moves` (default 1,000'),
     ('docs/experiments.md', 'bootstrap interval (10,000'),
     ('docs/guide/play.md', 'count at most 40,000 nodes'),
-    ('README.md', 'at most 20,000 nodes a move'),
+    ('README.md', 'at most 40,000 nodes a move'),
     ('docs/grading.md', 'what is left of the 32 MB'),
     ('docs/grading.md', 'One budget of 32 MB'),
     ('docs/grading.md', 'budget (less 4 KB'),
