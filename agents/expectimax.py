@@ -640,6 +640,12 @@ class ExpectimaxAgent(_SearchAgent):
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
     mazes"). An int depth is exactly that depth everywhere.
+
+    A decision searched from scratch (``depth="auto"`` on a small maze, or a
+    `node_limit` without a time limit) is remembered for the rest of the game
+    (at most DECISION_CACHE_SIZE of them): a position met again is answered
+    with the same move unsearched, and `last_search` says so (``nodes`` 0,
+    ``extra["cached"]`` True; docs/search-strength.md, "Positions met again").
     """
 
     def __init__(
