@@ -230,7 +230,7 @@ def test_auto_on_the_core_plays_the_same_moves_with_the_cache_as_searching_every
 
 
 def test_the_decision_cache_is_bounded_and_emptied_when_a_game_starts(monkeypatch):
-    import pacman.agents.expectimax as expectimax
+    from pacman.agents import expectimax
     monkeypatch.setattr(expectimax, "DECISION_CACHE_SIZE", 5)
     made = ExpectimaxAgent(depth=None, node_limit=500)
     sizes = []

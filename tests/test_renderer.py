@@ -222,6 +222,7 @@ def test_the_panel_says_what_the_agent_is_and_times_under_a_millisecond_in_micro
 def test_the_panel_says_when_the_agent_remembered_its_move_rather_than_searched():
     from pacman.agents import ExpectimaxAgent
     from pacman.agents.ghosts import RandomGhost
+
     from pacman.view.renderer import search_view
     agent = ExpectimaxAgent(depth=None, node_limit=300)
     agent.reset(None, [RandomGhost(i) for i in range(1, MAZE.num_ghosts + 1)], MAZE)
