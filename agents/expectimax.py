@@ -26,10 +26,14 @@ from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
-           "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES", "estimated_leaves",
+           "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
+           "DECISION_CACHE_SIZE", "estimated_leaves",
            "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
+
+#: The registered evaluations, each the score plus a function of the position (`_SearchAgent._cache_key`).
+_SCORE_PLUS_POSITION = tuple(EVALUATIONS.values())
 
 #: Transposition-table entries kept at most; the table is cleared when it fills.
 DEFAULT_TABLE_SIZE = 100_000
@@ -45,6 +49,9 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 40_000
+#: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
+#: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
+DECISION_CACHE_SIZE = 4096
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -385,6 +392,9 @@ class _SearchAgent:
         self._searcher_key: tuple | None = None
         self.last_search: SearchInfo | None = None
         self.explain = False
+        #: position -> (root score, SearchInfo, all values exact) of the decisions searched from scratch this game
+        #: (`_cache_key`); at most DECISION_CACHE_SIZE entries
+        self._decisions: dict[tuple, tuple[int, SearchInfo, bool]] = {}
 
     # -- the game's hooks --------------------------------------------------------------
 
@@ -398,6 +408,7 @@ class _SearchAgent:
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None
+        self._decisions.clear()
         if self._wanted_engine() == "compiled":  # refuse the game now rather than fail on the first move
             obstacle = core_obstacle(self.evaluation, self._ghost_models(len(self._game_ghosts)),
                                      self.ghosts_minimise, self.evaluation_name)
@@ -418,9 +429,11 @@ class _SearchAgent:
 
     def clear_table(self) -> None:
         """Forget the transposition table, keeping the searcher: the next decision searches from scratch
-        without paying for a new searcher (benchmarks time decisions this way)."""
+        without paying for a new searcher (benchmarks time decisions this way). The decisions remembered
+        (`DECISION_CACHE_SIZE`) are forgotten too, so that the next decision is searched."""
         if self._searcher is not None:
             self._searcher.clear()
+        self._decisions.clear()
 
     # -- internals ---------------------------------------------------------------------
 
@@ -477,6 +490,7 @@ class _SearchAgent:
                                                   star2=self.star2, ordering=self.ordering)
                 self.engine_used, self.engine_reason = "compiled", "pacman.agents._core"
             self._searcher_key = key
+            self._decisions.clear()
         return self._searcher
 
     def _decide(self, state: GameState, all_values: bool) -> SearchInfo:
@@ -486,6 +500,11 @@ class _SearchAgent:
         root = (state, 0)
         started = time.perf_counter()
         budget = self.small_maze_budget(state.layout)
+        cache_key = self._cache_key(state, budget)
+        if cache_key is not None:
+            remembered = self._decisions.get(cache_key)
+            if remembered is not None and (remembered[2] or not all_values):
+                return self._remembered(remembered, state, started)
         try:
             if budget is not None:
                 # from scratch, so that the depth reached depends on the position alone, not on earlier moves
@@ -514,6 +533,41 @@ class _SearchAgent:
             nodes=result.nodes,
             milliseconds=1000 * (time.perf_counter() - started),
             extra={"engine": self.engine_used},
+        )
+        self.last_search = info
+        if cache_key is not None:
+            if len(self._decisions) >= DECISION_CACHE_SIZE:
+                self._decisions.clear()
+            self._decisions[cache_key] = (state.score, info, all_values)
+        return info
+
+    def _cache_key(self, state: GameState, budget: int | None) -> tuple | None:
+        """The key a decision is remembered by this game, or None when it is not remembered.
+
+        Only a decision searched from scratch (``depth="auto"`` on a small maze, or a `node_limit` without a
+        time limit) depends on the position alone, so only it is remembered. With a registered evaluation
+        (``score + f(position)``) the score is added to every leaf alike and never changes the move
+        (`pacman.research.policy` relies on the same fact), so the key leaves it out, and a position met
+        again later in the game, with another score, is not searched again. With any other evaluation the key
+        holds the score too.
+        """
+        if budget is None and (self.node_limit is None or self.time_limit is not None):
+            return None
+        key = state.position_key
+        return key[:5] if self.evaluation in _SCORE_PLUS_POSITION else key
+
+    def _remembered(self, remembered: tuple[int, SearchInfo, bool], state: GameState, started: float) -> SearchInfo:
+        """The decision remembered for `state`'s position: the same action and depth; the values moved by the
+        difference of the scores; no node searched (``nodes`` 0, ``extra["cached"]`` True)."""
+        score, found, _ = remembered
+        shift = state.score - score
+        info = SearchInfo(
+            action=found.action,
+            action_values={action: value + shift for action, value in found.action_values.items()},
+            depth=found.depth,
+            nodes=0,
+            milliseconds=1000 * (time.perf_counter() - started),
+            extra={**found.extra, "cached": True},
         )
         self.last_search = info
         return info
@@ -586,6 +640,12 @@ class ExpectimaxAgent(_SearchAgent):
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
     mazes"). An int depth is exactly that depth everywhere.
+
+    A decision searched from scratch (``depth="auto"`` on a small maze, or a
+    `node_limit` without a time limit) is remembered for the rest of the game
+    (at most DECISION_CACHE_SIZE of them): a position met again is answered
+    with the same move unsearched, and `last_search` says so (``nodes`` 0,
+    ``extra["cached"]`` True; docs/search-strength.md, "Positions met again").
     """
 
     def __init__(

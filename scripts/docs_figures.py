@@ -693,6 +693,12 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
                    'pacman-ai batch --layout large --games 300 --seed 0 --max-moves 2000 --jobs 1 --out large.jsonl',
            fields=('ms/move',)),
+    Figure('auto-fitted-weights', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
+                   '--agent expectimax:evaluation=fitted.py:fit1000'),
+    Figure('auto-decision-cache', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai batch --layout nofood.lay --games 1 --seed 0 --max-moves 1000 --jobs 1 '
+                   '--agent-args engine=python --out nofood.jsonl'),
     Figure('readme-optimum-gap', 'README.md', kind='recorded', command=HELD_OUT_COMMAND.replace(' --json held-out.json', '')),
     Figure('readme-learned-training', 'README.md', kind='recorded',
            command='python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 '

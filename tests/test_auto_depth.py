@@ -78,7 +78,9 @@ def test_on_a_small_maze_auto_deepens_under_the_budget_and_the_move_depends_on_t
         fresh = agent(layout)
         values = fresh.action_values(state)
         again = played.action_values(state)
-        assert values == again and fresh.last_search.nodes == played.last_search.nodes
+        assert values == again and played.last_search.depth == fresh.last_search.depth
+        # searched again, the same nodes; or a position met earlier (the decision cache): no node searched
+        assert played.last_search.nodes == (0 if played.last_search.extra.get("cached") else fresh.last_search.nodes)
         search = fresh.last_search
         # iterative deepening under the node limit, as an explicit node_limit does it (depth 2 finishes here)
         limited = agent(layout, depth=None, node_limit=SMALL_MAZE_NODES)
@@ -167,3 +169,114 @@ def test_held_out_mazes_gap_of_the_default_agent_as_measured():
         two_gaps.append(best - policy_value(layout, agent(layout, depth=2).get_action).win)
     assert 100 * np.mean(gaps) == pytest.approx(0.301047, abs=1e-4)
     assert 100 * np.mean(two_gaps) == pytest.approx(6.907233, abs=1e-4)
+
+
+# -- the decision cache ------------------------------------------------------------------------------------------
+
+#: A ring of eight cells without food, a ghost across it: a game goes on to the move limit, and Pacman meets the
+#: same positions again and again (with a lower score each time).
+RING = "%%%%%\n%P  %\n% % %\n%  G%\n%%%%%\n"
+
+
+def _ring_game(made, moves, seed, fresh_each_move=False):
+    """`moves` Pacman moves of `made` on RING against a seeded random ghost: (actions, each move's last_search)."""
+    import random
+    layout = parse_layout(RING, "ring")
+    made.reset(None, [RandomGhost(1)], layout)
+    rng = random.Random(seed)
+    state = GameState.initial(layout)
+    actions, searches = [], []
+    while len(actions) < moves and not state.is_terminal():
+        if fresh_each_move:
+            made.clear_table()  # the table and the remembered decisions: every move searched
+        actions.append(made.get_action(state))
+        searches.append((state, made.last_search))
+        state = state.successor(0, actions[-1])
+        if not state.is_terminal():
+            state = state.successor(1, rng.choice(state.legal_actions(1)))
+    return actions, searches
+
+
+ENGINES_HERE = ["python", pytest.param("compiled", marks=needs_core)]
+
+
+@pytest.mark.parametrize("engine", ENGINES_HERE)
+def test_the_decision_cache_plays_the_same_moves_and_says_which_were_remembered(engine):
+    # node_limit (searched from scratch, like auto) keeps the Python engine's run short; auto below, on the core
+    cached, cached_searches = _ring_game(ExpectimaxAgent(depth=None, node_limit=3000, engine=engine), 120, seed=4)
+    fresh, fresh_searches = _ring_game(ExpectimaxAgent(depth=None, node_limit=3000, engine=engine), 120, seed=4,
+                                       fresh_each_move=True)
+    assert cached == fresh and len(cached) == 120
+    hits = 0
+    for (state, mine), (_, theirs) in zip(cached_searches, fresh_searches):
+        assert (mine.action, mine.depth) == (theirs.action, theirs.depth)
+        assert mine.action_values[mine.action] == theirs.action_values[theirs.action]  # moved by the score
+        if mine.extra.get("cached"):
+            hits += 1
+            assert mine.nodes == 0 and theirs.nodes > 0
+        else:
+            assert mine.nodes == theirs.nodes and "cached" not in theirs.extra
+    # the ring has 8 cells for Pacman and 8 x 5 ghost keys: after the first moves nearly every position recurs
+    assert hits > 60
+    assert not any(search.extra.get("cached") for _, search in fresh_searches)
+
+
+@needs_core
+def test_auto_on_the_core_plays_the_same_moves_with_the_cache_as_searching_every_move():
+    cached, searches = _ring_game(ExpectimaxAgent(engine="compiled"), 200, seed=9)
+    fresh, _ = _ring_game(ExpectimaxAgent(engine="compiled"), 200, seed=9, fresh_each_move=True)
+    assert cached == fresh and len(cached) == 200
+    assert sum(bool(search.extra.get("cached")) for _, search in searches) > 150
+
+
+def test_the_decision_cache_is_bounded_and_emptied_when_a_game_starts(monkeypatch):
+    from pacman.agents import expectimax
+    monkeypatch.setattr(expectimax, "DECISION_CACHE_SIZE", 5)
+    made = ExpectimaxAgent(depth=None, node_limit=500)
+    sizes = []
+    layout = parse_layout(RING, "ring")
+    made.reset(None, [RandomGhost(1)], layout)
+    for state in pacman_positions(layout, 30, seed=2):
+        made.get_action(state)
+        sizes.append(len(made._decisions))
+    assert max(sizes) == 5 and min(sizes[5:]) >= 1  # full: emptied, then filled again
+    first = pacman_positions(layout, 1, seed=2)[0]
+    made.get_action(first)
+    made.get_action(first)
+    assert made.last_search.extra.get("cached") is True
+    made.reset(None, [RandomGhost(1)], layout)  # a new game remembers nothing
+    assert len(made._decisions) == 0
+    made.get_action(first)
+    assert "cached" not in made.last_search.extra and made.last_search.nodes > 0
+
+
+def test_only_searches_from_scratch_are_remembered_and_a_custom_evaluation_keys_on_the_score_too():
+    layout = parse_layout(RING, "ring")
+    state = pacman_positions(layout, 1, seed=3)[0]
+    poorer = GameState.from_position_key(layout, state.position_key[:5] + (state.score - 7,)
+                                         + state.position_key[6:])
+    # a fixed depth keeps its table from move to move: nothing remembered
+    fixed = agent(layout, depth=2)
+    fixed.get_action(state)
+    fixed.get_action(state)
+    assert "cached" not in fixed.last_search.extra and not fixed._decisions
+    # a registered evaluation is the score plus a function of the position: the same position, another score
+    limited = agent(layout, depth=None, node_limit=500)
+    values = limited.action_values(state)
+    again = limited.action_values(poorer)
+    assert limited.last_search.extra["cached"] is True
+    assert again == {action: value - 7 for action, value in values.items()}
+    # a move asked for with every value exact is searched again when only the best one's was kept
+    other = agent(layout, depth=None, node_limit=500)
+    other.get_action(state)
+    other.action_values(state)
+    assert "cached" not in other.last_search.extra
+    # any other evaluation may read the score otherwise: the key holds it
+    def squared(s):
+        return float(s.score) ** 2 - s.food_mask.bit_count()
+    custom = agent(layout, depth=None, node_limit=500, evaluation=squared)
+    custom.get_action(state)
+    custom.get_action(poorer)
+    assert "cached" not in custom.last_search.extra
+    custom.get_action(state)
+    assert custom.last_search.extra["cached"] is True

@@ -217,3 +217,23 @@ def test_the_panel_says_what_the_agent_is_and_times_under_a_millisecond_in_micro
     texts = [text for text, _ in renderer.last_layout["panel"]]
     assert "agent: GreedyAgent" in texts and "time   250 \u00b5s" in texts
     assert not any("?" in text for text in texts)
+
+
+def test_the_panel_says_when_the_agent_remembered_its_move_rather_than_searched():
+    from pacman.agents import ExpectimaxAgent
+    from pacman.agents.ghosts import RandomGhost
+
+    from pacman.view.renderer import search_view
+    agent = ExpectimaxAgent(depth=None, node_limit=300)
+    agent.reset(None, [RandomGhost(i) for i in range(1, MAZE.num_ghosts + 1)], MAZE)
+    state = GameState.initial(MAZE)
+    shown = []
+    for _ in range(2):  # the same position twice: searched, then remembered
+        agent.get_action(state)
+        view = search_view(agent)
+        renderer = Renderer(MAZE, panel=True)
+        renderer.frame(state, values=view["values"], chosen=view["chosen"], info=view["info"])
+        shown.append([text for text, _ in renderer.last_layout["panel"] if text.startswith("nodes")])
+    assert view["info"]["cached"] is True and view["info"]["nodes"] == 0
+    assert shown[0] != ["nodes  0 (remembered)"] and not shown[0][0].endswith("(remembered)")
+    assert shown[1] == ["nodes  0 (remembered)"]

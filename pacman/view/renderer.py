@@ -61,7 +61,14 @@ def search_view(agent: Any) -> dict[str, Any]:
         return {"values": None, "chosen": None, "info": None}
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
             "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
-                     "evaluation": getattr(agent, "evaluation_name", None)}}
+                     "evaluation": getattr(agent, "evaluation_name", None), "cached": remembered(last)}}
+
+
+def remembered(search: Any) -> bool:
+    """Whether a `last_search` is a decision the agent remembered rather than searched (its ``extra["cached"]``:
+    the search agents' decision cache, docs/search-strength.md, "Positions met again")."""
+    extra = getattr(search, "extra", None)
+    return bool(extra.get("cached")) if isinstance(extra, dict) else False
 
 
 def agent_label(agent: Any) -> str | None:
@@ -353,7 +360,7 @@ class Renderer:
             y += 30
         if info:
             y = max(y, 10 + 30 + 24 + 26 + 5 * 30) + 8
-            for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}",
+            for line in (f"depth  {info.get('depth')}", f"nodes  {info.get('nodes')}{' (remembered)' if info.get('cached') else ''}",
                          f"time   {duration_text(info.get('ms'))}"):
                 put(line, self.small_font, colours["text"], y)
                 y += 24

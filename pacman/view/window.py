@@ -25,7 +25,7 @@ from typing import Any, Callable
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
-from pacman.view.renderer import agent_label, decision_for
+from pacman.view.renderer import agent_label, decision_for, remembered
 
 __all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame",
            "decision_for"]
@@ -311,7 +311,8 @@ class WindowDisplay:
                     values=getattr(info, "action_values", None) if self.show_values else None,
                     chosen=getattr(info, "action", None),
                     info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds,
-                                                    "evaluation": getattr(self.agent, "evaluation_name", None)},
+                                                    "evaluation": getattr(self.agent, "evaluation_name", None),
+                                                    "cached": remembered(info)},
                     banner=banner, decision=current.decision if self.show_tree else None,
                 )
                 _present(pygame, window, surface)
