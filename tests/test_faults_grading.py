@@ -81,9 +81,12 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
     flood = tmp_path / "flood"
     flood.mkdir()
     assignment = _assignment(tmp_path / "a")
-    # Each of its processes (itself and a fork) writes 40 files of 8 MB (the per-file cap) outside its folder.
+    # Each of its processes (itself and a fork) writes 40 files of 8 MB (the per-file cap) outside its folder, at
+    # about 100 MB/s each: the polled watch (every 0.05 s) stops it whatever the load; a flood at the disk's speed
+    # can outrun a watch starved of CPU (CI's loaded run: 324 MB) and is the namespace's to stop, exactly (the
+    # test of tests/test_faults_grading_namespace.py).
     path = _submission(tmp_path, f"""
-        import os
+        import os, time
         os.fork()
         for i in range(40):
             with open(os.path.join({str(flood)!r}, f"{{os.getpid()}}-{{i}}"), "wb") as out:
@@ -92,6 +95,7 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
                         out.write(b"x" * (1 << 20))
                     except OSError:
                         break
+                    time.sleep(0.01)
     """)
     out = tmp_path / "report.json"
     assert main(["grade", str(assignment.directory), str(path), "--json", str(out)]) == 0
