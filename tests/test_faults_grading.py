@@ -316,10 +316,11 @@ def test_a_classic_course_grading_stops_a_flood_at_the_write_budget(tmp_path, ca
     flood.mkdir()
     course = Path(__file__).parent / "cs188_classic"
     student = (course / "multiAgents.py").read_text()
-    # At import: 40 files of 8 MB (the per-file cap) outside its folder.
+    # At import: 40 files of 8 MB (the per-file cap) outside its folder, at about 100 MB/s (so that the polled
+    # watch stops it under any load: the test above says why).
     path = tmp_path / "multiAgents.py"
     path.write_text(textwrap.dedent(f"""
-        import os as _os
+        import os as _os, time as _time
         for _i in range(40):
             with open(_os.path.join({str(flood)!r}, f"{{_os.getpid()}}-{{_i}}"), "wb") as _out:
                 for _ in range(8):
@@ -327,6 +328,7 @@ def test_a_classic_course_grading_stops_a_flood_at_the_write_budget(tmp_path, ca
                         _out.write(b"x" * (1 << 20))
                     except OSError:
                         break
+                    _time.sleep(0.01)
     """) + student)
     out = tmp_path / "report.json"
     status = main(["grade", str(course / "test_cases"), str(path), "--json", str(out)])
