@@ -358,7 +358,7 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
         file = shipped / f"{bare}.lay"
         layout = parse_layout(_read_text(file, text), name=bare, path=str(file))
         local = Path(f"{bare}.lay")
-        if not text.endswith(".lay") and _exists(local, Path.is_file) and not _same_text(local, layout.text):
+        if _exists(local, Path.is_file) and not _same_text(local, layout.text):  # ("NAME.lay" was read above)
             warnings.warn_explicit(f"not read: layout {text!r} is the shipped maze of that name; to play this "
                                    f"file instead, give its file name ({local})", LayoutWarning,
                                    filename=str(local), lineno=1)

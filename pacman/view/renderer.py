@@ -60,8 +60,14 @@ def search_view(agent: Any) -> dict[str, Any]:
     if last is None:
         return {"values": None, "chosen": None, "info": None}
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
-            "info": {"depth": last.depth, "nodes": last.nodes, "ms": last.milliseconds,
-                     "evaluation": getattr(agent, "evaluation_name", None), "cached": remembered(last)}}
+            "info": search_panel(agent, last)}
+
+
+def search_panel(agent: Any, search: Any) -> dict[str, Any]:
+    """The ``info`` of `Renderer.draw` for `agent`'s decision `search` (a `SearchInfo`): depth, nodes, time,
+    evaluation and whether it was remembered."""
+    return {"depth": search.depth, "nodes": search.nodes, "ms": search.milliseconds,
+            "evaluation": getattr(agent, "evaluation_name", None), "cached": remembered(search)}
 
 
 def remembered(search: Any) -> bool:

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from pacman.actions import Action
 from pacman.game import GameResult
 from pacman.state import GameState
-from pacman.view.renderer import agent_label, decision_for, remembered
+from pacman.view.renderer import agent_label, decision_for, search_panel
 
 __all__ = ["WindowDisplay", "ReplayWindow", "KeyboardAgent", "display_available", "real_display", "replay_rounds", "QuitGame",
            "decision_for"]
@@ -310,9 +310,7 @@ class WindowDisplay:
                     fraction=progress, pacman_direction=facing, tick=tick, move=move,
                     values=getattr(info, "action_values", None) if self.show_values else None,
                     chosen=getattr(info, "action", None),
-                    info=None if info is None else {"depth": info.depth, "nodes": info.nodes, "ms": info.milliseconds,
-                                                    "evaluation": getattr(self.agent, "evaluation_name", None),
-                                                    "cached": remembered(info)},
+                    info=None if info is None else search_panel(self.agent, info),
                     banner=banner, decision=current.decision if self.show_tree else None,
                 )
                 _present(pygame, window, surface)
