@@ -6,7 +6,8 @@ outcome. Replaying applies the actions to a fresh state; it needs no agent and
 no randomness, and checks that it ends where the recorded game ended.
 
 Version 2 adds, optionally, what Pacman's search found at each of his moves
-(the value of every action, the depth, nodes and milliseconds: `MoveSearch`),
+(the value of every action, the depth, nodes and milliseconds, and whether the
+agent remembered the move rather than searched it: `MoveSearch`),
 so that views of a replay can show what he thought. Version 1 files, written
 before that, still load, with no search recorded.
 
@@ -63,6 +64,9 @@ class MoveSearch:
     """Nodes visited."""
     milliseconds: float | None = None
     """Time the decision took."""
+    cached: bool = False
+    """The agent remembered this decision rather than searched it (its ``extra["cached"]``: the decision cache,
+    docs/search-strength.md, "Positions met again"); `nodes` is then 0. Written as ``"cached": true``."""
 
     @classmethod
     def from_search(cls, info: Any) -> MoveSearch | None:
@@ -73,10 +77,12 @@ class MoveSearch:
             action = Action(getattr(info, "action"))
             values = {Action(a): float(v) for a, v in dict(getattr(info, "action_values", None) or {}).items()}
             depth, nodes, ms = (getattr(info, name, None) for name in ("depth", "nodes", "milliseconds"))
+            extra = getattr(info, "extra", None)
             return cls(action=action, values=values,
                        depth=None if depth is None else float(depth),
                        nodes=None if nodes is None else int(nodes),
-                       milliseconds=None if ms is None else float(ms))
+                       milliseconds=None if ms is None else float(ms),
+                       cached=isinstance(extra, dict) and bool(extra.get("cached")))
         except (AttributeError, TypeError, ValueError):  # an agent's own `last_search` of another shape
             return None
 
@@ -90,6 +96,8 @@ class MoveSearch:
             data["nodes"] = self.nodes
         if self.milliseconds is not None:
             data["ms"] = round(self.milliseconds, 3)
+        if self.cached:
+            data["cached"] = True
         return data
 
 
@@ -358,7 +366,7 @@ MAX_REPLAY_MOVES = 200_000
 _ACTION_BYTES = 9
 """An action in the file at most: ``"North",`` and a newline."""
 _SEARCH_ENTRY_BYTES = 300
-"""A search entry in the file at most, in practice: five values, the depth, nodes and milliseconds."""
+"""A search entry in the file at most, in practice: five values, the depth, nodes, milliseconds and `cached`."""
 
 MAX_REPLAY_BYTES = 64 * 1024 * 1024
 """The largest replay file read or written (a 1500-move game with four ghosts takes about 50 kB, with the
@@ -466,6 +474,10 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                   result=result, search=search)
 
 
+#: The keys of a search entry (`MoveSearch.to_json`); any other is refused by name.
+_SEARCH_KEYS = ("action", "values", "depth", "nodes", "ms", "cached")
+
+
 def _read_search(path: Any, entries: Any, moves: list[Action]) -> tuple[MoveSearch | None, ...]:
     """The "search" list: one entry (null or an object) per Pacman move, each checked."""
     if not isinstance(entries, list):
@@ -493,6 +505,13 @@ def _read_search(path: Any, entries: Any, moves: list[Action]) -> tuple[MoveSear
             continue
         if not isinstance(entry, dict):
             raise ReplayError(f"{path}: search[{move}] is {type(entry).__name__}, expected an object or null")
+        unknown = [key for key in entry if key not in _SEARCH_KEYS]
+        if unknown:
+            raise ReplayError(f"{path}: search[{move}] has the unknown key {unknown[0]!r} (a search entry has "
+                              f"{', '.join(_SEARCH_KEYS)})")
+        cached = entry.get("cached", False)
+        if not isinstance(cached, bool):
+            raise ReplayError(f"{path}: search[{move}]['cached'] is {cached!r}, expected true or false")
         action = names.get(entry.get("action")) if isinstance(entry.get("action"), str) else None
         if action is None:
             raise ReplayError(f"{path}: search[{move}]['action'] is {entry.get('action')!r}, expected one of "
@@ -516,5 +535,5 @@ def _read_search(path: Any, entries: Any, moves: list[Action]) -> tuple[MoveSear
                                   f"\"inf\" or \"-inf\"")
         out.append(MoveSearch(action=action, values=values, depth=number(move, "depth", entry.get("depth")),
                               nodes=number(move, "nodes", entry.get("nodes"), whole=True),
-                              milliseconds=number(move, "ms", entry.get("ms"))))
+                              milliseconds=number(move, "ms", entry.get("ms")), cached=cached))
     return tuple(out)

@@ -1,6 +1,8 @@
 """Replay files: a saved game replays exactly, and bad files are refused cleanly."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,6 +196,8 @@ def test_infinite_values_are_kept_as_words():
         (lambda d: d["search"][0].update(nodes=-1), "search[0]['nodes'] is -1"),
         (lambda d: d["search"][0].update(ms=True), "search[0]['ms'] is True"),
         (lambda d: d.update(version=1), "\"search\" needs version 2"),
+        (lambda d: d["search"][0].update(score=1), "search[0] has the unknown key 'score'"),
+        (lambda d: d["search"][0].update(cached="yes"), "search[0]['cached'] is 'yes', expected true or false"),
     ],
 )
 def test_a_bad_search_is_refused_naming_the_file(searched, tmp_path, change, message):
@@ -216,3 +220,25 @@ def test_a_search_that_chose_another_move_is_refused(searched, tmp_path):
     bad.write_text(json.dumps(data))
     with pytest.raises(ReplayError, match=f"search\\[0\\] chose .* but Pacman's move 0 was {made}"):
         load_replay(bad)
+
+
+#: A ring of eight cells without food, a ghost across it: Pacman meets the same positions again and again, so
+#: the agent's decision cache answers many of his moves (tests/test_auto_depth.py plays it too).
+RING = "%%%%%\n%P  %\n% % %\n%  G%\n%%%%%\n"
+
+
+def test_a_remembered_move_is_saved_as_cached_and_read_back_as_a_user_saves_it(tmp_path):
+    (tmp_path / "ring.lay").write_text(RING)
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "ring.lay", "--seed", "4",
+                           "--max-moves", "60", "--agent-args", "depth=None,node_limit=3000", "--display", "none",
+                           "--save", "g.json"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    entries = json.loads((tmp_path / "g.json").read_text())["search"]
+    remembered = [e for e in entries if e.get("cached")]
+    searched = [e for e in entries if "cached" not in e]
+    assert remembered and searched and len(remembered) + len(searched) == len(entries) == 60
+    assert all(e["cached"] is True and e["nodes"] == 0 for e in remembered)
+    assert all(e["nodes"] > 0 for e in searched)
+    replay = load_replay(tmp_path / "g.json")
+    assert [m.cached for m in replay.search] == [bool(e.get("cached")) for e in entries]
+    assert [m.to_json() for m in replay.search] == entries  # read back, written again: the same entries

@@ -419,7 +419,7 @@ var PacmanAI = (function () {
         make("td", "pa-num", row, relative(v, best));
       });
       [["depth", found.depth], ["nodes", found.nodes === undefined || found.nodes === null ? null
-        : grouped(found.nodes, 0)], ["time", found.ms === undefined || found.ms === null ? null
+        : grouped(found.nodes, 0) + (found.cached ? " (remembered)" : "")], ["time", found.ms === undefined || found.ms === null ? null
         : duration(found.ms)]].forEach(function (pair) {
         if (pair[1] === undefined || pair[1] === null) { return; }
         make("dt", "", figures, pair[0]);
