@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
-from test_compiled_core import pacman_positions
+from test_compiled_core import USABLE, WHY, pacman_positions
 
 from pacman import Action, GameState, load_layout, parse_layout
 from pacman.agents import make_pacman_agent
@@ -184,3 +185,32 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--mazes" in bad.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not USABLE, reason=f"the weight experiment values the default agent on the compiled core, "
+                    f"not in use here: {WHY}")
+def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    cache = str(tmp_path / "cache")
+    # tuning mazes 161 and 162: a dot dearer by 200 brings both to their optimum (docs/search-strength.md)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), "--first", "161",
+                           "--mazes", "2", "--lost", "1000", "--dearer", "0,200", "--cache", cache, "--per-maze"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = {line[:28].strip(): line[28:].split() for line in done.stdout.splitlines()
+            if line.startswith(("lost ", "best "))}
+    assert list(rows) == ["lost 1000, dearer 0", "lost 1000, dearer 200", "best setting per maze"]
+    # the default setting is the default agent: the same gap as the harness gives it, independently
+    from pacman.research.gap import AgentSpec, agent_value, optimum
+    from pacman.research.mazes import random_maze
+    gaps = [100 * (optimum(random_maze(s).layout, Path(cache)).win
+                   - agent_value(AgentSpec.parse("expectimax"), random_maze(s).layout).win) for s in (161, 162)]
+    assert float(rows["lost 1000, dearer 0"][0]) == pytest.approx(np.mean(gaps), abs=0.006)
+    assert max(gaps) > 3  # both mazes are beyond 3 points by default ...
+    assert rows["best setting per maze"][-1] == "0"  # ... and none is under the best setting for each
+    assert float(rows["best setting per maze"][0]) <= min(float(rows[k][0]) for k in list(rows)[:2])
+    assert "beyond every setting (> 3 points short under each): none" in done.stdout
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), "--lost", "x"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--lost" in bad.stderr and "Traceback" not in bad.stderr
