@@ -48,7 +48,7 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 AUTO_DEPTH = 2
-SMALL_MAZE_NODES = 40_000
+SMALL_MAZE_NODES = 160_000
 #: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
 #: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
 DECISION_CACHE_SIZE = 4096
@@ -635,7 +635,7 @@ class ExpectimaxAgent(_SearchAgent):
     Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
     maze, with no time or node limit, each move searches from scratch to
     depth 2, then deeper while the searches together count at most
-    SMALL_MAZE_NODES (40,000) nodes: the deepest finished search answers, and
+    SMALL_MAZE_NODES (160,000) nodes: the deepest finished search answers, and
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
