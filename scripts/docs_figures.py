@@ -692,6 +692,13 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('auto-move-time', 'docs/search-strength.md', kind='timing',
            command='pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1; '
                    'pacman-ai batch --layout minimax --games 600 --seed 0 --max-moves 500 --jobs 1'),
+    Figure('auto-move-time-160k', 'docs/search-strength.md', kind='timing',
+           command='pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
+                   'pacman-ai batch --layout minimax --games 100 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
+                   'pacman-ai batch --layout tiny --games 100 --seed 0 --max-moves 500 --jobs 1 --out tiny.jsonl; '
+                   'pacman-ai batch --layout tiny --games 100 --seed 0 --max-moves 500 --jobs 1 '
+                   '--agent-args depth=None,node_limit=320000 --out tiny-320000.jsonl',
+           fields=('ms/move',)),
     Figure('auto-move-time-quiet', 'docs/search-strength.md', kind='timing',
            command='pacman-ai batch --layout trapped --games 300 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
                    'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
