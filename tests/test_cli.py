@@ -124,7 +124,7 @@ def test_bench_json_reports_medians_and_ratio(capsys):
 
 def test_bench_search_reports_every_configuration(capsys):
     status, out, _ = run(capsys, "bench", "--layout", "small", "--part", "search", "--depths", "1,2",
-                         "--positions", "3", "--json")
+                         "--positions", "3", "--small-mazes", "coinflip", "--json")
     search = json.loads(out)["search"]
     assert status == 0 and search["positions"] == 3
     configs = [(r["depth"], r["evaluation"], r["transposition"], r["pruning"]) for r in search["agent"]]

@@ -166,7 +166,7 @@ def test_the_first_eta_of_a_batch_leaves_out_the_start_up(tmp_path):
 # -- bench progress --------------------------------------------------------------------------------------------
 
 SMALL_BENCH = ["bench", "--layout", "tiny", "--runs", "1", "--successors", "20", "--depths", "1", "--positions", "1",
-               "--compare", "tiny", "--small-mazes", "tiny", "--moves", "2"]
+               "--compare", "tiny", "--small-mazes", "coinflip", "--moves", "2"]
 
 
 def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
@@ -185,7 +185,7 @@ def test_bench_says_which_part_it_is_measuring_and_how_long_each_took(tmp_path):
         "bench: [3/7] engines: done in T s (T s so far)",
         "bench: [4/7] pruning: nodes per move with plain, Star1, Star2 and Star2 with ordering on tiny, depths 1 ...",
         "bench: [4/7] pruning: done in T s (T s so far)",
-        "bench: [5/7] auto: the default agent's ms per move (depth 'auto') on tiny ...",
+        "bench: [5/7] auto: the default agent's ms per move (depth 'auto') on coinflip ...",
         "bench: [5/7] auto: done in T s (T s so far)",
         "bench: [6/7] record: ms per frame of a 2-move game recorded to GIF ...",
         "bench: [6/7] record: done in T s (T s so far)",

@@ -543,7 +543,7 @@ def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, build
 def test_bench_sets_both_engines_side_by_side(tmp_path):
     """As a user runs it: the engine line first, then the side-by-side table; JSON has the same rows."""
     command = [sys.executable, "-m", "pacman", "bench", "--part", "search", "--depths", "1,2", "--positions", "2",
-               "--runs", "1", "--compare", "tiny,small"]
+               "--runs", "1", "--compare", "tiny,small", "--small-mazes", "coinflip"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

@@ -270,7 +270,7 @@ def test_a_pruned_search_keeps_its_window_promise_at_every_window(name, star2):
 
 def test_bench_reports_nodes_by_pruning_side_by_side(tmp_path):
     command = [sys.executable, "-m", "pacman", "bench", "--part", "search", "--depths", "1,2", "--positions", "2",
-               "--runs", "1", "--compare", "minimax"]
+               "--runs", "1", "--compare", "minimax", "--small-mazes", "coinflip"]
     report = json.loads(subprocess.run(command + ["--json"], capture_output=True, text=True, check=True,
                                        cwd=tmp_path).stdout)
     rows = report["pruning"]["rows"]
