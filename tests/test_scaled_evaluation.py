@@ -150,7 +150,7 @@ def test_no_policy_beats_the_optimum_on_random_mazes():
         layout = random_maze(seed).layout
         optimum = solve(layout, "random", "win").value
         # a deepening search like the default's, on a budget the Python engine (PACMAN_AI_ENGINE=python) affords
-        for name, args in (("greedy", {}), ("expectimax", {"depth": None, "node_limit": 20_000})):
+        for name, args in (("greedy", {}), ("expectimax", {"depth": None, "node_limit": 5_000})):
             agent = make_pacman_agent(name, args)
             if name == "expectimax":
                 agent.reset(None, make_ghosts_for(layout), layout)
