@@ -2,16 +2,18 @@
 per maze (an upper bound on calibrating the weights maze by maze), beside each setting alone.
 
     python scripts/weight_ceiling.py [--set tuning|held-out] [--mazes 200] [--first N] [--jobs 2]
-                                     [--lost 0,500,1000,2000,4000] [--dearer 0,200,1000] [--cache DIR]
-                                     [--per-maze]
+                                     [--budget NODES] [--lost 0,500,1000,2000,4000] [--dearer 0,200,1000]
+                                     [--cache DIR] [--per-maze]
 
 An experiment of docs/search-strength.md ("What it does not reach"), not a
 setting: for each lost-game penalty L (`--lost`) and each extra price E of a
 dot left (`--dearer`), `scaled`'s weights on mazes of 24 cells or fewer are
 set to lost penalty L and a dot's price raised by E in each worker process
 (both are weights, so the compiled core plays them with no new code), and the
-default agent's policy (`expectimax`, depth "auto") is valued exactly on every
-maze, as `scripts/optimality_gap.py` does. The report gives each setting's
+default agent's policy (`expectimax`, depth "auto", whose search on these
+mazes, all under 64 cells, deepens under `--budget` nodes a move: by default
+its own, `SMALL_MAZE_NODES`) is valued exactly on every maze, as
+`scripts/optimality_gap.py` does. The report gives each setting's
 mean gap, worst tenth and mazes more than 3 points short, then the same for
 "the best setting per maze": what a rule that picked the weights for each
 maze could at most reach. A maze no setting brings within 3 points is beyond
@@ -27,15 +29,22 @@ import sys
 import time
 from pathlib import Path
 
+from pacman.agents.expectimax import SMALL_MAZE_NODES
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
 from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, random_maze
 
-AGENT = AgentSpec.parse("expectimax")
+
+_AGENT: AgentSpec | None = None  # the agent valued in this (worker) process, set by `_weigh`
 
 
-def _weigh(lost: float, dearer: float) -> None:
-    """Set `scaled`'s weights of small mazes in this (worker) process: lost penalty `lost`, a dot `dearer`."""
+def _weigh(lost: float, dearer: float, budget: int) -> None:
+    """Set `scaled`'s weights of small mazes in this (worker) process: lost penalty `lost`, a dot `dearer`;
+    the default agent's search deepens under `budget` nodes (`node_limit`: on a maze under 64 cells the same
+    search as depth "auto" with that budget)."""
+    global _AGENT
     from pacman.agents import evaluation
+
+    _AGENT = AgentSpec.parse(f"expectimax:depth=None,node_limit={budget}")
 
     evaluation.SCALED_LOST_PENALTY = lost
     build = evaluation._BetterTables.__init__
@@ -49,7 +58,8 @@ def _weigh(lost: float, dearer: float) -> None:
 
 
 def _value(seed: int) -> float:
-    return agent_value(AGENT, random_maze(seed).layout).win
+    assert _AGENT is not None, "_weigh runs first in each worker"
+    return agent_value(_AGENT, random_maze(seed).layout).win
 
 
 def _list(text: str) -> list[float]:
@@ -68,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mazes", type=int, default=200, help="how many random mazes (default 200)")
     parser.add_argument("--first", type=int, default=None, help="the first seed (default: the set's)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--budget", type=int, default=SMALL_MAZE_NODES,
+                        help=f"nodes a move of the default agent's search (default {SMALL_MAZE_NODES:,}, its own)")
     parser.add_argument("--lost", type=_list, default=[0, 500, 1000, 2000, 4000],
                         help="lost-game penalties to try (default 0,500,1000,2000,4000)")
     parser.add_argument("--dearer", type=_list, default=[0, 200, 1000],
@@ -75,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--per-maze", action="store_true", help="print each maze's gap under each setting")
     args = parser.parse_args(argv)
-    if args.mazes < 1 or args.jobs < 1:
-        parser.error("--mazes and --jobs must be at least 1")
+    if args.mazes < 1 or args.jobs < 1 or args.budget < 1:
+        parser.error("--mazes, --jobs and --budget must be at least 1")
     first = args.first if args.first is not None else (HELD_OUT_SEED if args.set == "held-out" else TUNING_SEED)
     seeds = list(range(first, first + args.mazes))
     cache = args.cache or default_cache()
@@ -87,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     wins: dict[tuple[float, float], list[float]] = {}
     context = multiprocessing.get_context("fork")
     for lost, dearer in settings:
-        with context.Pool(args.jobs, initializer=_weigh, initargs=(lost, dearer)) as pool:
+        with context.Pool(args.jobs, initializer=_weigh, initargs=(lost, dearer, args.budget)) as pool:
             wins[(lost, dearer)] = pool.map(_value, seeds)
         print(f"  lost {lost:g}, dearer {dearer:g}: done ({time.perf_counter() - started:.0f} s)",
               file=sys.stderr, flush=True)
@@ -98,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = [(f"lost {lost:g}, dearer {dearer:g}", wins[(lost, dearer)]) for lost, dearer in settings]
     rows.append(("best setting per maze", [max(wins[s][i] for s in settings) for i in range(len(seeds))]))
-    print(f"{len(seeds)} mazes ({args.set}, seeds {first}-{first + len(seeds) - 1}), the default agent under "
-          f"each of {len(settings)} weight settings; gap in points of win probability")
+    print(f"{len(seeds)} mazes ({args.set}, seeds {first}-{first + len(seeds) - 1}), the default agent "
+          f"({args.budget:,} nodes a move) under each of {len(settings)} weight settings; gap in points of "
+          f"win probability")
     print(f"{'setting':<28} {'mean gap':>17} {'worst tenth':>20} {'>3':>4}")
     for name, row in rows:
         s = summarize(name, mazes, optima, [_Win(w) for w in row])  # type: ignore[misc]
