@@ -28,6 +28,7 @@ import multiprocessing
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from pacman.agents.expectimax import SMALL_MAZE_NODES
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
@@ -104,23 +105,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  lost {lost:g}, dearer {dearer:g}: done ({time.perf_counter() - started:.0f} s)",
               file=sys.stderr, flush=True)
 
-    class _Win:  # what `summarize` reads of a policy's value
-        def __init__(self, win: float) -> None:
-            self.win, self.score = win, float("nan")
-
+    best = [max(wins[s][i] for s in settings) for i in range(len(seeds))]
     rows = [(f"lost {lost:g}, dearer {dearer:g}", wins[(lost, dearer)]) for lost, dearer in settings]
-    rows.append(("best setting per maze", [max(wins[s][i] for s in settings) for i in range(len(seeds))]))
+    rows.append(("best setting per maze", best))
     print(f"{len(seeds)} mazes ({args.set}, seeds {first}-{first + len(seeds) - 1}), the default agent "
           f"({args.budget:,} nodes a move) under each of {len(settings)} weight settings; gap in points of "
           f"win probability")
     print(f"{'setting':<28} {'mean gap':>17} {'worst tenth':>20} {'>3':>4}")
     for name, row in rows:
-        s = summarize(name, mazes, optima, [_Win(w) for w in row])  # type: ignore[misc]
+        # what `summarize` reads of a policy's value: its win probability (no expected score here)
+        s = summarize(name, mazes, optima, [SimpleNamespace(win=w, score=float("nan")) for w in row])  # type: ignore[misc]
         print(f"{name:<28} {s.mean_gap:6.2f} ({s.mean_gap_interval[0]:5.2f}-{s.mean_gap_interval[1]:5.2f}) "
               f"{s.worst_tenth_gap:6.2f} ({s.worst_tenth_interval[0]:5.2f}-{s.worst_tenth_interval[1]:5.2f}) "
               f"{s.over_3_points:4d}")
-    beyond = [maze.layout.name for i, maze in enumerate(mazes)
-              if 100.0 * (optima[i].win - max(wins[s][i] for s in settings)) > 3.0]
+    beyond = [maze.layout.name for i, maze in enumerate(mazes) if 100.0 * (optima[i].win - best[i]) > 3.0]
     print(f"beyond every setting (> 3 points short under each): {', '.join(beyond) or 'none'}")
     if args.per_maze:
         for i, maze in enumerate(mazes):
