@@ -27,7 +27,7 @@ from pacman.state import GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
-           "DECISION_CACHE_SIZE", "estimated_leaves",
+           "DEEPENING_STEP", "DECISION_CACHE_SIZE", "estimated_leaves",
            "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
@@ -49,6 +49,10 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 160_000
+#: Under a node budget (``depth="auto"`` on a small maze, or a `node_limit`), past depth 2 each search goes this
+#: many plies deeper than the last: 2, 4, 6, ... Each search re-walks the table the last one filled, so fewer
+#: searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
+DEEPENING_STEP = 2
 #: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
 #: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
 DECISION_CACHE_SIZE = 4096
@@ -510,14 +514,15 @@ class _SearchAgent:
                 # from scratch, so that the depth reached depends on the position alone, not on earlier moves
                 searcher.clear()
                 result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
-                                          min_depth=self.depth)
+                                          min_depth=self.depth, step=DEEPENING_STEP)
             elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
                 if self.node_limit is not None:
                     searcher.clear()  # as above: a node limit's depth depends on the position alone
                 result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
-                                          self.time_limit, all_values=all_values, node_limit=self.node_limit)
+                                          self.time_limit, all_values=all_values, node_limit=self.node_limit,
+                                          step=DEEPENING_STEP if self.node_limit is not None else 1)
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
             raise
@@ -625,7 +630,8 @@ class ExpectimaxAgent(_SearchAgent):
     Pacman's moves alone (`PacmanGame.far_value`). See docs/engine.md.
 
     `node_limit` deepens iteratively, like `time_limit`, up to `depth` (or
-    without limit if depth is None), and stops where the searches together
+    without limit if depth is None; past depth 2 by DEEPENING_STEP plies at a
+    time, a time limit by one), and stops where the searches together
     would count more than `node_limit` nodes: the deepest finished search
     answers. Unlike a time limit, the depth reached depends on the position
     alone (each decision searches from scratch), so games stay the same on
@@ -634,7 +640,7 @@ class ExpectimaxAgent(_SearchAgent):
     ``depth="auto"`` (the default) is depth 2 (AUTO_DEPTH) on a maze where
     Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
     maze, with no time or node limit, each move searches from scratch to
-    depth 2, then deeper while the searches together count at most
+    depth 2, then 4, 6, ... (DEEPENING_STEP) while the searches together count at most
     SMALL_MAZE_NODES (160,000) nodes: the deepest finished search answers, and
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2

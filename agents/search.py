@@ -626,8 +626,12 @@ def iterative_search(
     all_values: bool = True,
     node_limit: int | None = None,
     min_depth: int = 1,
+    step: int = 1,
 ) -> SearchResult:
     """Deepen 1, 2, ... up to `max_depth`; the result of the deepest search that finished.
+
+    Past depth 2 each search goes `step` plies deeper than the last (``step=2``: 1, 2, 4, 6, ...), and the
+    last is `max_depth` itself.
 
     A search stops when `time_limit` seconds have passed since the first began,
     or when the searches together would count more than `node_limit` nodes: then
@@ -639,6 +643,8 @@ def iterative_search(
     Stops early once a search reaches no depth cut-off (deeper cannot differ), and
     when a depth is deeper than Python's recursion limit allows.
     """
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise ValueError(f"iterative_search: step must be an int >= 1, got {step!r}")
     started = time.perf_counter()
     deadline = started + time_limit if time_limit is not None else INF
     result: SearchResult | None = None
@@ -666,7 +672,9 @@ def iterative_search(
         if current.complete or time.perf_counter() >= deadline or (
                 node_limit is not None and nodes >= node_limit and depth >= min_depth):
             break
-        depth += 1
+        if depth >= max_depth:
+            break
+        depth = min(depth + (step if depth >= 2 else 1), max_depth)
     assert result is not None
     result.nodes = nodes
     result.seconds = time.perf_counter() - started
