@@ -92,3 +92,63 @@ def test_the_readme_example_plays_from_the_command_line(tmp_path):
     first, second = (json.loads(run.stdout) for run in runs)
     assert first["moves"] == 25 or first["outcome"] in ("won", "lost")
     assert (first["score"], first["moves"], first["outcome"]) == (second["score"], second["moves"], second["outcome"])
+
+
+class _Recorder:
+    """A searcher for `iterative_search` that records the depths asked and counts `cost` nodes a depth."""
+
+    def __init__(self, cost):
+        self.cost, self.asked = cost, []
+        self.deadline, self.node_limit, self.nodes = None, float("inf"), 0
+
+    def search(self, node, depth, all_values=True):
+        from pacman.agents.search import OutOfTime, SearchResult
+        self.asked.append(depth)
+        self.nodes = self.cost(depth)
+        if self.nodes > self.node_limit:
+            raise OutOfTime
+        return SearchResult(float(depth), None, depth, self.nodes, 0.0)
+
+
+@pytest.mark.parametrize(("step", "max_depth", "limit", "cost", "asked", "reached"), [
+    (1, 7, None, "depth", [1, 2, 3, 4, 5, 6, 7], 7),
+    (2, 7, None, "depth", [1, 2, 4, 6, 7], 7),  # the last search is max_depth itself
+    (2, 8, None, "depth", [1, 2, 4, 6, 8], 8),
+    (2, 30, 21, "depth", [1, 2, 4, 6, 8], 8),  # 1 + 2 + 4 + 6 + 8 = 21 nodes: the budget is spent, no depth 10
+    (2, 30, 20, "depth", [1, 2, 4, 6, 8], 6),  # depth 8 would make 21: it stops, and depth 6 answers
+    (3, 30, 60, "2**depth", [1, 2, 5, 8], 5),  # 2 + 4 + 32 = 38 nodes; depth 8's 256 do not fit
+])
+def test_iterative_search_deepens_by_its_step_past_depth_two(step, max_depth, limit, cost, asked, reached):
+    from pacman.agents.search import iterative_search
+    searcher = _Recorder((lambda depth: depth) if cost == "depth" else (lambda depth: 2 ** depth))
+    result = iterative_search(searcher, None, max_depth, None, node_limit=limit, step=step)
+    assert searcher.asked == asked
+    assert result.depth == reached
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_iterative_search_refuses_a_step_that_is_not_a_positive_int(bad):
+    from pacman.agents.search import iterative_search
+    with pytest.raises(ValueError, match="step must be an int >= 1"):
+        iterative_search(_Recorder(lambda depth: depth), None, 5, None, step=bad)
+
+
+def test_a_node_limit_deepens_two_plies_at_a_time_and_a_time_limit_one():
+    """DEEPENING_STEP is the node budget's (auto on a small maze, a node_limit); a time limit deepens one ply at a
+    time, as before. Asked for depth 5 with a node limit, the searches go 1, 2, 4 and then 5."""
+    from pacman.agents import expectimax
+    assert expectimax.DEEPENING_STEP == 2
+    asked = {}
+    for label, args in (("nodes", {"node_limit": 10**9}), ("time", {"time_limit": 60.0})):
+        agent = ExpectimaxAgent(depth=5, engine="python", **args)
+        state = next(iter(pacman_positions(load_layout("small"), 1, seed=3)))
+        searcher = agent._searcher_for(state)
+        real = searcher.search
+        depths = asked[label] = []
+
+        def recording(node, depth, all_values=True, real=real, depths=depths):
+            depths.append(depth)
+            return real(node, depth, all_values=all_values)
+        searcher.search = recording
+        agent.get_action(state)
+    assert asked == {"nodes": [1, 2, 4, 5], "time": [1, 2, 3, 4, 5]}
