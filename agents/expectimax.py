@@ -27,7 +27,7 @@ from pacman.state import GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
-           "DEEPENING_STEP", "DECISION_CACHE_SIZE", "estimated_leaves",
+           "DEEPENING_STEP", "DECISION_CACHE_SIZE", "deepening_step", "is_small_maze", "estimated_leaves",
            "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
@@ -49,13 +49,26 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 160_000
-#: Under a node budget (``depth="auto"`` on a small maze, or a `node_limit`), past depth 2 each search goes this
-#: many plies deeper than the last: 2, 4, 6, ... Each search re-walks the table the last one filled, so fewer
-#: searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
+#: Under a node budget on a small maze (``depth="auto"``'s, or a `node_limit`), past depth 2 each search goes this
+#: many plies deeper than the last: 2, 4, 6, ... (`deepening_step`). There each search mostly re-walks the table the
+#: last one filled, so fewer searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
 DEEPENING_STEP = 2
 #: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
 #: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
 DECISION_CACHE_SIZE = 4096
+
+
+def is_small_maze(layout: Layout) -> bool:
+    """Whether Pacman's region on `layout` has fewer than SMALL_MAZE_CELLS cells: where ``depth="auto"`` deepens
+    under SMALL_MAZE_NODES, and a node budget by DEEPENING_STEP plies."""
+    return layout.derived("region_cells", region_cells) < SMALL_MAZE_CELLS
+
+
+def deepening_step(layout: Layout) -> int:
+    """The plies each search of a node-budgeted deepening on `layout` goes past the last, from depth 2 on:
+    DEEPENING_STEP on a small maze (`is_small_maze`), 1 elsewhere, where one ply more multiplies the tree and two
+    would skip a depth that fits. A time limit deepens one ply at a time everywhere."""
+    return DEEPENING_STEP if is_small_maze(layout) else 1
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -514,7 +527,7 @@ class _SearchAgent:
                 # from scratch, so that the depth reached depends on the position alone, not on earlier moves
                 searcher.clear()
                 result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
-                                          min_depth=self.depth, step=DEEPENING_STEP)
+                                          min_depth=self.depth, step=deepening_step(state.layout))
             elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
@@ -522,7 +535,7 @@ class _SearchAgent:
                     searcher.clear()  # as above: a node limit's depth depends on the position alone
                 result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
                                           self.time_limit, all_values=all_values, node_limit=self.node_limit,
-                                          step=DEEPENING_STEP if self.node_limit is not None else 1)
+                                          step=deepening_step(state.layout) if self.node_limit is not None else 1)
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
             raise
@@ -582,8 +595,7 @@ class _SearchAgent:
         SMALL_MAZE_NODES with ``depth="auto"``, no time or node limit, and Pacman's region under SMALL_MAZE_CELLS."""
         if not self.auto_depth or self.time_limit is not None or self.node_limit is not None:
             return None
-        cells = layout.derived("region_cells", region_cells)
-        return SMALL_MAZE_NODES if cells < SMALL_MAZE_CELLS else None
+        return SMALL_MAZE_NODES if is_small_maze(layout) else None
 
     def _check_evaluation(self, state: GameState) -> None:
         """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""
@@ -631,7 +643,7 @@ class ExpectimaxAgent(_SearchAgent):
 
     `node_limit` deepens iteratively, like `time_limit`, up to `depth` (or
     without limit if depth is None; past depth 2 by DEEPENING_STEP plies at a
-    time, a time limit by one), and stops where the searches together
+    time on a small maze, `deepening_step`), and stops where the searches together
     would count more than `node_limit` nodes: the deepest finished search
     answers. Unlike a time limit, the depth reached depends on the position
     alone (each decision searches from scratch), so games stay the same on

@@ -133,15 +133,19 @@ def test_iterative_search_refuses_a_step_that_is_not_a_positive_int(bad):
         iterative_search(_Recorder(lambda depth: depth), None, 5, None, step=bad)
 
 
-def test_a_node_limit_deepens_two_plies_at_a_time_and_a_time_limit_one():
-    """DEEPENING_STEP is the node budget's (auto on a small maze, a node_limit); a time limit deepens one ply at a
-    time, as before. Asked for depth 5 with a node limit, the searches go 1, 2, 4 and then 5."""
-    from pacman.agents import expectimax
-    assert expectimax.DEEPENING_STEP == 2
+@pytest.mark.parametrize(("layout_name", "node_steps"), [("tiny", [1, 2, 4, 5]), ("small", [1, 2, 3, 4, 5])])
+def test_a_node_limit_deepens_two_plies_at_a_time_on_a_small_maze_only(layout_name, node_steps):
+    """`deepening_step`: a node budget on a small maze (`tiny`, 49 cells) goes 1, 2, 4, ... up to the depth asked
+    (5 here, last); on `small` (64 cells or more) one ply at a time, as a time limit everywhere."""
+    from pacman.agents.expectimax import DEEPENING_STEP, deepening_step, is_small_maze
+    layout = load_layout(layout_name)
+    assert DEEPENING_STEP == 2
+    assert is_small_maze(layout) == (layout_name == "tiny")
+    assert deepening_step(layout) == (2 if layout_name == "tiny" else 1)
     asked = {}
-    for label, args in (("nodes", {"node_limit": 10**9}), ("time", {"time_limit": 60.0})):
+    state = next(iter(pacman_positions(layout, 1, seed=3)))
+    for label, args in (("nodes", {"node_limit": 10**9}), ("time", {"time_limit": 600.0})):
         agent = ExpectimaxAgent(depth=5, engine="python", **args)
-        state = next(iter(pacman_positions(load_layout("small"), 1, seed=3)))
         searcher = agent._searcher_for(state)
         real = searcher.search
         depths = asked[label] = []
@@ -151,4 +155,4 @@ def test_a_node_limit_deepens_two_plies_at_a_time_and_a_time_limit_one():
             return real(node, depth, all_values=all_values)
         searcher.search = recording
         agent.get_action(state)
-    assert asked == {"nodes": [1, 2, 4, 5], "time": [1, 2, 3, 4, 5]}
+    assert asked == {"nodes": node_steps, "time": [1, 2, 3, 4, 5]}
