@@ -683,6 +683,12 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    '--layout pocket --layout test --layout trapped --layout minimax --per-maze --agent expectimax '
                    '--agent expectimax:depth=2,evaluation=scaled; '
                    'pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1'),
+    Figure('auto-deepening-step', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
+                   '--agent expectimax:depth=None,node_limit=160000; '
+                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
+                   '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
     Figure('auto-where-loses', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled --agent greedy --draw docs/images/where-auto-loses.png; '
                    'python scripts/weight_ceiling.py --set tuning --mazes 200 --jobs 2 --budget 40000; '
