@@ -325,3 +325,21 @@ def test_only_searches_from_scratch_are_remembered_and_a_custom_evaluation_keys_
     assert "cached" not in custom.last_search.extra
     custom.get_action(state)
     assert custom.last_search.extra["cached"] is True
+
+
+def test_a_saved_game_on_a_small_maze_shows_the_depths_of_two_plies_at_a_time(tmp_path):
+    """As a user sees it: `play --save` on `trapped` (a small maze) records each move's depth, every one even (2, 4,
+    6, ... : DEEPENING_STEP) and within the budget's nodes; `small` (64 cells or more) stays depth 2."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    depths = {}
+    for layout in ("trapped", "small"):
+        done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", layout, "--seed", "3",
+                               "--display", "none", "--max-moves", "30", "--save", f"{layout}.json"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        entries = json.loads((tmp_path / f"{layout}.json").read_text())["search"]
+        searched = [entry for entry in entries if not entry.get("cached")]
+        assert searched and all(entry["nodes"] <= SMALL_MAZE_NODES + 1 for entry in searched)
+        depths[layout] = {entry["depth"] for entry in searched}
+    assert depths["small"] == {2}
+    assert all(depth % 2 == 0 for depth in depths["trapped"]) and max(depths["trapped"]) > 4, depths
