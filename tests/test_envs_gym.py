@@ -338,7 +338,7 @@ def test_the_engine_is_chosen_as_the_agents_choose_it(monkeypatch):
         PacmanEnv("small", engine="fast")
     monkeypatch.setenv("PACMAN_AI_ENGINE", "python")
     assert PacmanEnv("small").engine == "python"
-    with pytest.raises(PacmanError, match="engine='compiled', but the compiled core cannot run: the compiled core is switched off \(PACMAN_AI_ENGINE=python\)"):
+    with pytest.raises(PacmanError, match=r"engine='compiled', but the compiled core cannot run: the compiled core is switched off \(PACMAN_AI_ENGINE=python\)"):
         PacmanEnv("small", engine="compiled")
     monkeypatch.delenv("PACMAN_AI_ENGINE")
     assert PacmanEnv("small").engine == ("compiled" if core_status()[0] else "python")
