@@ -691,7 +691,7 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
     Figure('auto-where-loses', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled --agent greedy --draw docs/images/where-auto-loses.png; '
-                   'python scripts/weight_ceiling.py --set tuning --mazes 200 --jobs 2 --budget 40000; '
+                   'python scripts/weight_ceiling.py --set tuning --mazes 200 --jobs 2 --budget 40000 --step 1; '
                    'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set tuning --first 107 --mazes 1 --per-maze '
                    '--agent expectimax:depth=None,node_limit=40000 --agent expectimax'),

@@ -2,7 +2,8 @@
 per maze (an upper bound on calibrating the weights maze by maze), beside each setting alone.
 
     python scripts/weight_ceiling.py [--set tuning|held-out] [--mazes 200] [--first N] [--jobs 2]
-                                     [--budget NODES] [--lost 0,500,1000,2000,4000] [--dearer 0,200,1000]
+                                     [--budget NODES] [--step PLIES] [--lost 0,500,1000,2000,4000]
+                                     [--dearer 0,200,1000]
                                      [--cache DIR] [--per-maze]
 
 An experiment of docs/search-strength.md ("What it does not reach"), not a
@@ -11,8 +12,9 @@ dot left (`--dearer`), `scaled`'s weights on mazes of 24 cells or fewer are
 set to lost penalty L and a dot's price raised by E in each worker process
 (both are weights, so the compiled core plays them with no new code), and the
 default agent's policy (`expectimax`, depth "auto", whose search on these
-mazes, all under 64 cells, deepens under `--budget` nodes a move: by default
-its own, `SMALL_MAZE_NODES`) is valued exactly on every maze, as
+mazes, all under 64 cells, deepens under `--budget` nodes a move, `--step`
+plies at a time past depth 2: by default its own, `SMALL_MAZE_NODES` and
+`DEEPENING_STEP`) is valued exactly on every maze, as
 `scripts/optimality_gap.py` does. The report gives each setting's
 mean gap, worst tenth and mazes more than 3 points short, then the same for
 "the best setting per maze": what a rule that picked the weights for each
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from pacman.agents.expectimax import SMALL_MAZE_NODES
+from pacman.agents.expectimax import DEEPENING_STEP, SMALL_MAZE_NODES
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
 from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, random_maze
 
@@ -38,12 +40,14 @@ from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, random_maze
 _AGENT: AgentSpec | None = None  # the agent valued in this (worker) process, set by `_weigh`
 
 
-def _weigh(lost: float, dearer: float, budget: int) -> None:
+def _weigh(lost: float, dearer: float, budget: int, step: int) -> None:
     """Set `scaled`'s weights of small mazes in this (worker) process: lost penalty `lost`, a dot `dearer`;
     the default agent's search deepens under `budget` nodes (`node_limit`: on a maze under 64 cells the same
-    search as depth "auto" with that budget)."""
+    search as depth "auto" with that budget), `step` plies at a time past depth 2 (`DEEPENING_STEP`)."""
     global _AGENT
-    from pacman.agents import evaluation
+    from pacman.agents import evaluation, expectimax
+
+    expectimax.DEEPENING_STEP = step
 
     _AGENT = AgentSpec.parse(f"expectimax:depth=None,node_limit={budget}")
 
@@ -81,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget", type=int, default=SMALL_MAZE_NODES,
                         help=f"nodes a move of the default agent's search (default {SMALL_MAZE_NODES:,}, its own)")
+    parser.add_argument("--step", type=int, default=DEEPENING_STEP,
+                        help=f"plies each deeper search adds past depth 2 (default {DEEPENING_STEP}, the agent's own; "
+                             f"1: one ply at a time, as it was measured)")
     parser.add_argument("--lost", type=_list, default=[0, 500, 1000, 2000, 4000],
                         help="lost-game penalties to try (default 0,500,1000,2000,4000)")
     parser.add_argument("--dearer", type=_list, default=[0, 200, 1000],
@@ -88,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--per-maze", action="store_true", help="print each maze's gap under each setting")
     args = parser.parse_args(argv)
-    if args.mazes < 1 or args.jobs < 1 or args.budget < 1:
-        parser.error("--mazes, --jobs and --budget must be at least 1")
+    if args.mazes < 1 or args.jobs < 1 or args.budget < 1 or args.step < 1:
+        parser.error("--mazes, --jobs, --budget and --step must be at least 1")
     first = args.first if args.first is not None else (HELD_OUT_SEED if args.set == "held-out" else TUNING_SEED)
     seeds = list(range(first, first + args.mazes))
     cache = args.cache or default_cache()
@@ -100,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     wins: dict[tuple[float, float], list[float]] = {}
     context = multiprocessing.get_context("fork")
     for lost, dearer in settings:
-        with context.Pool(args.jobs, initializer=_weigh, initargs=(lost, dearer, args.budget)) as pool:
+        with context.Pool(args.jobs, initializer=_weigh, initargs=(lost, dearer, args.budget, args.step)) as pool:
             wins[(lost, dearer)] = pool.map(_value, seeds)
         print(f"  lost {lost:g}, dearer {dearer:g}: done ({time.perf_counter() - started:.0f} s)",
               file=sys.stderr, flush=True)
@@ -109,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(f"lost {lost:g}, dearer {dearer:g}", wins[(lost, dearer)]) for lost, dearer in settings]
     rows.append(("best setting per maze", best))
     print(f"{len(seeds)} mazes ({args.set}, seeds {first}-{first + len(seeds) - 1}), the default agent "
-          f"({args.budget:,} nodes a move) under each of {len(settings)} weight settings; gap in points of "
+          f"({args.budget:,} nodes a move, {args.step} {'ply' if args.step == 1 else 'plies'} at a time) under each of {len(settings)} weight settings; gap in points of "
           f"win probability")
     print(f"{'setting':<28} {'mean gap':>17} {'worst tenth':>20} {'>3':>4}")
     for name, row in rows:

@@ -334,7 +334,7 @@ def test_a_saved_game_on_a_small_maze_shows_the_depths_of_two_plies_at_a_time(tm
     depths = {}
     for layout in ("trapped", "small"):
         done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", layout, "--seed", "3",
-                               "--display", "none", "--max-moves", "30", "--save", f"{layout}.json"],
+                               "--display", "none", "--max-moves", "10", "--save", f"{layout}.json"],
                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
         entries = json.loads((tmp_path / f"{layout}.json").read_text())["search"]

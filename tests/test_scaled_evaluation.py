@@ -191,13 +191,13 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not USABLE, reason=f"the weight experiment values the default agent on the compiled core, "
                     f"not in use here: {WHY}")
-def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp_path):
+def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp_path, monkeypatch):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     cache = str(tmp_path / "cache")
-    # tuning mazes 161 and 162 at the budget of 40,000 (the experiment's, docs/search-strength.md): a dot dearer
-    # by 200 brings both to their optimum
+    # tuning mazes 161 and 162 at the budget of 40,000, one ply at a time (the experiment's, docs/search-strength.md):
+    # a dot dearer by 200 brings both to their optimum
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), "--first", "161",
-                           "--mazes", "2", "--budget", "40000", "--lost", "1000", "--dearer", "0,200",
+                           "--mazes", "2", "--budget", "40000", "--step", "1", "--lost", "1000", "--dearer", "0,200",
                            "--cache", cache, "--per-maze"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -205,8 +205,10 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
             if line.startswith(("lost ", "best "))}
     assert list(rows) == ["lost 1000, dearer 0", "lost 1000, dearer 200", "best setting per maze"]
     # the default setting is the default agent at that budget: the same gap as the harness gives it, independently
+    from pacman.agents import expectimax
     from pacman.research.gap import AgentSpec, agent_value, optimum
     from pacman.research.mazes import random_maze
+    monkeypatch.setattr(expectimax, "DEEPENING_STEP", 1)
     gaps = [100 * (optimum(random_maze(s).layout, Path(cache)).win
                    - agent_value(AgentSpec.parse("expectimax:depth=None,node_limit=40000"),
                                  random_maze(s).layout).win) for s in (161, 162)]
@@ -215,7 +217,8 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
     assert rows["best setting per maze"][-1] == "0"  # ... and none is under the best setting for each
     assert float(rows["best setting per maze"][0]) <= min(float(rows[k][0]) for k in list(rows)[:2])
     assert "beyond every setting (> 3 points short under each): none" in done.stdout
-    assert "(40,000 nodes a move)" in done.stdout
-    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), "--lost", "x"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--lost" in bad.stderr and "Traceback" not in bad.stderr
+    assert "(40,000 nodes a move, 1 ply at a time)" in done.stdout
+    for flags, named in ((["--lost", "x"], "--lost"), (["--step", "0"], "--step")):
+        bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), *flags],
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and named in bad.stderr and "Traceback" not in bad.stderr
