@@ -115,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     best = [max(wins[s][i] for s in settings) for i in range(len(seeds))]
     rows = [(f"lost {lost:g}, dearer {dearer:g}", wins[(lost, dearer)]) for lost, dearer in settings]
     rows.append(("best setting per maze", best))
+    plies = "ply" if args.step == 1 else "plies"
     print(f"{len(seeds)} mazes ({args.set}, seeds {first}-{first + len(seeds) - 1}), the default agent "
-          f"({args.budget:,} nodes a move, {args.step} {'ply' if args.step == 1 else 'plies'} at a time) under each of {len(settings)} weight settings; gap in points of "
-          f"win probability")
+          f"({args.budget:,} nodes a move, {args.step} {plies} at a time) under each of {len(settings)} weight "
+          f"settings; gap in points of win probability")
     print(f"{'setting':<28} {'mean gap':>17} {'worst tenth':>20} {'>3':>4}")
     for name, row in rows:
         # what `summarize` reads of a policy's value: its win probability (no expected score here)
