@@ -260,7 +260,7 @@ class Searcher(Generic[Node]):
                 # Depth-limit leaves are cached too: evaluations can cost more than a look-up.
                 entry = (key, depth if depth > 0 else 0)
                 hit = table.get(entry)
-                if hit is not None:
+                if hit is not None and hit.__class__ is not tuple:  # a value; a bound (see _keep) is not one
                     if depth <= 0:
                         self._cut = True
                     return hit
@@ -268,9 +268,7 @@ class Searcher(Generic[Node]):
             self._cut = True
             value = game.evaluate(node)
             if key is not None:
-                if len(table) >= self.table_size:
-                    self._make_room()
-                table[entry] = value
+                self._keep(entry, value, value)
             return value
         next_depth = depth - game.cost(node)
         prune = self.prune
@@ -344,9 +342,7 @@ class Searcher(Generic[Node]):
             raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
 
         if key is not None and (not prune or alpha < value < beta):
-            if len(table) >= self.table_size:
-                self._make_room()
-            table[entry] = value
+            self._keep(entry, value, value)
         return value
 
     # -- Star2 and move ordering (expectimax) ---------------------------------------------
@@ -380,6 +376,23 @@ class Searcher(Generic[Node]):
             if entry not in table and len(table) >= self.table_size:
                 self._make_room()
             table[entry] = move
+
+    def _keep(self, entry: tuple[Hashable, float], lower: float, upper: float) -> None:
+        """Keep what a search learned of `entry`: its exact value (``lower == upper``), stored as the value, or a
+        bound (the other one infinite), stored as the pair ``(lower, upper)`` and tightening a pair already
+        there in its place. A new entry makes room first when the table is full."""
+        table = self.table
+        old = table.get(entry)
+        if old is None:
+            if len(table) >= self.table_size:
+                self._make_room()
+        elif lower != upper:
+            old_lower, old_upper = old if old.__class__ is tuple else (old, old)
+            kept_lower = lower if lower > old_lower else old_lower
+            kept_upper = upper if upper < old_upper else old_upper
+            if kept_lower < kept_upper:  # else they meet or cross (by rounding): the newer bound alone
+                lower, upper = kept_lower, kept_upper
+        table[entry] = lower if lower == upper else (lower, upper)
 
     def _ordered_root(self, node: Node, depth: float, labels: Sequence[Any], all_values: bool,
                       started: float) -> SearchResult:
@@ -430,14 +443,17 @@ class Searcher(Generic[Node]):
             key = game.key(node)
             if key is not None:
                 hit = self.table.get((key, depth))
-                if hit is not None:
+                if hit is not None and hit.__class__ is not tuple:
                     return hit
         children = game.children(node)
         return self._ordered_value(children[self._order(key, len(children))[0]], depth - game.cost(node),
                                    alpha, beta)
 
     def _ordered_value(self, node: Node, depth: float, alpha: float, beta: float) -> float:
-        """`_value` with Star2 and move ordering: the same value whenever it lies inside (alpha, beta)."""
+        """`_value` with Star2 and move ordering: the same value whenever it lies inside (alpha, beta).
+
+        The table keeps bounds as well as values: a search that fails low or high here is kept as a bound
+        (`_keep`), and a bound kept answers a later window it lies beyond, as the search would."""
         self.nodes += 1
         if self.nodes > self.node_limit or (self.deadline is not None and not self.nodes & 127
                                             and time.perf_counter() > self.deadline):
@@ -457,7 +473,13 @@ class Searcher(Generic[Node]):
                 entry = (key, depth)
                 hit = table.get(entry)
                 if hit is not None:
-                    return hit
+                    if hit.__class__ is not tuple:
+                        return hit
+                    lower, upper = hit
+                    if upper <= alpha:
+                        return upper  # fails low, as its search would
+                    if lower >= beta:
+                        return lower  # fails high
         if self._far_value is not None:
             far = self._far_value(node, depth)
             if far is not None:  # no ghost can matter any more: the exact value, from Pacman's moves alone
@@ -465,10 +487,23 @@ class Searcher(Generic[Node]):
                 self.nodes += visited
                 self._cut = True  # its leaves are at the depth limit
                 if key is not None:
-                    if len(table) >= self.table_size:
-                        self._make_room()
-                    table[entry] = value
+                    self._keep(entry, value, value)
                 return value
+        value = self._expand(node, kind, key, depth, alpha, beta)
+        if key is not None:
+            if alpha < value < beta:
+                self._keep(entry, value, value)
+            elif value <= alpha:
+                self._keep(entry, -INF, value + _widened(value))  # an upper bound
+            else:
+                self._keep(entry, value - _widened(value), INF)  # a lower bound
+        return value
+
+    def _expand(self, node: Node, kind: str, key: Hashable | None, depth: float, alpha: float,
+                beta: float) -> float:
+        """The search of a live inner node of `_ordered_value`, not in the table: its value, or a bound beyond
+        its window."""
+        game = self.game
         next_depth = depth - game.cost(node)
         star2 = self.star2
 
@@ -582,12 +617,14 @@ class Searcher(Generic[Node]):
                 value = total
         else:
             raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
-
-        if key is not None and alpha < value < beta:
-            if len(table) >= self.table_size:
-                self._make_room()
-            table[entry] = value
         return value
+
+
+def _widened(value: float) -> float:
+    """How far a bound kept in the table is widened: by the slack, as Star1's windows. A search promises only
+    that a node's value lies beyond its window, and a fail-soft result can be a rounding step inside the
+    value; widened, the bound holds."""
+    return _SLACK * (1.0 + abs(value)) if math.isfinite(value) else 0.0
 
 
 def _settled(failed_low: bool, total: float, rest_high: float, rest_low: float, alpha: float,

@@ -235,8 +235,10 @@ typedef struct {
     Slot *slot;
     uint64_t *entry_state;             /* size words each, then agent and depth in one more word */
     uint64_t *entry_hash;
-    double *entry_value;
+    double *entry_value;               /* the value, or a lower bound (entry_upper above it) */
+    double *entry_upper;               /* an upper bound; equal to entry_value for an exact value */
     size_t entries, entry_capacity;
+    size_t epoch;                      /* counts clears and halvings: an entry index found before is still good */
     int busy;                          /* a search is running (in some thread) */
 } Searcher;
 
@@ -311,9 +313,9 @@ table_prefetch(const Searcher *se, uint64_t h)
 #endif
 }
 
-/* Look (state, agent, depth) up: 1 and *value if stored. */
-static inline int
-table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
+/* The entry of (state, agent, depth): its index, or -1 if not stored. */
+static inline Py_ssize_t
+table_find(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h)
 {
     size_t mask = se->slots - 1, i = (size_t)h & mask;
     int size = se->size;
@@ -323,14 +325,23 @@ table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, doubl
         if (slot[i].check == check) {
             size_t e = slot[i].entry - 1;
             const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
-            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
-                *value = se->entry_value[e];
-                return 1;
-            }
+            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0)
+                return (Py_ssize_t)e;
         }
         i = (i + 1) & mask;
     }
-    return 0;
+    return -1;
+}
+
+/* Look (state, agent, depth) up: 1 and *value if its exact value is stored (a bound is not a value). */
+static inline int
+table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
+{
+    Py_ssize_t e = table_find(se, s, tag, h);
+    if (e < 0 || se->entry_value[e] != se->entry_upper[e])
+        return 0;
+    *value = se->entry_value[e];
+    return 1;
 }
 
 /* One search: the counters and the scratch space of pacman.agents.search.Searcher. */
@@ -446,6 +457,8 @@ CORE_INTERNAL void table_free(Searcher *se);
 CORE_INTERNAL int table_ready(Searcher *se);
 CORE_INTERNAL void table_clear(Searcher *se);
 CORE_INTERNAL int table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double value);
+CORE_INTERNAL int table_keep(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double lower, double upper,
+                             Py_ssize_t found, size_t epoch);
 
 /* search.c */
 CORE_INTERNAL void child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int depth,

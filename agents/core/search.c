@@ -73,20 +73,22 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         return evaluate(se, s);
     int use_table = se->table_size > 0;
     uint64_t tag = 0;
+    Py_ssize_t e = -1;
+    size_t epoch = se->epoch;
     if (use_table) {
         /* depth-limit leaves are cached too: evaluations can cost more than a look-up */
         tag = entry_tag(agent, depth > 0 ? depth : 0);
-        double hit;
-        if (table_get(se, s, tag, h, &hit)) {
+        e = table_find(se, s, tag, h);
+        if (e >= 0 && se->entry_value[e] == se->entry_upper[e]) { /* a value; a bound (ordered_value's) is not */
             if (depth <= 0)
                 c->cut = 1;
-            return hit;
+            return se->entry_value[e];
         }
     }
     if (depth <= 0) {
         c->cut = 1;
         double v = evaluate(se, s);
-        if (use_table && table_put(se, s, tag, h, v) < 0) {
+        if (use_table && table_keep(se, s, tag, h, v, v, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
@@ -190,7 +192,7 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         value = total;
     }
     if (use_table && (!prune || (alpha < value && value < beta))) {
-        if (table_put(se, s, tag, h, value) < 0) {
+        if (table_keep(se, s, tag, h, value, value, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
@@ -240,7 +242,7 @@ remember_move(Searcher *se, const uint64_t *s, int agent, int move)
             size_t e = se->slot[i].entry - 1;
             const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
             if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
-                se->entry_value[e] = (double)move;
+                se->entry_value[e] = se->entry_upper[e] = (double)move;
                 return 0;
             }
         }
@@ -305,7 +307,12 @@ probe_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, do
     return ordered_value(c, kids + (size_t)j * size, next_agent, next_depth, alpha, beta, level + 1, hj);
 }
 
-/* node_value with Star2 and move ordering (pacman.agents.search.Searcher._ordered_value), for chance layers. */
+static double expand(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level,
+                     uint64_t h);
+
+/* node_value with Star2 and move ordering (pacman.agents.search.Searcher._ordered_value), for chance layers.
+   The table keeps bounds as well as values: what fails low or high here is kept as a bound, and a bound kept
+   answers a later window it lies beyond. */
 static double
 ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
 {
@@ -315,17 +322,26 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         return 0.0;
     if (ST_STATUS(s) != PLAYING)
         return evaluate(se, s);
-    int use_table = se->table_size > 0;
-    uint64_t tag = 0;
-    if (use_table && depth > 0) {
-        tag = entry_tag(agent, depth);
-        double hit;
-        if (table_get(se, s, tag, h, &hit))
-            return hit;
-    }
     if (depth <= 0) { /* not stored: a leaf costs about a look-up, and the table keeps room for inner nodes */
         c->cut = 1;
         return evaluate(se, s);
+    }
+    int use_table = se->table_size > 0;
+    uint64_t tag = 0;
+    Py_ssize_t e = -1;
+    size_t epoch = se->epoch;
+    if (use_table) {
+        tag = entry_tag(agent, depth);
+        e = table_find(se, s, tag, h);
+        if (e >= 0) {
+            double lower = se->entry_value[e], upper = se->entry_upper[e];
+            if (lower == upper)
+                return lower;
+            if (upper <= alpha)
+                return upper; /* fails low, as its search would */
+            if (lower >= beta)
+                return lower; /* fails high */
+        }
     }
     if (level + 1 >= c->levels) {
         c->stop = STOP_ERROR;
@@ -337,12 +353,41 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         if (far < 0)
             return 0.0;
         c->cut = 1;
-        if (use_table && table_put(se, s, tag, h, value) < 0) {
+        if (use_table && table_keep(se, s, tag, h, value, value, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
         return value;
     }
+    value = expand(c, s, agent, depth, alpha, beta, level, h);
+    if (c->stop)
+        return 0.0;
+    if (use_table) {
+        int failed;
+        /* a bound is kept widened by the slack: the search promises only that the value is beyond its window,
+           and a fail-soft result can be a rounding step inside the value (search.py: _widened) */
+        double widen = isfinite(value) ? se->slack * (1.0 + fabs(value)) : 0.0;
+        if (alpha < value && value < beta)
+            failed = table_keep(se, s, tag, h, value, value, e, epoch);
+        else if (value <= alpha)
+            failed = table_keep(se, s, tag, h, -INF, value + widen, e, epoch); /* an upper bound */
+        else
+            failed = table_keep(se, s, tag, h, value - widen, INF, e, epoch); /* a lower bound */
+        if (failed < 0) {
+            c->stop = STOP_ERROR;
+            return 0.0;
+        }
+    }
+    return value;
+}
+
+/* The search of a live inner node of ordered_value, not in the table: its value, or a bound beyond its window. */
+static double
+expand(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
+{
+    Searcher *se = c->se;
+    (void)h;
+    double value;
     int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
     int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
     int size = se->size;
@@ -493,12 +538,6 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
             }
         }
         value = total;
-    }
-    if (use_table && alpha < value && value < beta) {
-        if (table_put(se, s, tag, h, value) < 0) {
-            c->stop = STOP_ERROR;
-            return 0.0;
-        }
     }
     return value;
 }

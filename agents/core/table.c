@@ -10,12 +10,15 @@ table_free(Searcher *se)
     PyMem_RawFree(se->entry_state);
     PyMem_RawFree(se->entry_hash);
     PyMem_RawFree(se->entry_value);
+    PyMem_RawFree(se->entry_upper);
     se->slot = NULL;
     se->entry_state = NULL;
     se->entry_hash = NULL;
     se->entry_value = NULL;
+    se->entry_upper = NULL;
     se->entries = se->entry_capacity = 0;
     se->slots = 0;
+    se->epoch++;
 }
 
 /* Slots for the entries there are, and for as many again: the table starts small (a search of a few
@@ -55,6 +58,7 @@ void
 table_clear(Searcher *se)
 {
     se->entries = 0;
+    se->epoch++;
     memset(se->slot, 0, se->slots * sizeof(Slot));
 }
 
@@ -67,7 +71,9 @@ table_halve(Searcher *se)
     memmove(se->entry_state, se->entry_state + drop * width, keep * width * sizeof(uint64_t));
     memmove(se->entry_hash, se->entry_hash + drop, keep * sizeof(uint64_t));
     memmove(se->entry_value, se->entry_value + drop, keep * sizeof(double));
+    memmove(se->entry_upper, se->entry_upper + drop, keep * sizeof(double));
     se->entries = keep;
+    se->epoch++;
     memset(se->slot, 0, se->slots * sizeof(Slot));
     size_t mask = se->slots - 1;
     for (size_t e = 0; e < keep; e++) {
@@ -108,6 +114,10 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
         if (values == NULL)
             return -1;
         se->entry_value = values;
+        double *uppers = PyMem_RawRealloc(se->entry_upper, capacity * sizeof(double));
+        if (uppers == NULL)
+            return -1;
+        se->entry_upper = uppers;
         se->entry_capacity = capacity;
     }
     if (2 * (se->entries + 1) > se->slots && table_grow(se, 2 * se->slots) < 0)
@@ -118,10 +128,40 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
     stored[size] = tag;
     se->entry_hash[e] = h;
     se->entry_value[e] = value;
+    se->entry_upper[e] = value;
     size_t mask = se->slots - 1, i = (size_t)h & mask;
     while (se->slot[i].entry)
         i = (i + 1) & mask;
     se->slot[i].check = (uint32_t)(h >> 32);
     se->slot[i].entry = (uint32_t)(e + 1);
+    return 0;
+}
+
+/* Keep what a search learned of (state, agent, depth): its exact value (lower == upper), or a bound (the other
+   one infinite), which tightens the bounds already kept in its place; bounds that would meet or cross (by
+   rounding) give way to the newer. A new key is stored as table_put stores it (Searcher._keep). `found` is what
+   table_find gave at table epoch `epoch` (-1: not stored); the look-up is made again only if the table was
+   cleared or halved since. Returns -1 out of memory. */
+int
+table_keep(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double lower, double upper, Py_ssize_t found,
+           size_t epoch)
+{
+    Py_ssize_t e = epoch == se->epoch ? found : table_find(se, s, tag, h);
+    if (e < 0) {
+        if (table_put(se, s, tag, h, lower) < 0)
+            return -1;
+        se->entry_upper[se->entries - 1] = upper;
+        return 0;
+    }
+    if (lower != upper) {
+        double kept_lower = lower > se->entry_value[e] ? lower : se->entry_value[e];
+        double kept_upper = upper < se->entry_upper[e] ? upper : se->entry_upper[e];
+        if (kept_lower < kept_upper) {
+            lower = kept_lower;
+            upper = kept_upper;
+        }
+    }
+    se->entry_value[e] = lower;
+    se->entry_upper[e] = upper;
     return 0;
 }
