@@ -526,7 +526,7 @@ class Searcher(Generic[Node]):
                     best, best_index = v, i
                     if best >= beta and (self.prune_ties or best > beta):
                         self._remember(key, i)
-                        return best  # a lower bound: not stored
+                        return best  # a lower bound (_ordered_value keeps it as one)
             value = best
             if alpha < value < beta:
                 self._remember(key, best_index)
@@ -537,7 +537,7 @@ class Searcher(Generic[Node]):
                 if v < best:
                     best = v
                     if best <= alpha and (self.prune_ties or best < alpha):
-                        return best  # an upper bound: not stored
+                        return best  # an upper bound (kept as one)
             value = best
         elif kind == CHANCE:
             outcomes = game.outcomes(node)

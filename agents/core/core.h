@@ -233,10 +233,10 @@ typedef struct {
     Py_ssize_t table_size;             /* entries at most; 0: no table */
     size_t slots;                      /* a power of two >= 2 * table_size */
     Slot *slot;
-    uint64_t *entry_state;             /* size words each, then agent and depth in one more word */
+    /* ENTRY_WIDTH words each: the state's size words, agent and depth in one, then its lower and upper bound
+       (doubles: entry_lower, entry_upper), equal for an exact value; one entry's words are read together */
+    uint64_t *entry_state;
     uint64_t *entry_hash;
-    double *entry_value;               /* the value, or a lower bound (entry_upper above it) */
-    double *entry_upper;               /* an upper bound; equal to entry_value for an exact value */
     size_t entries, entry_capacity;
     size_t epoch;                      /* counts clears and halvings: an entry index found before is still good */
     int busy;                          /* a search is running (in some thread) */
@@ -313,6 +313,33 @@ table_prefetch(const Searcher *se, uint64_t h)
 #endif
 }
 
+#define ENTRY_WIDTH(size) ((size_t)(size) + 3)
+
+static inline double
+entry_lower(const Searcher *se, size_t e)
+{
+    double v;
+    memcpy(&v, se->entry_state + e * ENTRY_WIDTH(se->size) + se->size + 1, sizeof v);
+    return v;
+}
+
+static inline double
+entry_upper(const Searcher *se, size_t e)
+{
+    double v;
+    memcpy(&v, se->entry_state + e * ENTRY_WIDTH(se->size) + se->size + 2, sizeof v);
+    return v;
+}
+
+/* Set entry e's bounds (lower == upper: its exact value). */
+static inline void
+entry_set(Searcher *se, size_t e, double lower, double upper)
+{
+    uint64_t *at = se->entry_state + e * ENTRY_WIDTH(se->size) + se->size + 1;
+    memcpy(at, &lower, sizeof lower);
+    memcpy(at + 1, &upper, sizeof upper);
+}
+
 /* The entry of (state, agent, depth): its index, or -1 if not stored. */
 static inline Py_ssize_t
 table_find(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h)
@@ -324,7 +351,7 @@ table_find(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h)
     while (slot[i].entry) {
         if (slot[i].check == check) {
             size_t e = slot[i].entry - 1;
-            const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+            const uint64_t *stored = se->entry_state + e * ENTRY_WIDTH(size);
             if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0)
                 return (Py_ssize_t)e;
         }
@@ -338,9 +365,12 @@ static inline int
 table_get(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double *value)
 {
     Py_ssize_t e = table_find(se, s, tag, h);
-    if (e < 0 || se->entry_value[e] != se->entry_upper[e])
+    if (e < 0)
         return 0;
-    *value = se->entry_value[e];
+    double lower = entry_lower(se, (size_t)e);
+    if (lower != entry_upper(se, (size_t)e))
+        return 0;
+    *value = lower;
     return 1;
 }
 

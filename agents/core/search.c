@@ -79,10 +79,10 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         /* depth-limit leaves are cached too: evaluations can cost more than a look-up */
         tag = entry_tag(agent, depth > 0 ? depth : 0);
         e = table_find(se, s, tag, h);
-        if (e >= 0 && se->entry_value[e] == se->entry_upper[e]) { /* a value; a bound (ordered_value's) is not */
+        if (e >= 0 && entry_lower(se, (size_t)e) == entry_upper(se, (size_t)e)) { /* a value; a bound is not */
             if (depth <= 0)
                 c->cut = 1;
-            return se->entry_value[e];
+            return entry_lower(se, (size_t)e);
         }
     }
     if (depth <= 0) {
@@ -240,9 +240,9 @@ remember_move(Searcher *se, const uint64_t *s, int agent, int move)
     while (se->slot[i].entry) { /* there already: overwrite, as a dict does */
         if (se->slot[i].check == check) {
             size_t e = se->slot[i].entry - 1;
-            const uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+            const uint64_t *stored = se->entry_state + e * ENTRY_WIDTH(size);
             if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
-                se->entry_value[e] = se->entry_upper[e] = (double)move;
+                entry_set(se, e, (double)move, (double)move);
                 return 0;
             }
         }
@@ -334,7 +334,7 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         tag = entry_tag(agent, depth);
         e = table_find(se, s, tag, h);
         if (e >= 0) {
-            double lower = se->entry_value[e], upper = se->entry_upper[e];
+            double lower = entry_lower(se, (size_t)e), upper = entry_upper(se, (size_t)e);
             if (lower == upper)
                 return lower;
             if (upper <= alpha)
@@ -426,7 +426,7 @@ expand(Search *c, const uint64_t *s, int agent, int depth, double alpha, double 
                 if (best >= beta) {
                     if (remember_move(se, s, agent, i) < 0)
                         c->stop = STOP_ERROR;
-                    return best; /* a lower bound: not stored */
+                    return best; /* a lower bound (ordered_value keeps it as one) */
                 }
             }
         }

@@ -9,13 +9,9 @@ table_free(Searcher *se)
     PyMem_RawFree(se->slot);
     PyMem_RawFree(se->entry_state);
     PyMem_RawFree(se->entry_hash);
-    PyMem_RawFree(se->entry_value);
-    PyMem_RawFree(se->entry_upper);
     se->slot = NULL;
     se->entry_state = NULL;
     se->entry_hash = NULL;
-    se->entry_value = NULL;
-    se->entry_upper = NULL;
     se->entries = se->entry_capacity = 0;
     se->slots = 0;
     se->epoch++;
@@ -67,11 +63,9 @@ table_clear(Searcher *se)
 static void
 table_halve(Searcher *se)
 {
-    size_t keep = se->entries / 2, drop = se->entries - keep, width = (size_t)se->size + 1;
+    size_t keep = se->entries / 2, drop = se->entries - keep, width = ENTRY_WIDTH(se->size);
     memmove(se->entry_state, se->entry_state + drop * width, keep * width * sizeof(uint64_t));
     memmove(se->entry_hash, se->entry_hash + drop, keep * sizeof(uint64_t));
-    memmove(se->entry_value, se->entry_value + drop, keep * sizeof(double));
-    memmove(se->entry_upper, se->entry_upper + drop, keep * sizeof(double));
     se->entries = keep;
     se->epoch++;
     memset(se->slot, 0, se->slots * sizeof(Slot));
@@ -102,7 +96,7 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
         size_t capacity = se->entry_capacity ? 2 * se->entry_capacity : 64;
         if (capacity > (size_t)se->table_size)
             capacity = (size_t)se->table_size;
-        uint64_t *states = PyMem_RawRealloc(se->entry_state, capacity * (size_t)(size + 1) * sizeof(uint64_t));
+        uint64_t *states = PyMem_RawRealloc(se->entry_state, capacity * ENTRY_WIDTH(size) * sizeof(uint64_t));
         if (states == NULL)
             return -1;
         se->entry_state = states;
@@ -110,25 +104,16 @@ table_put(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double valu
         if (hashes == NULL)
             return -1;
         se->entry_hash = hashes;
-        double *values = PyMem_RawRealloc(se->entry_value, capacity * sizeof(double));
-        if (values == NULL)
-            return -1;
-        se->entry_value = values;
-        double *uppers = PyMem_RawRealloc(se->entry_upper, capacity * sizeof(double));
-        if (uppers == NULL)
-            return -1;
-        se->entry_upper = uppers;
         se->entry_capacity = capacity;
     }
     if (2 * (se->entries + 1) > se->slots && table_grow(se, 2 * se->slots) < 0)
         return -1;
     size_t e = se->entries++;
-    uint64_t *stored = se->entry_state + e * (size_t)(size + 1);
+    uint64_t *stored = se->entry_state + e * ENTRY_WIDTH(size);
     memcpy(stored, s, sizeof(uint64_t) * size);
     stored[size] = tag;
     se->entry_hash[e] = h;
-    se->entry_value[e] = value;
-    se->entry_upper[e] = value;
+    entry_set(se, e, value, value);
     size_t mask = se->slots - 1, i = (size_t)h & mask;
     while (se->slot[i].entry)
         i = (i + 1) & mask;
@@ -150,18 +135,18 @@ table_keep(Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h, double low
     if (e < 0) {
         if (table_put(se, s, tag, h, lower) < 0)
             return -1;
-        se->entry_upper[se->entries - 1] = upper;
+        entry_set(se, se->entries - 1, lower, upper);
         return 0;
     }
     if (lower != upper) {
-        double kept_lower = lower > se->entry_value[e] ? lower : se->entry_value[e];
-        double kept_upper = upper < se->entry_upper[e] ? upper : se->entry_upper[e];
+        double old_lower = entry_lower(se, (size_t)e), old_upper = entry_upper(se, (size_t)e);
+        double kept_lower = lower > old_lower ? lower : old_lower;
+        double kept_upper = upper < old_upper ? upper : old_upper;
         if (kept_lower < kept_upper) {
             lower = kept_lower;
             upper = kept_upper;
         }
     }
-    se->entry_value[e] = lower;
-    se->entry_upper[e] = upper;
+    entry_set(se, (size_t)e, lower, upper);
     return 0;
 }
