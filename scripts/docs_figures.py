@@ -689,6 +689,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
                    '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
+    Figure('auto-table-bounds', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
+                   '--agent expectimax:depth=None,node_limit=200000; '
+                   'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
+                   '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
     Figure('auto-where-loses', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled --agent greedy --draw docs/images/where-auto-loses.png; '
                    'python scripts/weight_ceiling.py --set tuning --mazes 200 --jobs 2 --budget 40000 --step 1; '
