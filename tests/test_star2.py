@@ -229,6 +229,17 @@ def windows(value, others):
     return out
 
 
+def keeps_window_promise(found, value, alpha, beta, where):
+    """Assert that `found`, a search's result with the window (alpha, beta), keeps the window's promise about
+    the node's exact `value`: equal to it inside the window, else a bound on the side it failed."""
+    if alpha < found < beta:
+        assert found == value, (where, alpha, beta)
+    elif found <= alpha:
+        assert value <= alpha, (where, alpha, beta, found)
+    else:
+        assert value >= beta, (where, alpha, beta, found)
+
+
 @pytest.mark.parametrize("star2", [False, True], ids=["star1", "star2"])
 # `tricky` (four ghosts: 20 s of the default run's time for the two cases) with the slow tests; small and medium
 # keep the promise checked by default.
@@ -259,13 +270,7 @@ def test_a_pruned_search_keeps_its_window_promise_at_every_window(name, star2):
                     searcher = Searcher(game, prune=True, table_size=10**5, star2=star2)
                     searcher._start(root, depth)
                     search = searcher._ordered_value if star2 else searcher._value
-                    found = search(node, depth, alpha, beta)
-                    if alpha < found < beta:
-                        assert found == value, (name, depth, alpha, beta)
-                    elif found <= alpha:
-                        assert value <= alpha, (name, depth, alpha, beta, found)
-                    else:
-                        assert value >= beta, (name, depth, alpha, beta, found)
+                    keeps_window_promise(search(node, depth, alpha, beta), value, alpha, beta, (name, depth))
 
 
 def test_bench_reports_nodes_by_pruning_side_by_side(tmp_path):
