@@ -195,7 +195,8 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     cache = str(tmp_path / "cache")
     # tuning mazes 161 and 162 at the budget of 40,000, one ply at a time (the experiment's, docs/search-strength.md):
-    # a dot dearer by 200 brings both to their optimum
+    # maze 161 is beyond 3 points with the default weights (162 was too, before the table kept bounds), and a dot
+    # dearer by 200 brings both to their optimum
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), "--first", "161",
                            "--mazes", "2", "--budget", "40000", "--step", "1", "--lost", "1000", "--dearer", "0,200",
                            "--cache", cache, "--per-maze"],
@@ -213,7 +214,7 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
                    - agent_value(AgentSpec.parse("expectimax:depth=None,node_limit=40000"),
                                  random_maze(s).layout).win) for s in (161, 162)]
     assert float(rows["lost 1000, dearer 0"][0]) == pytest.approx(np.mean(gaps), abs=0.006)
-    assert min(gaps) > 3  # both mazes are beyond 3 points with the default weights ...
+    assert gaps[0] > 3  # maze 161 is beyond 3 points with the default weights ...
     assert rows["best setting per maze"][-1] == "0"  # ... and none is under the best setting for each
     assert float(rows["best setting per maze"][0]) <= min(float(rows[k][0]) for k in list(rows)[:2])
     assert "beyond every setting (> 3 points short under each): none" in done.stdout
