@@ -332,3 +332,64 @@ def test_sigkill_of_a_batch_on_a_local_dask_cluster_leaves_no_process(tmp_path):
     process.kill()
     process.communicate(timeout=20)
     _no_process_left(process.pid)
+
+
+# --- a worker that starts after its batch ended -------------------------------------------------------------------
+
+_GONE_LOCK = '''
+import multiprocessing.synchronize
+
+
+def rebuild():
+    """What a new worker does with a lock of a batch that already ended: its semaphore is gone."""
+    lock = object.__new__(multiprocessing.synchronize.Lock)
+    lock.__setstate__((0, 1, 1, "/pacman-ai-test-no-such-semaphore"))
+
+
+class GoneLock:
+    def __reduce__(self):
+        return rebuild, ()
+'''
+
+_START_AFTER_THE_BATCH = '''
+import multiprocessing, sys
+sys.path.insert(0, {here!r})
+from gone_lock import GoneLock
+
+if __name__ == "__main__":
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload({preload!r})
+    process = context.Process(target=print, args=(GoneLock(),))
+    process.start()
+    process.join()
+    print("exit code", process.exitcode)
+'''
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_a_worker_started_after_its_batch_ended_dies_without_a_traceback(tmp_path, guarded):
+    # A Ctrl-C while the pool starts a worker: the batch removes its locks, and the forkserver's new child fails
+    # to rebuild them. With the guard the batch's pool preloads, it dies silently (the batch says what was kept).
+    (tmp_path / "gone_lock.py").write_text(_GONE_LOCK)
+    preload = ["pacman.batch._forkserver_guard"] if guarded else []
+    script = tmp_path / "start.py"
+    script.write_text(_START_AFTER_THE_BATCH.format(here=str(tmp_path), preload=preload))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_env(), timeout=60,
+                          cwd=tmp_path)
+    assert done.stdout == "exit code 1\n"
+    if guarded:
+        assert done.stderr == ""
+    else:  # the control: without the guard the child prints the error
+        assert "FileNotFoundError" in done.stderr and "synchronize.py" in done.stderr
+
+
+def test_the_guard_reports_every_other_error_of_a_new_worker(capsys):
+    from pacman.batch import _forkserver_guard as guard
+
+    try:
+        raise FileNotFoundError(2, "No such file or directory", "layouts/none.lay")
+    except FileNotFoundError as exc:
+        guard._quiet_when_batch_is_gone(type(exc), exc, exc.__traceback__)
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and err.endswith("FileNotFoundError: [Errno 2] No such file or directory: "
+                                                        "'layouts/none.lay'\n")
