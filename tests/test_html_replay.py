@@ -208,7 +208,7 @@ def test_the_page_plays_to_the_recorded_score_in_a_browser(browser, game):
     first = browser.evaluate(f"{ROOT}.pacmanAI.canvasHash()")
     browser.press(" ")
     browser.wait_until(f"{ROOT}.pacmanAI.state().round", lambda r: r >= 2)
-    assert browser.evaluate(f"{ROOT}.pacmanAI.canvasHash()") != first  # playing changes the canvas
+    browser.wait_until(f"{ROOT}.pacmanAI.canvasHash()", lambda h: h != first)  # playing changes the canvas
     for _ in range(10):
         browser.press("+")
     assert _state(browser)["speed"] == 120
