@@ -84,6 +84,19 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
             and (getattr(config.option, "numprocesses", None) or 0) != 0)
 
 
+def _minutes(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("minutes", 0)) if marker is not None else 0.0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first: those marked ``@pytest.mark.slow(minutes=N)``, by N (the minutes one takes on the
+    development machine beside another worker), the rest in their usual order. With ``--dist worksteal``
+    (pyproject.toml) a free worker takes the tests still queued on a busy one, so the run ends when its work is
+    done rather than with a twenty-minute test that happened to start last."""
+    items.sort(key=_minutes, reverse=True)  # stable: the others keep the collection's order
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Not in an xdist worker: its reports reach the controller, which prints.
     if not hasattr(config, "workerinput") and not config.pluginmanager.has_plugin("file_progress"):

@@ -204,7 +204,7 @@ def test_the_command_line_records_auto_and_an_explicit_depth_two_plays_otherwise
     assert 5 <= sum(r["won"] for r in runs["auto"]) <= 27
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)
 def test_held_out_mazes_gap_of_the_default_agent_as_measured():
     """Held-out random mazes 1,000,000-1,000,099 (never tuned on): the default agent's exact mean gap to the
     optimum, as measured when `auto`'s budget (160,000 nodes), its deepening two plies at a time, the table's

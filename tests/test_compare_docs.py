@@ -108,7 +108,7 @@ def test_the_python_example_runs_as_a_script(tmp_path):
     assert (tmp_path / "score-better.jsonl").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=4)
 def test_the_worked_example_on_tricky_reaches_a_verdict(tmp_path):
     command = next(c for c in _commands(DOC) if not _is_quick(c))
     done = _run(command, tmp_path)

@@ -336,7 +336,7 @@ def test_batch_and_compare_play_a_saved_model_as_a_user_does(tmp_path, saved_mod
     assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=20)
 def test_the_recipe_as_documented(tmp_path):
     """The documented recipe, as written: it trains within the 30 minutes, and its model wins most of the 1,000
     seeded games of `pacman-ai batch`; the model it made, shipped, wins the 90% docs/environments.md reports.
@@ -365,7 +365,7 @@ def test_the_recipe_as_documented(tmp_path):
     assert summary["games"] == 1000 and summary["wins"] >= 900
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 @compiled
 def test_a_short_training_already_wins_most_games(tmp_path):
     """The recipe cut to 500,000 steps (about a minute of CPU; its learning rate falls to 0 over them): the

@@ -228,7 +228,7 @@ def test_a_grade_is_the_same_with_and_without_the_namespace(monkeypatch):
 
 
 @needs_namespace
-@pytest.mark.slow
+@pytest.mark.slow(minutes=6)
 def test_every_question_is_graded_the_same_with_and_without_the_namespace(monkeypatch):
     _same_grades(monkeypatch, ("correct", "minimax", "exits", "recursion"), None)
 

@@ -59,3 +59,24 @@ def test_files_left_out_entirely_are_not_counted_and_the_plugin_can_be_turned_of
     lines = _run(folder, "-n", "0", "-m", "slow")
     assert [(m.group(1), m.group(2), m.group(3)) for m in lines] == [("1", "1", "tests/test_c.py")]
     assert _run(folder, "-n", "0", "-p", "no:file_progress") == []
+
+
+def test_the_longest_tests_start_first_and_the_others_keep_their_order(tmp_path):
+    """``@pytest.mark.slow(minutes=N)`` orders a run by N, longest first (tests/conftest.py), so that with
+    ``--dist worksteal`` a twenty-minute test does not start last; unmarked and plain ``slow`` tests keep the
+    collection's order behind them."""
+    folder = _suite(tmp_path)
+    (folder / "tests" / "test_d.py").write_text(
+        "import pytest\n\ndef test_plain():\n    pass\n\n@pytest.mark.slow(minutes=2)\ndef test_two():\n    pass\n\n"
+        "@pytest.mark.slow(minutes=20)\ndef test_twenty():\n    pass\n")
+    (folder / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-v"], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = re.findall(r"^(tests/\S+::\S+) (?:PASSED|SKIPPED)", done.stdout, re.MULTILINE)
+    assert ran == ["tests/test_d.py::test_twenty", "tests/test_d.py::test_two",
+                   "tests/test_a.py::test_one", "tests/test_a.py::test_two", "tests/test_b.py::test_skipped",
+                   "tests/test_b.py::test_sleeps", "tests/test_c.py::test_slow", "tests/test_c.py::test_fast",
+                   "tests/test_d.py::test_plain"]
+    lines = _run(folder, "-n", "2", "--dist", "worksteal", "-q")
+    assert sorted(m.group(3) for m in lines) == [f"tests/test_{c}.py" for c in "abcd"]

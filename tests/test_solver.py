@@ -297,7 +297,7 @@ def solved_with_the_limit_raised(tmp_path, name):
     return json.loads(done.stdout)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 def test_minimax_is_solved_with_the_limit_raised_as_the_docs_say(tmp_path):
     # Three ghosts and four dots: 3.1 million nodes under a bound of 65 million; about a minute and 1.3 GB.
     data = solved_with_the_limit_raised(tmp_path, "minimax")
@@ -306,7 +306,7 @@ def test_minimax_is_solved_with_the_limit_raised_as_the_docs_say(tmp_path):
     assert data["action_values"]["North"] < data["value"] and data["action_values"]["South"] < data["value"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=7)
 def test_tiny_is_solved_with_the_limit_raised(tmp_path):
     # One ghost and a capsule: 11.6 million nodes under a bound of 83 million; about 5 min and 7 GB.
     data = solved_with_the_limit_raised(tmp_path, "tiny")
