@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from test_compiled_core import pacman_positions
+from test_compiled_core import needs_core, pacman_positions
 from test_differential import SCARY
 
 from pacman import load_layout, run_game
@@ -55,6 +55,12 @@ def test_safe_is_better_without_the_scared_pull_and_with_a_dearer_room():
     assert pulled >= 5 and cornered >= 5, (pulled, cornered)  # both terms are exercised
 
 
+#: Games of the agents, not of an engine: the Python engine plays the same moves (tests/test_compiled_core.py, and
+#: the default tests run again with PACMAN_AI_ENGINE=python in CI), at 3-4 s a move on `tiny`: 15 minutes for these.
+agent_games = needs_core
+
+
+@agent_games
 @pytest.mark.parametrize("evaluation", ["safe", None])  # None: the default agent's, `scaled` (safe on big mazes)
 def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evaluation):
     assert DEFAULT_EVALUATION == "scaled"
@@ -65,6 +71,7 @@ def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evalu
         assert result.won and result.moves < 100, (seed, result.moves)
 
 
+@agent_games
 def test_the_default_agent_wins_one_of_them_from_the_command_line(tmp_path):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "tiny", "--seed", str(CIRCLING_SEEDS[0]),
