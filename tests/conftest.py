@@ -86,7 +86,12 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
 
 def _minutes(item: pytest.Item) -> float:
     marker = item.get_closest_marker("slow")
-    return float(marker.kwargs.get("minutes", 0)) if marker is not None else 0.0
+    if marker is None:
+        return 0.0
+    if marker.args or set(marker.kwargs) - {"minutes"}:
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.slow takes only minutes=N, got "
+                                f"{marker.args or ''}{marker.kwargs or ''}")
+    return float(marker.kwargs.get("minutes", 0))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -80,3 +80,12 @@ def test_the_longest_tests_start_first_and_the_others_keep_their_order(tmp_path)
                    "tests/test_d.py::test_plain"]
     lines = _run(folder, "-n", "2", "--dist", "worksteal", "-q")
     assert sorted(m.group(3) for m in lines) == [f"tests/test_{c}.py" for c in "abcd"]
+
+
+def test_a_slow_mark_with_another_argument_is_refused_by_name(tmp_path):
+    folder = _suite(tmp_path)
+    (folder / "tests" / "test_e.py").write_text("import pytest\n\n@pytest.mark.slow(minute=3)\ndef test_x():\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-m", "slow"],
+                          cwd=folder, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 4 and "test_e.py::test_x: @pytest.mark.slow takes only minutes=N" in done.stderr, (
+        done.stdout + done.stderr)

@@ -55,12 +55,10 @@ def test_safe_is_better_without_the_scared_pull_and_with_a_dearer_room():
     assert pulled >= 5 and cornered >= 5, (pulled, cornered)  # both terms are exercised
 
 
-#: Games of the agents, not of an engine: the Python engine plays the same moves (tests/test_compiled_core.py, and
-#: the default tests run again with PACMAN_AI_ENGINE=python in CI), at 3-4 s a move on `tiny`: 15 minutes for these.
-agent_games = needs_core
-
-
-@agent_games
+# Games of the agents, not of an engine, so on the compiled core only: the Python engine plays the same moves (the
+# parity tests of tests/test_compiled_core.py) at 3-4 s a move on `tiny`, 15 minutes for these (CI's
+# PACMAN_AI_ENGINE=python run skips them).
+@needs_core
 @pytest.mark.parametrize("evaluation", ["safe", None])  # None: the default agent's, `scaled` (safe on big mazes)
 def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evaluation):
     assert DEFAULT_EVALUATION == "scaled"
@@ -71,7 +69,7 @@ def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evalu
         assert result.won and result.moves < 100, (seed, result.moves)
 
 
-@agent_games
+@needs_core  # as above
 def test_the_default_agent_wins_one_of_them_from_the_command_line(tmp_path):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "tiny", "--seed", str(CIRCLING_SEEDS[0]),
