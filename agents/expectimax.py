@@ -47,8 +47,10 @@ MAX_CORE_SEARCH_LEAVES = 3 * 10**10
 SMALL_MAZE_CELLS = SCALED_FULL
 #: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
+#: The budget is the largest whose moves take at most 20 ms at the 99th percentile on the slowest machine measured
+#: (docs/search-strength.md, "The budget on a slower machine").
 AUTO_DEPTH = 2
-SMALL_MAZE_NODES = 160_000
+SMALL_MAZE_NODES = 70_000
 #: Under a node budget on a small maze (``depth="auto"``'s, or a `node_limit`), past depth 2 each search goes this
 #: many plies deeper than the last: 2, 4, 6, ... (`deepening_step`). There each search mostly re-walks the table the
 #: last one filled, so fewer searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
@@ -653,7 +655,7 @@ class ExpectimaxAgent(_SearchAgent):
     Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
     maze, with no time or node limit, each move searches from scratch to
     depth 2, then 4, 6, ... (DEEPENING_STEP) while the searches together count at most
-    SMALL_MAZE_NODES (160,000) nodes: the deepest finished search answers, and
+    SMALL_MAZE_NODES (70,000) nodes: the deepest finished search answers, and
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
