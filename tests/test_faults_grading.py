@@ -106,7 +106,9 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
     first, second = (test["messages"][0] for test in data["questions"][0]["tests"])
     assert "disk: the submission's processes wrote " in first and "over its 32.0 MB write budget" in first
     written = float(first.split("wrote ")[1].split(" MB")[0])
-    assert written >= on_disk / 2**20 > 32  # the kernel's count: everything its processes wrote
+    # the kernel's count, everything its processes wrote (files, output, pipes), passed the budget and holds the
+    # files; the files alone may come to the budget exactly when the watch stops them (32.0 MB on disk, 32.5 written)
+    assert written > 32 and written >= on_disk / 2**20 > 16
     assert second.endswith("not run: the submission used up the 32.0 MB write budget of the grading in earlier "
                            "tests")
     limits = data["limits"]
