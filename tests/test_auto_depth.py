@@ -189,7 +189,7 @@ def test_the_command_line_records_auto_and_an_explicit_depth_two_plays_otherwise
     runs = {}
     for label, extra in (("auto", []), ("two", ["--agent-args", "depth=2"])):
         out = tmp_path / f"{label}.jsonl"
-        # 50 games: auto's 160,000 nodes a move cost the Python engine (PACMAN_AI_ENGINE=python) about 100 s here (70,000 now)
+        # 50 games: auto's budget (SMALL_MAZE_NODES) costs the Python engine (PACMAN_AI_ENGINE=python) minutes here
         done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "fork34.lay", "--games", "50",
                                "--seed", "0", "--jobs", "1", "--out", str(out), *extra],
                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)

@@ -41,7 +41,7 @@ def pacman_ai(*args: str, cwd: Path, timeout: float = 120) -> subprocess.Complet
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """A maze without food: every game runs to the move limit. The games here play depth 2 (the limit does not
-    depend on the agent): the default depth "auto" searches up to 70,000 nodes a move on a maze this small, which
+    depend on the agent): the default depth "auto" searches up to SMALL_MAZE_NODES a move on a maze this small, which
     on the Python engine (PACMAN_AI_ENGINE=python, a run of CI) makes a 1,000-move game take minutes."""
     (tmp_path / "nofood.lay").write_text(NO_FOOD)
     return tmp_path

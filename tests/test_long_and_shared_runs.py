@@ -58,7 +58,7 @@ def start(*args: str, cwd: Path) -> subprocess.Popen:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     # Games of nofood.lay that run to the 1,000-move limit play depth 2: the default depth "auto" searches up to
-    # 70,000 nodes a move on a maze this small, minutes a game on the Python engine (PACMAN_AI_ENGINE=python).
+    # SMALL_MAZE_NODES a move on a maze this small, minutes a game on the Python engine (PACMAN_AI_ENGINE=python).
     (tmp_path / "nofood.lay").write_text(NO_FOOD)
     (tmp_path / "crowded.lay").write_text(CROWDED)
     return tmp_path
