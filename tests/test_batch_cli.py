@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pacman.batch import deterministic_part, read_results
@@ -33,12 +34,20 @@ def test_batch_prints_a_table_and_writes_lines_and_summary(capsys, tmp_path):
     assert lines[-1].startswith("5 of 5 games (seed 4), 5 played in ")
     data = json.loads(summary.read_text())
     for key in ("games", "wins", "win_rate", "win_rate_ci95", "mean_score", "score_sd", "score_ci95", "mean_moves",
-                "ms_per_move_p50", "ms_per_move_p95", "crashes", "timeouts", "cut_offs", "seconds",
+                "ms_per_move_p50", "ms_per_move_p95", "ms_per_move_p99", "crashes", "timeouts", "cut_offs", "seconds",
                 "games_per_second"):
         assert key in data, key
     games = read_results(out)
     assert data["games"] == len(games) == 5 and data["wins"] == sum(g["won"] for g in games)
     assert data["complete"] is True and not list(tmp_path.glob(".*tmp*"))
+    # the table's ms a move are the percentiles of every move of the results file, the 99th too
+    moves = [ms for game in games for ms in game["move_ms"]]
+    assert lines[0].split()[-8:] == ["p50", "p95", "p99", "crashed", "timed", "out", "cut", "off"]
+    shown = lines[1].split()[-6:-3]  # the row's p50, p95 and p99; crashed, timed out and cut off follow
+    for name, q, cell in zip(("p50", "p95", "p99"), (50, 95, 99), shown):
+        expected = float(np.percentile(moves, q))
+        assert data[f"ms_per_move_{name}"] == pytest.approx(expected)
+        assert float(cell) == pytest.approx(expected, abs=0.005)
 
 
 def test_sweep_runs_every_combination_and_plots_it(capsys, tmp_path):

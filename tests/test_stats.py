@@ -87,6 +87,8 @@ def test_summarize_games_counts_every_game_and_scores_only_scored_ones():
     assert summary["mean_moves"] == pytest.approx(statistics.fmean([10, 4, 2, 1, 50]))
     assert summary["ms_per_move_p50"] == pytest.approx(3.0)
     assert summary["ms_per_move_p95"] == pytest.approx(float(np.percentile([1, 3, 2, 4, 5], 95)))
+    assert summary["ms_per_move_p99"] == pytest.approx(float(np.percentile([1, 3, 2, 4, 5], 99)))
+    assert summary["ms_per_move_p99"] == pytest.approx(4.96)  # 4 + 0.96 x (5 - 4): interpolated, not the largest
     assert (summary["crashes"], summary["timeouts"], summary["cut_offs"]) == (2, 1, 1)
     assert summary["game_seconds"] == pytest.approx(3.0)
 

@@ -134,8 +134,8 @@ def summarize_games(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 
     Every game counts in `games`, so a crash or a time-out is a game not won.
     Score and move statistics are over the games that have a score (a game whose
-    worker process died has none). `ms_per_move_p50/p95` are over every Pacman
-    move of every game (the `move_ms` lists).
+    worker process died has none). `ms_per_move_p50/p95/p99` are over every
+    Pacman move of every game (the `move_ms` lists).
     """
     records = list(records)
     games = len(records)
@@ -157,6 +157,7 @@ def summarize_games(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_moves": math.fsum(r["moves"] for r in scored) / len(scored) if scored else None,
         "ms_per_move_p50": percentile(move_ms, 50),
         "ms_per_move_p95": percentile(move_ms, 95),
+        "ms_per_move_p99": percentile(move_ms, 99),
         "crashes": sum(1 for r in records if r.get("crashed")),
         "timeouts": sum(1 for r in records if r.get("timed_out")),
         "cut_offs": sum(1 for r in records if r.get("cut_off")),

@@ -111,7 +111,7 @@ def _number(value: float | None, digits: int = 1) -> str:
 def format_table(summary: Mapping[str, Any]) -> str:
     """The comparison table of a batch summary (`BatchResult.summary()`): one row per configuration."""
     header = ["configuration", "games", "won", "win rate", "95% CI", "mean score", "95% CI", "moves",
-              "ms/move p50", "p95", "crashed", "timed out", "cut off"]
+              "ms/move p50", "p95", "p99", "crashed", "timed out", "cut off"]
     rows = []
     for entry in summary["configurations"]:
         low, high = entry["win_rate_ci95"]
@@ -122,7 +122,7 @@ def format_table(summary: Mapping[str, Any]) -> str:
             _number(entry["mean_score"]),
             f"{score_ci[0]:,.0f} to {score_ci[1]:,.0f}" if score_ci else "-",
             _number(entry["mean_moves"]), _number(entry["ms_per_move_p50"], 2),
-            _number(entry["ms_per_move_p95"], 2), str(entry["crashes"]), str(entry["timeouts"]),
+            _number(entry["ms_per_move_p95"], 2), _number(entry["ms_per_move_p99"], 2), str(entry["crashes"]), str(entry["timeouts"]),
             str(entry["cut_offs"]),
         ])
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
