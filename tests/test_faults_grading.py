@@ -124,6 +124,29 @@ def test_a_flood_of_files_from_its_processes_is_stopped_at_the_write_budget_and_
     assert "LIMITS NOT EXACT here:\n  write budget: enforced by polling" in text
 
 
+def test_the_submissions_python_writes_no_bytecode_cache_that_would_count_as_its_files(tmp_path, polled):
+    """The child runs isolated (-I ignores PYTHONDONTWRITEBYTECODE) and with -B: an import of a module that has no cache
+    yet (the grader's own, in a fresh checkout; CI's rehearsal once listed pacman/grading/__pycache__/forbidden...pyc
+    as the submission's file outside its folder) writes none."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "helper_module.py").write_text("ANSWER = 42\n")
+    path = _submission(tmp_path, at_import=f"""
+        import sys
+        if not sys.flags.dont_write_bytecode:
+            raise SystemExit("this Python writes bytecode caches")
+        sys.path.insert(0, {str(lib)!r})
+        import helper_module
+        assert helper_module.ANSWER == 42
+    """)
+    out = tmp_path / "report.json"
+    assert main(["grade", str(_assignment(tmp_path / "a").directory), str(path), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["score"] == data["max_score"] == 2  # it imported its module and graded as the correct submission
+    assert not (lib / "__pycache__").exists()
+    assert not any("outside its folder" in line for line in data["limits"])
+
+
 @pytest.mark.slow
 def test_busy_processes_are_stopped_by_the_cpu_limit_of_all_their_processes(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "IMPORT_CPU_LIMIT", 2.0)

@@ -1,6 +1,6 @@
 """The submission's namespace (Linux): one writable place of a fixed size, the rest of the filesystem read-only.
 
-Run by `pacman.grading.sandbox` as a script of its own (``python -I -S jail.py MODE SPEC COMMAND...``), before
+Run by `pacman.grading.sandbox` as a script of its own (``python -I -B -S jail.py MODE SPEC COMMAND...``), before
 the worker: it imports nothing of the project, so it works whoever runs it. It
 
 1. creates a user, mount and PID namespace (``unshare``; an unprivileged user may, where the system allows

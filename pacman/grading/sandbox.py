@@ -96,7 +96,7 @@ def check_sandbox_user(user: str) -> None:
     uid, gid = _user_ids(user)
     code = f"import sys; sys.path[:0] = {_package_roots()!r}; import pacman.grading.worker"
     try:
-        done = subprocess.run([sys.executable, "-I", "-c", code], user=uid, group=gid, extra_groups=[], cwd="/",
+        done = subprocess.run([sys.executable, *CHILD_PYTHON_FLAGS, "-c", code], user=uid, group=gid, extra_groups=[], cwd="/",
                               env=_child_env("/"), capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as exc:
         raise SandboxError(f"sandbox user {user!r} cannot run {sys.executable}: {exc}") from None
@@ -151,6 +151,13 @@ def _package_roots() -> list[str]:
     return [str(Path(pacman.__file__).resolve().parent.parent)]
 
 
+#: How every Python the grader starts for a submission is run: isolated (-I: no user site, no PYTHON* variable, so
+#: _child_env's PYTHONDONTWRITEBYTECODE alone would not hold) and writing no bytecode cache (-B). A cache written by
+#: the child, even of the grader's own modules in a fresh checkout, is a file its processes wrote outside its folder,
+#: and the watch would report it as the submission's.
+CHILD_PYTHON_FLAGS = ("-I", "-B")
+
+
 def _child_env(home: str) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "TMPDIR": home,
            "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
@@ -167,7 +174,7 @@ POLLED_OVERSHOOT = "up to what its processes write in 0.05 s (5 to 13 MB measure
 
 
 def _jail_command(mode: str, spec: dict[str, Any]) -> list[str]:
-    return [sys.executable, "-I", "-S", str(Path(jail.__file__).resolve()), mode, json.dumps(spec)]
+    return [sys.executable, *CHILD_PYTHON_FLAGS, "-S", str(Path(jail.__file__).resolve()), mode, json.dumps(spec)]
 
 
 def _inside_ids(ids: tuple[int, int]) -> tuple[int, int]:
@@ -703,7 +710,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     # No name of the grader's is bound in __main__, where a submission could pick it up.
     bootstrap = (f"import sys; sys.path[:0] = {roots!r}; "
                  "__import__('pacman.grading.worker', fromlist=['main']).main()")
-    command = [sys.executable, "-I", "-c", bootstrap]
+    command = [sys.executable, *CHILD_PYTHON_FLAGS, "-c", bootstrap]
     report_read = report_write = -1
     if namespace:
         report_read, report_write = os.pipe()  # the jail makes the namespace, then runs the worker in it (the tmpfs: the write budget, exactly)
