@@ -121,9 +121,9 @@ def format_table(summary: Mapping[str, Any]) -> str:
             f"{100 * low:.1f}-{100 * high:.1f}%" if entry["games"] else "-",
             _number(entry["mean_score"]),
             f"{score_ci[0]:,.0f} to {score_ci[1]:,.0f}" if score_ci else "-",
-            _number(entry["mean_moves"]), _number(entry["ms_per_move_p50"], 2),
-            _number(entry["ms_per_move_p95"], 2), _number(entry["ms_per_move_p99"], 2), str(entry["crashes"]), str(entry["timeouts"]),
-            str(entry["cut_offs"]),
+            _number(entry["mean_moves"]),
+            *(_number(entry[f"ms_per_move_{q}"], 2) for q in ("p50", "p95", "p99")),
+            str(entry["crashes"]), str(entry["timeouts"]), str(entry["cut_offs"]),
         ])
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = []

@@ -96,8 +96,8 @@ def check_sandbox_user(user: str) -> None:
     uid, gid = _user_ids(user)
     code = f"import sys; sys.path[:0] = {_package_roots()!r}; import pacman.grading.worker"
     try:
-        done = subprocess.run([sys.executable, *CHILD_PYTHON_FLAGS, "-c", code], user=uid, group=gid, extra_groups=[], cwd="/",
-                              env=_child_env("/"), capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, *CHILD_PYTHON_FLAGS, "-c", code], user=uid, group=gid, extra_groups=[],
+                              cwd="/", env=_child_env("/"), capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as exc:
         raise SandboxError(f"sandbox user {user!r} cannot run {sys.executable}: {exc}") from None
     if done.returncode != 0:
