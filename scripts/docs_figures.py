@@ -719,6 +719,14 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    '--agent expectimax:depth=None,node_limit=80000; '
                    'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
                    '--agent expectimax:depth=None,node_limit=70000'),
+    Figure('auto-fewer-nodes', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
+                   'PACMAN_FORCED_GHOSTS=1 python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
+                   '--agent expectimax; '
+                   'PACMAN_PREDICT=1 python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
+                   '--agent expectimax:depth=None,node_limit=140000; '
+                   'PACMAN_PREDICT=1 pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 '
+                   '--agent-args depth=None,node_limit=140000 --out trapped.jsonl'),
     Figure('auto-move-time-quiet', 'docs/search-strength.md', kind='timing',
            command='pacman-ai batch --layout trapped --games 300 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
                    'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
