@@ -23,7 +23,7 @@ from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError
 from pacman.hints import hint as hint_for
 from pacman.layout import Layout
-from pacman.state import GameState
+from pacman.state import PACMAN, SCORE, STATUS, GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
@@ -151,6 +151,7 @@ class PacmanGame:
         evaluation: Callable[[GameState], float],
         ghost_models: Sequence[Any] | None = None,
         ghosts_minimise: bool = False,
+        score_free: bool = False,
     ) -> None:
         self.num_agents = num_agents
         self.evaluation = evaluation
@@ -167,6 +168,11 @@ class PacmanGame:
         #: (None: the shortcut's sums are uniform ones) that the far-ghost proof covers
         self._horizon = (horizon if ghost_models is None and not ghosts_minimise
                          and "far_ghosts" not in self.proof_gaps else None)
+        #: the table keys a node by its state without the score and keeps its values less the score
+        #: (`SearchGame.table_offset`), so that one position reached with two scores is searched once: only for
+        #: an evaluation that declares itself the score plus a function of the rest (`score_additive`)
+        self.score_free = score_free and is_score_additive(evaluation)
+        self.table_offset: Callable[[Node], float] | None = _score if self.score_free else None
 
     def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
         """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
@@ -286,8 +292,24 @@ class PacmanGame:
         _, agent = node
         return 1 if agent == self.num_agents - 1 else 0
 
-    def key(self, node: Node) -> Node:
+    def key(self, node: Node) -> Any:
+        if self.score_free:
+            state, agent = node
+            return state[PACMAN:SCORE], state[STATUS], agent
         return node
+
+
+def _score(node: Node) -> float:
+    return node[0][SCORE]
+
+
+def is_score_additive(evaluation: Callable[[GameState], float]) -> bool:
+    """Whether `evaluation` is one of the registered ones, each the state's score plus a function of the rest
+    of the state (terminal or not): a search's values then move with the score, so the table may keep them
+    without it (`PacmanGame.score_free`) and a decision searched from scratch is remembered without it
+    (`_SearchAgent._cache_key`). An evaluation of your own is not taken to be one: it may read the score
+    otherwise than by adding it."""
+    return any(evaluation is registered for registered in _SCORE_PLUS_POSITION)
 
 
 def ghost_horizon(evaluation: Callable[[GameState], float]) -> int | None:
@@ -493,7 +515,10 @@ class _SearchAgent:
         key = (state.layout, state.num_agents)
         if self._searcher is None or self._searcher_key != key:
             models = self._ghost_models(state.num_agents - 1)
-            game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise)
+            # score-free keys where each move searches from scratch (the table holds one decision's searches):
+            # elsewhere the table lives from move to move, and those agents' figures stay as measured
+            game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise,
+                              score_free=self._from_scratch(state.layout))
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
             engine, obstacle = self._engine_choice(models)
             if obstacle is not None and self._wanted_engine() == "compiled":
@@ -524,17 +549,15 @@ class _SearchAgent:
             remembered = self._decisions.get(cache_key)
             if remembered is not None and (remembered[2] or not all_values):
                 return self._remembered(remembered, state, started)
+        if self._from_scratch(state.layout):
+            searcher.clear()
         try:
             if budget is not None:
-                # from scratch, so that the depth reached depends on the position alone, not on earlier moves
-                searcher.clear()
                 result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
                                           min_depth=self.depth, step=deepening_step(state.layout))
             elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
-                if self.node_limit is not None:
-                    searcher.clear()  # as above: a node limit's depth depends on the position alone
                 result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
                                           self.time_limit, all_values=all_values, node_limit=self.node_limit,
                                           step=deepening_step(state.layout) if self.node_limit is not None else 1)
@@ -561,6 +584,13 @@ class _SearchAgent:
             self._decisions[cache_key] = (state.score, info, all_values)
         return info
 
+    def _from_scratch(self, layout: Layout) -> bool:
+        """Whether each decision on `layout` searches from scratch, its transposition table emptied first:
+        under ``depth="auto"``'s budget on a small maze, or a `node_limit`, so that the depth reached depends on
+        the position alone, not on the moves before. Only then does the table key positions without the score
+        (`PacmanGame.score_free`): elsewhere it lives from move to move."""
+        return self.small_maze_budget(layout) is not None or self.node_limit is not None
+
     def _cache_key(self, state: GameState, budget: int | None) -> tuple | None:
         """The key a decision is remembered by this game, or None when it is not remembered.
 
@@ -574,7 +604,7 @@ class _SearchAgent:
         if budget is None and (self.node_limit is None or self.time_limit is not None):
             return None
         key = state.position_key
-        return key[:5] if self.evaluation in _SCORE_PLUS_POSITION else key
+        return key[:5] if is_score_additive(self.evaluation) else key
 
     def _remembered(self, remembered: tuple[int, SearchInfo, bool], state: GameState, started: float) -> SearchInfo:
         """The decision remembered for `state`'s position: the same action and depth; the values moved by the

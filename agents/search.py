@@ -106,6 +106,14 @@ class SearchGame(Protocol[Node]):
     def key(self, node: Node) -> Hashable | None:
         """A transposition-table key for `node`, or None for a node not to be cached."""
 
+    # Optional, with `key`:
+    # table_offset: Callable[[Node], float] | None
+    #     """The table keeps a value of `node` less `table_offset(node)`, and gives what it kept plus the offset of
+    #     the node looked up: exact when every value of the subtree of `node` (to any depth) is that offset plus
+    #     a function of `key(node)` (Pacman: the score, with a score-free key and an evaluation that is the
+    #     score plus a function of the rest of the state). A value found this way may be an earlier search's,
+    #     so a search that finds one is not `complete`."""
+
 
 class OutOfTime(Exception):
     """Raised inside a search when its deadline passes."""
@@ -164,6 +172,8 @@ class Searcher(Generic[Node]):
         self._search_bounds = getattr(game, "search_bounds", None)
         #: the exact value of a node where nothing the chance layers do can matter (with Star2 or ordering)
         self._far_value = getattr(game, "far_value", None) if (self.star2 or self.ordering) else None
+        #: with a table, the game's `table_offset` (None if it has none): see `Game.table_offset`
+        self._offset = getattr(game, "table_offset", None) if table_size > 0 else None
         self._use_bounds(self._fixed_bounds)
 
     def _use_bounds(self, bounds: tuple[float, float] | None) -> None:
@@ -253,6 +263,7 @@ class Searcher(Generic[Node]):
         if kind == TERMINAL:
             return game.evaluate(node)
         table = self.table
+        offset = self._offset
         key = None
         if table is not None:
             key = game.key(node)
@@ -261,14 +272,15 @@ class Searcher(Generic[Node]):
                 entry = (key, depth if depth > 0 else 0)
                 hit = table.get(entry)
                 if hit is not None and hit.__class__ is not tuple:  # a value; a bound (see _keep) is not one
-                    if depth <= 0:
+                    if depth <= 0 or offset is not None:  # score-free: maybe an earlier search's, cut off
                         self._cut = True
-                    return hit
+                    return hit if offset is None else hit + offset(node)
         if depth <= 0:
             self._cut = True
             value = game.evaluate(node)
             if key is not None:
-                self._keep(entry, value, value)
+                kept = value if offset is None else value - offset(node)
+                self._keep(entry, kept, kept)
             return value
         next_depth = depth - game.cost(node)
         prune = self.prune
@@ -342,7 +354,8 @@ class Searcher(Generic[Node]):
             raise ValueError(f"node kind {kind!r} is not one of max, min, chance, terminal")
 
         if key is not None and (not prune or alpha < value < beta):
-            self._keep(entry, value, value)
+            kept = value if offset is None else value - offset(node)
+            self._keep(entry, kept, kept)
         return value
 
     # -- Star2 and move ordering (expectimax) ---------------------------------------------
@@ -444,7 +457,11 @@ class Searcher(Generic[Node]):
             if key is not None:
                 hit = self.table.get((key, depth))
                 if hit is not None and hit.__class__ is not tuple:
-                    return hit
+                    offset = self._offset
+                    if offset is None:
+                        return hit
+                    self._cut = True
+                    return hit + offset(node)
         children = game.children(node)
         return self._ordered_value(children[self._order(key, len(children))[0]], depth - game.cost(node),
                                    alpha, beta)
@@ -466,6 +483,7 @@ class Searcher(Generic[Node]):
             self._cut = True
             return game.evaluate(node)
         table = self.table
+        offset = self._offset
         key = None
         if table is not None:
             key = game.key(node)
@@ -473,9 +491,16 @@ class Searcher(Generic[Node]):
                 entry = (key, depth)
                 hit = table.get(entry)
                 if hit is not None:
-                    if hit.__class__ is not tuple:
+                    if offset is not None:
+                        self._cut = True
+                        shift = offset(node)
+                        if hit.__class__ is not tuple:
+                            return hit + shift
+                        lower, upper = hit[0] + shift, hit[1] + shift
+                    elif hit.__class__ is not tuple:
                         return hit
-                    lower, upper = hit
+                    else:
+                        lower, upper = hit
                     if upper <= alpha:
                         return upper  # fails low, as its search would
                     if lower >= beta:
@@ -487,16 +512,18 @@ class Searcher(Generic[Node]):
                 self.nodes += visited
                 self._cut = True  # its leaves are at the depth limit
                 if key is not None:
-                    self._keep(entry, value, value)
+                    kept = value if offset is None else value - offset(node)
+                    self._keep(entry, kept, kept)
                 return value
         value = self._expand(node, kind, key, depth, alpha, beta)
         if key is not None:
+            kept = value if offset is None else value - offset(node)
             if alpha < value < beta:
-                self._keep(entry, value, value)
+                self._keep(entry, kept, kept)
             elif value <= alpha:
-                self._keep(entry, -INF, value + _widened(value))  # an upper bound
+                self._keep(entry, -INF, kept + _widened(value))  # an upper bound
             else:
-                self._keep(entry, value - _widened(value), INF)  # a lower bound
+                self._keep(entry, kept - _widened(value), INF)  # a lower bound
         return value
 
     def _expand(self, node: Node, kind: str, key: Hashable | None, depth: float, alpha: float,

@@ -212,6 +212,7 @@ typedef struct {
     int star2;                         /* Star2: probing, null windows, each chance node's own bounds */
     int ordering;                      /* the table's best move first at max nodes, shallower depths first */
     int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
+    int score_free;                    /* the table keys a state without its score and keeps values less it */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
     /* the chance model: directional[i] says ghost i uses the table below, else uniform */
     unsigned char *directional;
@@ -281,18 +282,25 @@ static const uint64_t PLACE[8] = {
     0xff51afd7ed558ccdULL, 0xc4ceb9fe1a85ec53ULL, 0x94d049bb133111ebULL, 0xbf58476d1ce4e5b9ULL,
 };
 
+/* The hash of a state's `size` words and `extra`; with `score_free`, the score's word (1) counts as 0. */
 static inline uint64_t
-state_hash(const uint64_t *s, int size, uint64_t extra)
+words_hash(const uint64_t *s, int size, uint64_t extra, int score_free)
 {
     uint64_t a = extra * 0x2545f4914f6cdd1dULL, b = 0;
     int k = 0;
     for (; k + 1 < size; k += 2) {
         a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
-        b += (s[k + 1] ^ (uint64_t)k) * PLACE[(k + 1) & 7];
+        b += ((k == 0 && score_free ? 0 : s[k + 1]) ^ (uint64_t)k) * PLACE[(k + 1) & 7];
     }
     if (k < size)
         a += (s[k] ^ (uint64_t)k) * PLACE[k & 7];
     return mix64(a ^ (b << 32 | b >> 32));
+}
+
+static inline uint64_t
+state_hash(const uint64_t *s, int size, uint64_t extra)
+{
+    return words_hash(s, size, extra, 0);
 }
 
 static inline uint64_t
@@ -340,6 +348,37 @@ entry_set(Searcher *se, size_t e, double lower, double upper)
     memcpy(at + 1, &upper, sizeof upper);
 }
 
+/* The table's hash of `s` for `tag` (agent and depth): without the score with `score_free`. */
+static inline uint64_t
+table_hash(const Searcher *se, const uint64_t *s, uint64_t tag)
+{
+    return words_hash(s, se->size, tag, se->score_free);
+}
+
+/* Whether stored state `a` is `b` for the table: every word, but the score with `score_free`. */
+static inline int
+table_same(const Searcher *se, const uint64_t *a, const uint64_t *b)
+{
+    if (!se->score_free)
+        return memcmp(a, b, sizeof(uint64_t) * se->size) == 0;
+    return a[0] == b[0] && memcmp(a + 2, b + 2, sizeof(uint64_t) * (se->size - 2)) == 0;
+}
+
+/* With `score_free` the table keeps a value of `s` less its score (pacman.agents.search.Searcher._offset): every
+   value below `s` is its score plus what the rest of it decides. table_kept: the number kept for value `v` of
+   `s`; table_given: the value of `s` for number `v` kept. Without, the value itself, to the bit. */
+static inline double
+table_kept(const Searcher *se, const uint64_t *s, double v)
+{
+    return se->score_free ? v - (double)ST_SCORE(s) : v;
+}
+
+static inline double
+table_given(const Searcher *se, const uint64_t *s, double v)
+{
+    return se->score_free ? v + (double)ST_SCORE(s) : v;
+}
+
 /* The entry of (state, agent, depth): its index, or -1 if not stored. */
 static inline Py_ssize_t
 table_find(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h)
@@ -352,7 +391,7 @@ table_find(const Searcher *se, const uint64_t *s, uint64_t tag, uint64_t h)
         if (slot[i].check == check) {
             size_t e = slot[i].entry - 1;
             const uint64_t *stored = se->entry_state + e * ENTRY_WIDTH(size);
-            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0)
+            if (stored[size] == tag && table_same(se, stored, s))
                 return (Py_ssize_t)e;
         }
         i = (i + 1) & mask;

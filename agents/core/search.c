@@ -20,7 +20,7 @@ child_hashes(const Searcher *se, const uint64_t *kids, int count, int agent, int
         return;
     uint64_t tag = entry_tag(agent, depth > 0 ? depth : 0);
     for (int j = 0; j < count; j++) {
-        hashes[j] = state_hash(kids + (size_t)j * se->size, se->size, tag);
+        hashes[j] = table_hash(se, kids + (size_t)j * se->size, tag);
         table_prefetch(se, hashes[j]);
     }
 }
@@ -80,15 +80,15 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         tag = entry_tag(agent, depth > 0 ? depth : 0);
         e = table_find(se, s, tag, h);
         if (e >= 0 && entry_lower(se, (size_t)e) == entry_upper(se, (size_t)e)) { /* a value; a bound is not */
-            if (depth <= 0)
+            if (depth <= 0 || se->score_free) /* score-free: the entry may be an earlier search's, cut off */
                 c->cut = 1;
-            return entry_lower(se, (size_t)e);
+            return table_given(se, s, entry_lower(se, (size_t)e));
         }
     }
     if (depth <= 0) {
         c->cut = 1;
-        double v = evaluate(se, s);
-        if (use_table && table_keep(se, s, tag, h, v, v, e, epoch) < 0) {
+        double v = evaluate(se, s), kept = table_kept(se, s, v);
+        if (use_table && table_keep(se, s, tag, h, kept, kept, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
@@ -192,7 +192,8 @@ node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, dou
         value = total;
     }
     if (use_table && (!prune || (alpha < value && value < beta))) {
-        if (table_keep(se, s, tag, h, value, value, e, epoch) < 0) {
+        double kept = table_kept(se, s, value);
+        if (table_keep(se, s, tag, h, kept, kept, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
@@ -217,7 +218,7 @@ move_order(const Searcher *se, const uint64_t *s, int agent, int count, int *ord
     if (se->ordering) {
         uint64_t tag = entry_tag(agent, MOVE_DEPTH);
         double stored;
-        if (table_get(se, s, tag, state_hash(s, se->size, tag), &stored) && stored > 0 && stored < count)
+        if (table_get(se, s, tag, table_hash(se, s, tag), &stored) && stored > 0 && stored < count)
             move = (int)stored;
     }
     order[0] = move;
@@ -233,7 +234,7 @@ remember_move(Searcher *se, const uint64_t *s, int agent, int move)
 {
     if (!se->ordering)
         return 0;
-    uint64_t tag = entry_tag(agent, MOVE_DEPTH), h = state_hash(s, se->size, tag);
+    uint64_t tag = entry_tag(agent, MOVE_DEPTH), h = table_hash(se, s, tag);
     size_t mask = se->slots - 1, i = (size_t)h & mask;
     uint32_t check = (uint32_t)(h >> 32);
     int size = se->size;
@@ -241,7 +242,7 @@ remember_move(Searcher *se, const uint64_t *s, int agent, int move)
         if (se->slot[i].check == check) {
             size_t e = se->slot[i].entry - 1;
             const uint64_t *stored = se->entry_state + e * ENTRY_WIDTH(size);
-            if (stored[size] == tag && memcmp(stored, s, sizeof(uint64_t) * size) == 0) {
+            if (stored[size] == tag && table_same(se, stored, s)) {
                 entry_set(se, e, (double)move, (double)move);
                 return 0;
             }
@@ -285,8 +286,11 @@ probe_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, do
         return 0.0;
     if (se->table_size > 0) {
         double hit;
-        if (table_get(se, s, entry_tag(agent, depth), h, &hit))
-            return hit;
+        if (table_get(se, s, entry_tag(agent, depth), h, &hit)) {
+            if (se->score_free)
+                c->cut = 1;
+            return table_given(se, s, hit);
+        }
     }
     if (level + 1 >= c->levels) {
         c->stop = STOP_ERROR;
@@ -302,7 +306,7 @@ probe_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, do
     int j = order[0];
     uint64_t hj = 0;
     if (se->table_size > 0)
-        hj = state_hash(kids + (size_t)j * size, size, entry_tag(next_agent, next_depth > 0 ? next_depth : 0));
+        hj = table_hash(se, kids + (size_t)j * size, entry_tag(next_agent, next_depth > 0 ? next_depth : 0));
     (void)hashes;
     return ordered_value(c, kids + (size_t)j * size, next_agent, next_depth, alpha, beta, level + 1, hj);
 }
@@ -335,8 +339,12 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         e = table_find(se, s, tag, h);
         if (e >= 0) {
             double lower = entry_lower(se, (size_t)e), upper = entry_upper(se, (size_t)e);
+            if (se->score_free) /* the entry may be an earlier search's, cut off by its depth */
+                c->cut = 1;
             if (lower == upper)
-                return lower;
+                return table_given(se, s, lower);
+            lower = table_given(se, s, lower);
+            upper = table_given(se, s, upper);
             if (upper <= alpha)
                 return upper; /* fails low, as its search would */
             if (lower >= beta)
@@ -353,7 +361,8 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         if (far < 0)
             return 0.0;
         c->cut = 1;
-        if (use_table && table_keep(se, s, tag, h, value, value, e, epoch) < 0) {
+        double kept = table_kept(se, s, value);
+        if (use_table && table_keep(se, s, tag, h, kept, kept, e, epoch) < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
         }
@@ -367,12 +376,13 @@ ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, 
         /* a bound is kept widened by the slack: the search promises only that the value is beyond its window,
            and a fail-soft result can be a rounding step inside the value (search.py: _widened) */
         double widen = isfinite(value) ? se->slack * (1.0 + fabs(value)) : 0.0;
+        double kept = table_kept(se, s, value);
         if (alpha < value && value < beta)
-            failed = table_keep(se, s, tag, h, value, value, e, epoch);
+            failed = table_keep(se, s, tag, h, kept, kept, e, epoch);
         else if (value <= alpha)
-            failed = table_keep(se, s, tag, h, -INF, value + widen, e, epoch); /* an upper bound */
+            failed = table_keep(se, s, tag, h, -INF, kept + widen, e, epoch); /* an upper bound */
         else
-            failed = table_keep(se, s, tag, h, value - widen, INF, e, epoch); /* a lower bound */
+            failed = table_keep(se, s, tag, h, kept - widen, INF, e, epoch); /* a lower bound */
         if (failed < 0) {
             c->stop = STOP_ERROR;
             return 0.0;
