@@ -727,6 +727,13 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    '--agent expectimax:depth=None,node_limit=140000; '
                    'PACMAN_PREDICT=1 pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 '
                    '--agent-args depth=None,node_limit=140000 --out trapped.jsonl'),
+    Figure('auto-score-free', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/search_depths.py; '
+                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set tuning --first 200 --mazes 800 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
+                   '--agent expectimax; '
+                   'pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl'),
     Figure('auto-move-time-quiet', 'docs/search-strength.md', kind='timing',
            command='pacman-ai batch --layout trapped --games 300 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
                    'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '

@@ -137,3 +137,25 @@ def test_the_same_budget_reaches_deeper_with_score_free_keys():
                                            min_depth=2, step=2).depth)
     assert len(after) == 18
     assert statistics.mean(after) >= statistics.mean(before) + 2
+
+
+@needs_core
+def test_the_depth_script_runs_as_documented_from_a_fresh_folder(tmp_path):
+    """`python scripts/search_depths.py`, as docs/search-strength.md runs it, from another folder: both rows,
+    the score-free one no shallower; a bad count is a usage error."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "search_depths.py"
+    done = subprocess.run([sys.executable, str(script), "--mazes", "3", "--positions", "3"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("9 positions of 3 random mazes from seed 0, a budget of 70,000 nodes")
+    depths = [float(d) for d in re.findall(r"mean depth +([\d.]+)", done.stdout)]
+    assert len(depths) == 2 and depths[0] >= depths[1] >= 2
+    bad = subprocess.run([sys.executable, str(script), "--mazes", "0"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "--mazes and --positions must be at least 1" in bad.stderr
+    assert "Traceback" not in bad.stderr
