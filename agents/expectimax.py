@@ -170,7 +170,7 @@ class PacmanGame:
                          and "far_ghosts" not in self.proof_gaps else None)
         #: the table keys a node by its state without the score and keeps its values less the score
         #: (`SearchGame.table_offset`), so that one position reached with two scores is searched once: only for
-        #: an evaluation that declares itself the score plus a function of the rest (`score_additive`)
+        #: an evaluation that is the score plus a function of the rest (`is_score_additive`)
         self.score_free = score_free and is_score_additive(evaluation)
         self.table_offset: Callable[[Node], float] | None = _score if self.score_free else None
 
