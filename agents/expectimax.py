@@ -689,7 +689,9 @@ class ExpectimaxAgent(_SearchAgent):
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
-    mazes"). An int depth is exactly that depth everywhere.
+    mazes"). An int depth is exactly that depth everywhere. With a time or node
+    limit, ``depth="auto"`` is AUTO_DEPTH on every maze (the limit can only cut
+    it short): ``depth=None`` deepens as far as the limit allows.
 
     A decision searched from scratch (``depth="auto"`` on a small maze, or a
     `node_limit` without a time limit) is remembered for the rest of the game

@@ -156,3 +156,22 @@ def test_a_node_limit_deepens_two_plies_at_a_time_on_a_small_maze_only(layout_na
         searcher.search = recording
         agent.get_action(state)
     assert asked == {"nodes": node_steps, "time": [1, 2, 3, 4, 5]}
+
+
+def test_a_limit_without_a_depth_keeps_auto_at_depth_2_and_depth_none_deepens_as_documented():
+    """docs/guide/play.md: with a node_limit and no depth, ``auto`` is depth 2 even on a small maze, where without
+    the limit it deepens under its own budget; ``depth=None`` is what deepens as far as the limit allows."""
+    from pacman.agents.expectimax import AUTO_DEPTH
+    from pacman.state import GameState
+
+    state = GameState.initial(load_layout("trapped"))
+    default = ExpectimaxAgent()
+    default.get_action(state)
+    limited = ExpectimaxAgent(node_limit=200_000)
+    limited.get_action(state)
+    deepening = ExpectimaxAgent(depth=None, node_limit=200_000)
+    deepening.get_action(state)
+    assert limited.last_search.depth == AUTO_DEPTH
+    assert limited.last_search.nodes < 1_000
+    assert default.last_search.depth > AUTO_DEPTH
+    assert deepening.last_search.depth > default.last_search.depth
