@@ -13,6 +13,8 @@ from test_compiled_core import USABLE, pacman_positions
 
 from pacman import AgentSpecError, load_layout
 from pacman.agents import ExpectimaxAgent
+from pacman.agents.expectimax import AUTO_DEPTH
+from pacman.state import GameState
 
 ENGINES = ("python", "compiled") if USABLE else ("python",)
 
@@ -158,16 +160,14 @@ def test_a_node_limit_deepens_two_plies_at_a_time_on_a_small_maze_only(layout_na
     assert asked == {"nodes": node_steps, "time": [1, 2, 3, 4, 5]}
 
 
-def test_a_limit_without_a_depth_keeps_auto_at_depth_2_and_depth_none_deepens_as_documented():
-    """docs/guide/play.md: with a node_limit and no depth, ``auto`` is depth 2 even on a small maze, where without
-    the limit it deepens under its own budget; ``depth=None`` is what deepens as far as the limit allows."""
-    from pacman.agents.expectimax import AUTO_DEPTH
-    from pacman.state import GameState
-
+@pytest.mark.parametrize("limit", [dict(node_limit=200_000), dict(time_limit=0.5)])
+def test_a_limit_without_a_depth_keeps_auto_at_depth_2_and_depth_none_deepens_as_documented(limit):
+    """docs/guide/play.md: with a time or node limit and no depth, ``auto`` is depth 2 even on a small maze, where
+    without the limit it deepens under its own budget; ``depth=None`` is what deepens as far as a limit allows."""
     state = GameState.initial(load_layout("trapped"))
     default = ExpectimaxAgent()
     default.get_action(state)
-    limited = ExpectimaxAgent(node_limit=200_000)
+    limited = ExpectimaxAgent(**limit)
     limited.get_action(state)
     deepening = ExpectimaxAgent(depth=None, node_limit=200_000)
     deepening.get_action(state)
