@@ -161,6 +161,9 @@ typedef struct {
     unsigned char *pac_action;     /* ... (5 per position: action index 0-4) */
     unsigned char *ghost_count;    /* a ghost's legal actions at a key ... */
     unsigned char *ghost_action;   /* ... (4 per key: direction 0-3) */
+    /* per doubled-grid position p: p / stride, p % stride and the cell it counts as (cell_of), looked up so
+       that no search step divides */
+    int *x2_at, *y2_at, *cell_at;
     /* the rules' numbers, from pacman.rules */
     long long scared_time, food_points, win_points, ghost_points, lose_points, move_cost;
     int collision;                 /* collision distance on the doubled grid (Manhattan) */
@@ -248,17 +251,15 @@ typedef struct {
 static inline int
 collides(const Board *b, int pac, int ghost_position)
 {
-    int S = b->stride;
-    int dx = pac / S - ghost_position / S, dy = pac % S - ghost_position % S;
+    int dx = b->x2_at[pac] - b->x2_at[ghost_position], dy = b->y2_at[pac] - b->y2_at[ghost_position];
     return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) <= b->collision;
 }
 
+/* The cell a position counts as: a half-way position counts as the cell it rounds up to (x.5 rounds up). */
 static inline int
 cell_of(const Board *b, int position)
 {
-    /* a half-way position counts as the cell it rounds up to (x.5 rounds up) */
-    int S = b->stride;
-    return ((position / S + 1) / 2) * b->height + (position % S + 1) / 2;
+    return b->cell_at[position];
 }
 
 /* ---------------------------------------------------------------- the transposition table's probe (table.c) */

@@ -15,12 +15,11 @@ chance_probabilities(const Searcher *se, const uint64_t *s, int agent, int count
         return;
     }
     const Board *b = se->board;
-    int S = b->stride;
     int key = ST_GHOST(s, i), here = key / 5;
     int scared = ST_TIMER(s, i) > 0;
     int step = scared ? 1 : 2;
     int pac = ST_PAC(s);
-    int px = pac / S, py = pac % S, x = here / S, y = here % S;
+    int px = b->x2_at[pac], py = b->y2_at[pac], x = b->x2_at[here], y = b->y2_at[here];
     const unsigned char *legal = b->ghost_action + key * 4;
     int distance[4], target = 0;
     for (int j = 0; j < count; j++) {

@@ -18,6 +18,9 @@ board_dealloc(Board *b)
     PyMem_Free(b->pac_action);
     PyMem_Free(b->ghost_count);
     PyMem_Free(b->ghost_action);
+    PyMem_Free(b->x2_at);
+    PyMem_Free(b->y2_at);
+    PyMem_Free(b->cell_at);
     Py_TYPE(b)->tp_free((PyObject *)b);
 }
 
@@ -140,14 +143,27 @@ board_init(Board *b, PyObject *args, PyObject *kwds)
     PyMem_Free(b->pac_action);
     PyMem_Free(b->ghost_count);
     PyMem_Free(b->ghost_action);
+    PyMem_Free(b->x2_at);
+    PyMem_Free(b->y2_at);
+    PyMem_Free(b->cell_at);
     b->wall = PyMem_Malloc(b->cells);
     b->pac_count = PyMem_Calloc(b->positions, 1);
     b->pac_action = PyMem_Calloc((size_t)b->positions * 5, 1);
     b->ghost_count = PyMem_Calloc((size_t)b->positions * 5, 1);
     b->ghost_action = PyMem_Calloc((size_t)b->positions * 20, 1);
-    if (!b->wall || !b->pac_count || !b->pac_action || !b->ghost_count || !b->ghost_action) {
+    b->x2_at = PyMem_Malloc(sizeof(int) * (size_t)b->positions);
+    b->y2_at = PyMem_Malloc(sizeof(int) * (size_t)b->positions);
+    b->cell_at = PyMem_Malloc(sizeof(int) * (size_t)b->positions);
+    if (!b->wall || !b->pac_count || !b->pac_action || !b->ghost_count || !b->ghost_action || !b->x2_at
+        || !b->y2_at || !b->cell_at) {
         PyErr_NoMemory();
         goto done;
+    }
+    for (int p = 0; p < b->positions; p++) {
+        int x2 = p / b->stride, y2 = p % b->stride;
+        b->x2_at[p] = x2;
+        b->y2_at[p] = y2;
+        b->cell_at[p] = ((x2 + 1) / 2) * b->height + (y2 + 1) / 2;
     }
     memcpy(b->wall, walls.buf, b->cells);
     board_build_moves(b);
@@ -271,7 +287,7 @@ successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsi
             long long new_score = score;
             int status = PLAYING;
             if (!left) {
-                int p = g / 5, x2 = p / S, y2 = p % S;
+                int p = g / 5, x2 = b->x2_at[p], y2 = b->y2_at[p];
                 g = ((x2 + (x2 & 1)) * S + (y2 + (y2 & 1))) * 5 + g % 5;
             }
             if (collides(b, pac, g / 5)) {
