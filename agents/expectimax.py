@@ -552,14 +552,15 @@ class _SearchAgent:
         if self._from_scratch(state.layout):
             searcher.clear()
         try:
-            if budget is not None:
+            if budget is not None:  # the default's own budget goes to depth 2 at least; a node_limit is a limit
                 result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
-                                          min_depth=self.depth, step=deepening_step(state.layout))
+                                          min_depth=self.depth if self.node_limit is None else 1,
+                                          step=deepening_step(state.layout))
             elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
-                result = iterative_search(searcher, root, self.depth if self.depth is not None else MAX_DEPTH,
-                                          self.time_limit, all_values=all_values, node_limit=self.node_limit,
+                result = iterative_search(searcher, root, self._deepest(state.layout), self.time_limit,
+                                          all_values=all_values, node_limit=self.node_limit,
                                           step=deepening_step(state.layout) if self.node_limit is not None else 1)
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
@@ -623,11 +624,19 @@ class _SearchAgent:
         return info
 
     def small_maze_budget(self, layout: Layout) -> int | None:
-        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for a plain search:
-        SMALL_MAZE_NODES with ``depth="auto"``, no time or node limit, and Pacman's region under SMALL_MAZE_CELLS."""
-        if not self.auto_depth or self.time_limit is not None or self.node_limit is not None:
+        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
+        with ``depth="auto"``, no time limit and Pacman's region under SMALL_MAZE_CELLS, the `node_limit` if one
+        is given, else SMALL_MAZE_NODES."""
+        if not self.auto_depth or self.time_limit is not None or not is_small_maze(layout):
             return None
-        return SMALL_MAZE_NODES if is_small_maze(layout) else None
+        return self.node_limit if self.node_limit is not None else SMALL_MAZE_NODES
+
+    def _deepest(self, layout: Layout) -> float:
+        """The depth a time- or node-limited decision on `layout` deepens up to: `depth`; MAX_DEPTH for
+        ``depth=None``, and for ``depth="auto"`` on a small maze (`is_small_maze`)."""
+        if self.depth is None or (self.auto_depth and is_small_maze(layout)):
+            return MAX_DEPTH
+        return self.depth
 
     def _check_evaluation(self, state: GameState) -> None:
         """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""
@@ -674,7 +683,7 @@ class ExpectimaxAgent(_SearchAgent):
     Pacman's moves alone (`PacmanGame.far_value`). See docs/engine.md.
 
     `node_limit` deepens iteratively, like `time_limit`, up to `depth` (or
-    without limit if depth is None; past depth 2 by DEEPENING_STEP plies at a
+    without limit if depth is None, or "auto" on a small maze; past depth 2 by DEEPENING_STEP plies at a
     time on a small maze, `deepening_step`), and stops where the searches together
     would count more than `node_limit` nodes: the deepest finished search
     answers. Unlike a time limit, the depth reached depends on the position
@@ -689,9 +698,13 @@ class ExpectimaxAgent(_SearchAgent):
     the move depends on the position alone. It brings the default agent within
     a point or two of the exact optimum on most small mazes, where depth 2
     cannot see a trap ten moves on (docs/search-strength.md, "Deeper on small
-    mazes"). An int depth is exactly that depth everywhere. With a time or node
-    limit, ``depth="auto"`` is AUTO_DEPTH on every maze (the limit can only cut
-    it short): ``depth=None`` deepens as far as the limit allows.
+    mazes"). An int depth is exactly that depth everywhere. A limit takes the
+    place of the budget: with a `node_limit`, ``depth="auto"`` deepens the same
+    way under that many nodes on a small maze (``node_limit=70000`` plays the
+    default's moves wherever depth 2 fits in it), with a `time_limit` it deepens
+    one ply at a time while the time lasts there; on a bigger maze it stays
+    AUTO_DEPTH, the limit only cutting that search short. ``depth=None`` deepens
+    as far as the limit allows on every maze.
 
     A decision searched from scratch (``depth="auto"`` on a small maze, or a
     `node_limit` without a time limit) is remembered for the rest of the game

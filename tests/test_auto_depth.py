@@ -48,9 +48,13 @@ def test_auto_is_the_default_and_depth_two_where_a_maze_is_big():
     big, tiny = load_layout("small"), load_layout("trapped")
     assert ExpectimaxAgent().small_maze_budget(big) is None
     assert ExpectimaxAgent().small_maze_budget(tiny) == SMALL_MAZE_NODES
-    # an int depth, a time limit or a node limit is exactly what it says: no budget
-    for args in ({"depth": 2}, {"depth": 3}, {"time_limit": 1.0}, {"depth": None, "node_limit": 500}):
+    # an int depth, a time limit or depth=None is exactly what it says: no budget
+    for args in ({"depth": 2}, {"depth": 3}, {"time_limit": 1.0}, {"depth": None, "node_limit": 500},
+                 {"node_limit": 500, "time_limit": 1.0}):
         assert ExpectimaxAgent(**args).small_maze_budget(tiny) is None
+    # a node limit with auto is auto's budget on a small maze, and no budget on a big one
+    assert ExpectimaxAgent(node_limit=500).small_maze_budget(tiny) == 500
+    assert ExpectimaxAgent(node_limit=500).small_maze_budget(big) is None
 
 
 @pytest.mark.parametrize("bad", ["deep", "Auto", "2"])
@@ -84,9 +88,10 @@ def test_on_a_small_maze_auto_deepens_under_the_budget_and_the_move_depends_on_t
         assert played.last_search.nodes == (0 if played.last_search.extra.get("cached") else fresh.last_search.nodes)
         search = fresh.last_search
         # iterative deepening under the node limit, as an explicit node_limit does it (depth 2 finishes here)
-        limited = agent(layout, depth=None, node_limit=SMALL_MAZE_NODES)
-        assert limited.action_values(state) == values
-        assert (limited.last_search.depth, limited.last_search.nodes) == (search.depth, search.nodes)
+        for limited in (agent(layout, depth=None, node_limit=SMALL_MAZE_NODES),
+                        agent(layout, node_limit=SMALL_MAZE_NODES)):  # auto's own budget, given as a limit
+            assert limited.action_values(state) == values
+            assert (limited.last_search.depth, limited.last_search.nodes) == (search.depth, search.nodes)
 
 
 @needs_core

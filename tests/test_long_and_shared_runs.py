@@ -207,11 +207,39 @@ def test_the_default_agent_searches_in_real_time_on_a_crowded_maze_and_says_so_o
                      cwd=folder, timeout=60)
     assert done.returncode == 0, done.stderr
     note = ("pacman-ai: expectimax depth 2 on 'crowded' with 10 ghosts could take seconds a move (about 2e+07 "
-            "leaves): searching with time_limit=0.05 (iterative deepening up to depth 2); give --agent-args "
+            "leaves): searching with time_limit=0.05 (iterative deepening while the time lasts); give --agent-args "
             "depth=N or time_limit=S to choose\n")
     assert done.stderr == note
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["agent_args"]["time_limit"] for r in records] == [0.05, 0.05]
+
+
+CROWDED_BIG = """\
+%%%%%%%%%%%%%%%%%%%%
+%P........%........%
+%.%%%%%%%.%.%%%%%%.%
+%.GGGGGGGGGG.......%
+%.%%%%%%%%%%%%%%%%.%
+%..................%
+%.%%%%%%%%%%%%%%%%.%
+%..................%
+%%%%%%%%%%%%%%%%%%%%
+"""
+
+
+def test_on_a_crowded_maze_of_64_cells_or_more_the_real_time_search_stops_at_depth_two(folder):
+    """Where `auto` is depth 2 (Pacman's region of 64 cells or more) the time limit deepens up to depth 2 only, and
+    the note says so; on a smaller maze (above) it deepens while the time lasts, in place of auto's node budget."""
+    from pacman.agents.evaluation import region_cells
+    crowded = parse_layout(CROWDED_BIG)
+    assert region_cells(crowded) >= 64 and 2e6 < estimated_leaves(crowded, 10, 2) < 1e8
+    (folder / "crowded.lay").write_text(CROWDED_BIG)
+    done = pacman_ai("play", "--layout", "crowded.lay", "--json", "--max-moves", "3", cwd=folder, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("pacman-ai: expectimax depth 2 on 'crowded' with 10 ghosts could take seconds a move "
+                           "(about 2e+07 leaves): searching with time_limit=0.05 (iterative deepening up to depth "
+                           "2); give --agent-args depth=N or time_limit=S to choose\n")
+    assert json.loads(done.stdout)["agent_args"]["time_limit"] == 0.05
 
 
 def test_where_depth_two_is_fast_the_default_agent_is_unchanged(folder):

@@ -13,7 +13,7 @@ from test_compiled_core import USABLE, pacman_positions
 
 from pacman import AgentSpecError, load_layout
 from pacman.agents import ExpectimaxAgent
-from pacman.agents.expectimax import AUTO_DEPTH
+from pacman.agents.expectimax import AUTO_DEPTH, SMALL_MAZE_NODES
 from pacman.state import GameState
 
 ENGINES = ("python", "compiled") if USABLE else ("python",)
@@ -161,17 +161,37 @@ def test_a_node_limit_deepens_two_plies_at_a_time_on_a_small_maze_only(layout_na
 
 
 @pytest.mark.parametrize("limit", [dict(node_limit=200_000), dict(time_limit=0.5)])
-def test_a_limit_without_a_depth_keeps_auto_at_depth_2_and_depth_none_deepens_as_documented(limit):
-    """docs/guide/play.md: with a time or node limit and no depth, ``auto`` is depth 2 even on a small maze, where
-    without the limit it deepens under its own budget; ``depth=None`` is what deepens as far as a limit allows."""
+def test_a_limit_takes_the_place_of_autos_budget_on_a_small_maze(limit):
+    """docs/guide/play.md: with a time or node limit and no depth, ``auto`` deepens under the limit on a small
+    maze, where its own budget is 70,000 nodes; a bigger node limit searches deeper than the default."""
     state = GameState.initial(load_layout("trapped"))
     default = ExpectimaxAgent()
     default.get_action(state)
     limited = ExpectimaxAgent(**limit)
     limited.get_action(state)
-    deepening = ExpectimaxAgent(depth=None, node_limit=200_000)
-    deepening.get_action(state)
-    assert limited.last_search.depth == AUTO_DEPTH
-    assert limited.last_search.nodes < 1_000
-    assert default.last_search.depth > AUTO_DEPTH
-    assert deepening.last_search.depth > default.last_search.depth
+    assert default.last_search.depth > AUTO_DEPTH and default.last_search.nodes <= SMALL_MAZE_NODES + 1
+    assert limited.last_search.depth > AUTO_DEPTH
+    if "node_limit" in limit:  # nodes are counted alike on both engines: deeper than the default, within the limit
+        assert default.last_search.depth < limited.last_search.depth
+        assert SMALL_MAZE_NODES < limited.last_search.nodes <= 200_001
+        same = ExpectimaxAgent(depth=None, node_limit=200_000)
+        assert same.action_values(state) == limited.action_values(state)
+        assert (same.last_search.depth, same.last_search.nodes) == (limited.last_search.depth,
+                                                                    limited.last_search.nodes)
+
+
+def test_a_node_limit_with_auto_is_a_limit_even_below_depth_two():
+    """Auto's own budget always finishes depth 2; a node_limit is kept as it is everywhere else: depth 1 always
+    finishes, and a deeper search only if the searches together fit."""
+    state = GameState.initial(load_layout("trapped"))
+    tiny = ExpectimaxAgent(node_limit=1)
+    tiny.get_action(state)
+    assert tiny.last_search.depth == 1
+
+
+@pytest.mark.parametrize("limit", [dict(node_limit=1_000_000), dict(time_limit=5.0)])
+def test_on_a_big_maze_a_limit_with_auto_cuts_depth_two_short_and_never_deepens(limit):
+    state = GameState.initial(load_layout("small"))
+    default, limited = ExpectimaxAgent(), ExpectimaxAgent(**limit)
+    assert limited.get_action(state) == default.get_action(state)
+    assert default.last_search.depth == limited.last_search.depth == AUTO_DEPTH

@@ -129,9 +129,12 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
 
     defaults = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
     depth = defaults.get("depth")
-    if depth == "auto":  # ExpectimaxAgent's default: depth 2 where a search could be slow (a small maze never is)
-        from pacman.agents.expectimax import AUTO_DEPTH
+    deepest = None
+    if depth == "auto":  # ExpectimaxAgent's default: depth 2 at least, its tree the one that could be slow
+        from pacman.agents.expectimax import AUTO_DEPTH, is_small_maze
         depth = AUTO_DEPTH
+        if is_small_maze(layout):  # there a time limit takes the place of auto's node budget: no depth cap
+            deepest = "while the time lasts"
     if "time_limit" not in defaults or not isinstance(depth, int):
         return None
     engine = "compiled" if core_status()[0] and defaults.get("engine", "auto") != "python" else "python"
@@ -142,8 +145,9 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
     if args.move_time_limit is not None:
         budget = min(budget, agent_time_allowance(args.move_time_limit))
     print(f"pacman-ai: {args.pacman} depth {depth} on {layout.name!r} with {num_ghosts} ghosts could take seconds a "
-          f"move (about {leaves:.1g} leaves): searching with time_limit={budget:g} (iterative deepening up to depth "
-          f"{depth}); give --agent-args depth=N or time_limit=S to choose", file=sys.stderr, flush=True)
+          f"move (about {leaves:.1g} leaves): searching with time_limit={budget:g} (iterative deepening "
+          f"{deepest or f'up to depth {depth}'}); give --agent-args depth=N or time_limit=S to choose",
+          file=sys.stderr, flush=True)
     return budget
 
 
