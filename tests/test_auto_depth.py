@@ -359,3 +359,25 @@ def test_a_saved_game_on_a_small_maze_shows_the_depths_of_two_plies_at_a_time(tm
         depths[layout] = {entry["depth"] for entry in searched}
     assert depths["small"] == {2}
     assert all(depth % 2 == 0 for depth in depths["trapped"]) and max(depths["trapped"]) > 4, depths
+
+
+def test_a_node_limit_on_the_command_line_is_the_default_with_a_bigger_budget(tmp_path):
+    """docs/search-strength.md: ``--agent-args node_limit=160000`` is the default with that budget in place of its
+    own: on `trapped` each move searches more nodes than the default's budget allows, two plies at a time, and the
+    first move (searched from the same start) goes at least as deep as the default's; on `small` it stays depth 2."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    found = {}
+    for layout, extra in (("trapped", []), ("trapped", ["--agent-args", "node_limit=160000"]),
+                          ("small", ["--agent-args", "node_limit=160000"])):
+        name = f"{layout}-{len(extra)}.json"
+        done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", layout, "--seed", "3",
+                               "--display", "none", "--max-moves", "6", "--save", name, *extra],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        saved = json.loads((tmp_path / name).read_text())
+        found[layout, bool(extra)] = [entry for entry in saved["search"] if not entry.get("cached")]
+    default, bigger, small = found["trapped", False], found["trapped", True], found["small", True]
+    assert all(SMALL_MAZE_NODES + 1 < entry["nodes"] <= 160_001 for entry in bigger if entry["depth"] < 30)
+    assert all(entry["depth"] % 2 == 0 for entry in bigger)
+    assert bigger[0]["depth"] > default[0]["depth"]
+    assert {entry["depth"] for entry in small} == {2}
