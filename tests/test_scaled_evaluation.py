@@ -19,7 +19,7 @@ from pacman.agents.evaluation import (SCALED_FULL, SCALED_LOST_PENALTY, SCALED_N
                                       scaled_evaluation)
 from pacman.agents.solver import OptimalAgent, estimated_nodes, solve
 from pacman.distances import DistanceTable
-from pacman.research.mazes import FAMILIES, HELD_OUT_SEED, random_maze
+from pacman.research.mazes import FAMILIES, HELD_OUT_SEED, WILD_FAMILIES, WILD_SEED, random_maze, wild_maze
 from pacman.research.policy import policy_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,6 +120,27 @@ def test_random_mazes_are_seeded_small_and_of_every_family():
     assert random_maze(HELD_OUT_SEED).layout.text != random_maze(0).layout.text
 
 
+def test_the_second_generator_draws_other_shapes_seeded_small_and_placed_as_documented():
+    """`wild_maze`: seeded, every one of its families, none of `random_maze`'s; solvable in about a second; ghosts
+    two steps or more from Pacman, no dot next to him, one to three ghosts and one to seven dots."""
+    mazes = [wild_maze(seed) for seed in range(WILD_SEED, WILD_SEED + 60)]
+    assert [m.layout.text for m in mazes[:5]] == [wild_maze(seed).layout.text for seed in range(WILD_SEED,
+                                                                                                 WILD_SEED + 5)]
+    assert {m.family for m in mazes} == set(WILD_FAMILIES) and not set(WILD_FAMILIES) & set(FAMILIES)
+    drawn = {random_maze(seed).layout.text for seed in range(HELD_OUT_SEED, HELD_OUT_SEED + 60)}
+    for maze in mazes:
+        layout = maze.layout
+        assert layout.name == f"wild-{maze.seed}" and layout.text not in drawn
+        assert 1 <= layout.num_ghosts <= 3 and 1 <= layout.food_count <= 7
+        assert estimated_nodes(layout) <= 300_000
+        state = GameState.initial(layout)
+        assert not state.is_terminal()
+        steps = DistanceTable(layout)
+        pacman = layout.agent_starts[0]
+        assert all(steps.distance(pacman, ghost) >= 2 for ghost in layout.agent_starts[1:])
+        assert all(steps.distance(pacman, dot) >= 2 for dot in layout.food)
+
+
 def test_a_fixed_policy_is_valued_exactly_by_hand_on_coinflip():
     # East twice: the ghost goes West onto Pacman's path (1/2, lost after one move: -501) or East (won after
     # three moves: 507).
@@ -183,6 +204,12 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     from PIL import Image
     with Image.open(tmp_path / "lose.png") as image:
         assert image.format == "PNG" and image.width > 200 and image.height > 100
+    # the second generator's set, by name (the held-out set of other shapes)
+    wild = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "wild",
+                           "--mazes", "2", "--agent", "greedy", "--per-maze", "--cache", str(tmp_path / "cache")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert wild.returncode == 0, wild.stderr
+    assert "wild-5000000" in wild.stdout and "wild-5000001" in wild.stdout and "2 mazes (wild)" in wild.stdout
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--mazes" in bad.stderr

@@ -8,6 +8,10 @@ a quarter of the mazes, a capsule. A maze whose solver bound
 (`pacman.agents.solver.estimated_nodes`) exceeds `max_nodes` is drawn again
 with the next sub-seed, so the same seed always gives the same maze.
 
+`wild_maze(seed)` is a second generator, written apart and never tuned on: other
+shapes (`WILD_FAMILIES`) and another placement, for a held-out set that does not
+share the first generator's habits (``optimality_gap.py --set wild``).
+
 >>> maze = random_maze(7)
 >>> maze.layout.num_ghosts >= 1 and maze.layout.food_count >= 1
 True
@@ -22,7 +26,8 @@ import numpy as np
 from pacman.agents.solver import estimated_nodes
 from pacman.layout import Layout, parse_layout
 
-__all__ = ["FAMILIES", "Maze", "random_maze", "maze_set", "HELD_OUT_SEED", "TUNING_SEED"]
+__all__ = ["FAMILIES", "WILD_FAMILIES", "Maze", "random_maze", "wild_maze", "maze_set", "HELD_OUT_SEED",
+           "TUNING_SEED", "WILD_SEED"]
 
 #: The kinds of maze drawn, with their weights.
 FAMILIES = {"blob": 0.4, "fork": 0.25, "cross": 0.2, "pen": 0.15}
@@ -30,6 +35,8 @@ FAMILIES = {"blob": 0.4, "fork": 0.25, "cross": 0.2, "pen": 0.15}
 HELD_OUT_SEED = 1_000_000
 #: The tuning set starts from this seed.
 TUNING_SEED = 0
+#: The second held-out set (`wild_maze`, another generator) starts from this seed: never tune on it either.
+WILD_SEED = 5_000_000
 #: The default ceiling on the solver's bound for a generated maze (solves in about a second or less).
 DEFAULT_MAX_NODES = 300_000
 
@@ -217,3 +224,109 @@ def _pick(rng: np.random.Generator, items: list, count: int) -> list:
         return []
     chosen = rng.choice(len(items), size=min(count, len(items)), replace=False)
     return [items[int(i)] for i in sorted(chosen)]
+
+
+# -- a second generator, for a held-out set of other shapes ------------------------------------------------------
+
+#: The kinds of maze `wild_maze` draws, with their weights: none of them is one of `FAMILIES`.
+WILD_FAMILIES = {"holes": 0.4, "rooms": 0.3, "ring": 0.3}
+
+
+def wild_maze(seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> Maze:
+    """The maze of `seed` from a second generator, written apart from `random_maze` and never tuned on: other
+    shapes (`WILD_FAMILIES`: a box with walls dropped at random, two rooms joined by a corridor, a ring with
+    spurs and spokes) and another placement (ghosts anywhere two steps or more from Pacman, dots anywhere else
+    but next to him, a capsule in a fifth of them). The first draw whose solver bound is at most `max_nodes`."""
+    rng = np.random.default_rng([seed, 3838])
+    for _ in range(1000):
+        family = str(rng.choice(list(WILD_FAMILIES), p=list(WILD_FAMILIES.values())))
+        cells = _WILD_DRAW[family](rng)
+        text = _scatter(rng, cells)
+        if text is None:
+            continue
+        layout = parse_layout(text, name=f"wild-{seed}")
+        if estimated_nodes(layout, limit=max_nodes) <= max_nodes:
+            return Maze(seed, family, layout)
+    raise RuntimeError(f"wild_maze({seed}): no maze under {max_nodes:,} nodes in 1000 draws")
+
+
+def _holes(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """A box of 4-7 x 3-5 cells, each a wall with some chance: its largest connected part."""
+    width, height = int(rng.integers(4, 8)), int(rng.integers(3, 6))
+    wall = float(rng.uniform(0.15, 0.4))
+    cells = {(x, y) for x in range(width) for y in range(height) if rng.random() >= wall}
+    best: set[tuple[int, int]] = set()
+    while cells:
+        part = set(_distances(cells, min(cells)))
+        cells -= part
+        if len(part) > len(best):
+            best = part
+    return best
+
+
+def _rooms(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """Two open rooms of 2-3 x 2-3 cells, side by side, joined by a corridor of 1-4 cells at some row."""
+    w1, h1, w2, h2 = (int(rng.integers(2, 4)) for _ in range(4))
+    length = int(rng.integers(1, 5))
+    row = int(rng.integers(0, min(h1, h2)))
+    cells = {(x, y) for x in range(w1) for y in range(h1)}
+    cells |= {(w1 + k, row) for k in range(length)}
+    cells |= {(w1 + length + x, y) for x in range(w2) for y in range(h2)}
+    return cells
+
+
+def _ring(rng: np.random.Generator) -> set[tuple[int, int]]:
+    """A rectangular ring of 4-7 x 3-5 cells with 0-2 spokes into its middle and 0-2 spurs out of it."""
+    width, height = int(rng.integers(4, 8)), int(rng.integers(3, 6))
+    ring = {(x, y) for x in range(width) for y in range(height) if x in (0, width - 1) or y in (0, height - 1)}
+    cells = {(x + 2, y + 2) for x, y in ring}  # room around it for the spurs
+    for _ in range(int(rng.integers(0, 3))):  # a spoke: a cell of the middle next to the ring
+        inner = [(x + 2, y + 2) for x in range(1, width - 1) for y in range(1, height - 1)
+                 if x in (1, width - 2) or y in (1, height - 2)]
+        if inner:
+            cells.add(inner[int(rng.integers(len(inner)))])
+    outer = sorted(cells)
+    for _ in range(int(rng.integers(0, 3))):  # a spur: one or two cells out of the ring, away from it
+        x, y = outer[int(rng.integers(len(outer)))]
+        dx, dy = _STEPS[int(rng.integers(4))]
+        for k in range(1, int(rng.integers(1, 3)) + 1):
+            nx, ny = x + dx * k, y + dy * k
+            if 0 < nx and 0 < ny and (nx, ny) not in cells and not (2 < nx < width + 1 and 2 < ny < height + 1):
+                cells.add((nx, ny))
+    return set(_distances(cells, min(cells)))
+
+
+_WILD_DRAW = {"holes": _holes, "rooms": _rooms, "ring": _ring}
+
+
+def _scatter(rng: np.random.Generator, cells: set[tuple[int, int]]) -> str | None:
+    """`wild_maze`'s placement on `cells`: Pacman anywhere; one to three ghosts two steps or more from him; one to
+    seven dots on the cells left but those next to him; in a fifth of the mazes a capsule. None if they do not fit."""
+    if len(cells) < 6:
+        return None
+    left, bottom = min(x for x, _ in cells), min(y for _, y in cells)
+    cells = {(x - left, y - bottom) for x, y in cells}
+    order = sorted(cells)
+    pacman = order[int(rng.integers(len(order)))]
+    away = _distances(cells, pacman)
+    far = [c for c in order if away[c] >= 2]
+    ghosts = _pick(rng, far, int(rng.choice([1, 2, 3], p=[0.45, 0.4, 0.15])))
+    free = [c for c in far if c not in ghosts]
+    food = _pick(rng, free, int(rng.integers(1, 8)))
+    if not ghosts or not food:
+        return None
+    spare = [c for c in free if c not in food]
+    capsule = spare[int(rng.integers(len(spare)))] if spare and rng.random() < 0.2 else None
+    width = max(x for x, _ in cells) + 3
+    height = max(y for _, y in cells) + 3
+    grid = [["%"] * width for _ in range(height)]
+    for x, y in cells:
+        grid[y + 1][x + 1] = " "
+    for x, y in food:
+        grid[y + 1][x + 1] = "."
+    if capsule is not None:
+        grid[capsule[1] + 1][capsule[0] + 1] = "o"
+    for x, y in ghosts:
+        grid[y + 1][x + 1] = "G"
+    grid[pacman[1] + 1][pacman[0] + 1] = "P"
+    return "\n".join("".join(row) for row in reversed(grid))
