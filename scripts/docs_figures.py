@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import json
 import math
 import os
@@ -455,17 +456,23 @@ HELD_OUT_DATA = "docs/figures-data/held-out-gaps.json"
 
 def _held_out_summaries(root: Path) -> tuple[dict, list]:
     """The recorded results file and each agent's `GapSummary` made again from it, as the script makes them."""
+    return _gap_summaries(root, HELD_OUT_DATA, HELD_OUT_AGENTS, HELD_OUT_COMMAND)
+
+
+def _gap_summaries(root: Path, data: str, agents: tuple[str, ...], command: str) -> tuple[dict, list]:
+    """An optimality_gap.py results file (`data`, made by `command` with `agents`) and each agent's `GapSummary`
+    made again from it, as the script makes them: [(summary, policy values, mazes, optima)]."""
     from types import SimpleNamespace
 
     from pacman.research.gap import summarize
 
-    path = root / HELD_OUT_DATA
+    path = root / data
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise FigureError(f"{HELD_OUT_DATA}: {exc}") from None
-    if list(report.get("agents", {})) != list(HELD_OUT_AGENTS):
-        raise FigureError(f"{HELD_OUT_DATA}: its agents are not the documented command's ({HELD_OUT_COMMAND})")
+        raise FigureError(f"{data}: {exc}") from None
+    if list(report.get("agents", {})) != list(agents):
+        raise FigureError(f"{data}: its agents are not the documented command's ({command})")
 
     def finite(score: float | None) -> float:
         return -math.inf if score is None else score
@@ -476,7 +483,7 @@ def _held_out_summaries(root: Path) -> tuple[dict, list]:
     for agent, values in report["agents"].items():
         policy = [SimpleNamespace(win=w, score=finite(sc)) for w, sc in zip(values["win"], values["score"])]
         if len(policy) != len(mazes):
-            raise FigureError(f"{HELD_OUT_DATA}: {agent} has {len(policy)} results for {len(mazes)} mazes")
+            raise FigureError(f"{data}: {agent} has {len(policy)} results for {len(mazes)} mazes")
         summaries.append((summarize(agent, mazes, optima, policy), policy))
     return report, [(s, policy, mazes, optima) for s, policy in summaries]
 
@@ -529,6 +536,58 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     default = summaries[3][0]
     expect("the default within 3 points", " of ".join(within.groups()) if within else "nothing",
            f"{default.mazes - default.over_3_points} of {default.mazes}")
+    return problems
+
+
+WILD_AGENTS = ("greedy", "expectimax:depth=2,evaluation=scaled", "expectimax")
+WILD_COMMAND = ("python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 "
+                + " ".join(f"--agent {agent}" for agent in WILD_AGENTS) + " --json wild.json")
+#: The per-maze results of WILD_COMMAND (its --json, without the mazes' text and the agents' first moves).
+WILD_DATA = "docs/figures-data/wild-gaps.json"
+
+
+def _wild_gaps(m: Measurements | None, root: Path) -> list[str]:
+    """docs/search-strength.md's table of the second generator's set, its families and the default's mazes more
+    than 3 points short, against the summaries made again from the recorded results file."""
+    text = (root / "docs" / "search-strength.md").read_text(encoding="utf-8")
+    start, end = regions(text, "docs/search-strength.md")["wild-gaps"]
+    region = text[start:end]
+    prose = " ".join(region.split())
+    report, summaries = _gap_summaries(root, WILD_DATA, WILD_AGENTS, WILD_COMMAND)
+    problems = []
+
+    def expect(what: str, documented: str, made: str) -> None:
+        if documented != made:
+            problems.append(f"{what}: the document says {documented}, {WILD_DATA} gives {made}")
+
+    lines = region.splitlines()
+    first = next((k for k, line in enumerate(lines) if line.startswith("| agent")), len(lines))
+    rows = list(itertools.takewhile(lambda line: line.startswith("|"), lines[first + 2:]))  # the agents' table
+    if len(rows) != len(summaries):
+        return problems + [f"the table has {len(rows)} rows for {len(summaries)} agents"]
+    for row, (s, _, _, _) in zip(rows, summaries):
+        cells = [cell.strip().strip("*").strip() for cell in row.split("|")[2:-1]]
+        made = [f"{100 * s.mean_win:.1f}", f"{100 * s.mean_optimum:.1f}",
+                f"{s.mean_gap:.2f} ({s.mean_gap_interval[0]:.2f}-{s.mean_gap_interval[1]:.2f})",
+                f"{s.worst_tenth_gap:.2f} ({s.worst_tenth_interval[0]:.2f}-{s.worst_tenth_interval[1]:.2f})",
+                str(s.over_3_points), f"{s.worst_gap:.1f} ({s.worst_maze})"]
+        for column, documented, value in zip(("mean win", "mean optimum", "mean gap", "worst tenth",
+                                              "mazes > 3 points short", "worst"), cells, made):
+            expect(f"{s.agent}: {column}", documented, value)
+    families: dict[str, list[int]] = {}
+    for index, maze in enumerate(report["mazes"]):
+        families.setdefault(maze["family"], []).append(index)
+    default, policy, _, optima = summaries[-1]
+    for family, members in sorted(families.items()):
+        gaps = [100 * (optima[i].win - policy[i].win) for i in members]
+        found = re.search(rf"{family}: (\d+) mazes, mean gap (\d+\.\d+), (\d+) more than 3 points short", prose)
+        expect(f"{family}", " ".join(found.groups()) if found else "nothing",
+               f"{len(members)} {statistics.mean(gaps):.2f} {sum(gap > 3 for gap in gaps)}")
+    short = sorted(((100 * (optima[i].win - policy[i].win), report["mazes"][i]["name"])
+                    for i in range(len(optima))), reverse=True)
+    named = re.findall(r"(wild-\d+) \((\d+\.\d) short\)", prose)
+    expect("the short mazes", ", ".join(f"{name} {gap}" for name, gap in named),
+           ", ".join(f"{name} {gap:.1f}" for gap, name in short if gap > 3))
     return problems
 
 
@@ -616,6 +675,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
     Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
            data=HELD_OUT_DATA, verify=_held_out_gaps),
+    Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
+           verify=_wild_gaps),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
