@@ -488,6 +488,15 @@ def _gap_summaries(root: Path, data: str, agents: tuple[str, ...], command: str)
     return report, [(s, policy, mazes, optima) for s, policy in summaries]
 
 
+def _expecter(problems: list[str], data: str) -> Callable[[str, str, str], None]:
+    """expect(what, documented, made): a problem in `problems` when a document's figure is not what `data` gives."""
+
+    def expect(what: str, documented: str, made: str) -> None:
+        if documented != made:
+            problems.append(f"{what}: the document says {documented}, {data} gives {made}")
+    return expect
+
+
 def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     """docs/search-strength.md's held-out table, its mean optimum, its families and the default's count of mazes
     within 3 points, against the summaries made again from the recorded results file."""
@@ -496,11 +505,8 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     region = text[start:end]
     prose = " ".join(region.split())
     report, summaries = _held_out_summaries(root)
-    problems = []
-
-    def expect(what: str, documented: str, made: str) -> None:
-        if documented != made:
-            problems.append(f"{what}: the document says {documented}, {HELD_OUT_DATA} gives {made}")
+    problems: list[str] = []
+    expect = _expecter(problems, HELD_OUT_DATA)
 
     mean_optimum = re.search(r"mean optimum (\d+(?:\.\d+)?)", prose)
     expect("mean optimum", mean_optimum.group(1) if mean_optimum else "nothing",
@@ -554,11 +560,8 @@ def _wild_gaps(m: Measurements | None, root: Path) -> list[str]:
     region = text[start:end]
     prose = " ".join(region.split())
     report, summaries = _gap_summaries(root, WILD_DATA, WILD_AGENTS, WILD_COMMAND)
-    problems = []
-
-    def expect(what: str, documented: str, made: str) -> None:
-        if documented != made:
-            problems.append(f"{what}: the document says {documented}, {WILD_DATA} gives {made}")
+    problems: list[str] = []
+    expect = _expecter(problems, WILD_DATA)
 
     lines = region.splitlines()
     first = next((k for k, line in enumerate(lines) if line.startswith("| agent")), len(lines))

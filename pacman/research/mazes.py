@@ -204,6 +204,12 @@ def _place(rng: np.random.Generator, cells: set[tuple[int, int]], family: str) -
         spare = [c for c in free if c not in food]
         if spare:
             capsule = spare[int(rng.integers(len(spare)))]
+    return _text(cells, pacman, ghosts, food, capsule)
+
+
+def _text(cells: set[tuple[int, int]], pacman: tuple[int, int], ghosts: list, food: list,
+          capsule: tuple[int, int] | None) -> str:
+    """The layout text of open `cells` (x, y from the bottom left, walled all round) and what stands on them."""
     width = max(x for x, _ in cells) + 3
     height = max(y for _, y in cells) + 3
     grid = [["%"] * width for _ in range(height)]
@@ -317,16 +323,4 @@ def _scatter(rng: np.random.Generator, cells: set[tuple[int, int]]) -> str | Non
         return None
     spare = [c for c in free if c not in food]
     capsule = spare[int(rng.integers(len(spare)))] if spare and rng.random() < 0.2 else None
-    width = max(x for x, _ in cells) + 3
-    height = max(y for _, y in cells) + 3
-    grid = [["%"] * width for _ in range(height)]
-    for x, y in cells:
-        grid[y + 1][x + 1] = " "
-    for x, y in food:
-        grid[y + 1][x + 1] = "."
-    if capsule is not None:
-        grid[capsule[1] + 1][capsule[0] + 1] = "o"
-    for x, y in ghosts:
-        grid[y + 1][x + 1] = "G"
-    grid[pacman[1] + 1][pacman[0] + 1] = "P"
-    return "\n".join("".join(row) for row in reversed(grid))
+    return _text(cells, pacman, ghosts, food, capsule)
