@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,17 +58,24 @@ class Maze:
 
 def random_maze(seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> Maze:
     """The maze of `seed`: the first draw of its generator whose solver bound is at most `max_nodes`."""
-    rng = np.random.default_rng([seed, 38])
+    return _first_fit(seed, 38, FAMILIES, lambda rng, family: _place(rng, _DRAW[family](rng), family), "rand",
+                      max_nodes)
+
+
+def _first_fit(seed: int, stream: int, families: dict[str, float],
+               draw: Callable[[np.random.Generator, str], str | None], prefix: str, max_nodes: int) -> Maze:
+    """A generator's maze of `seed`: a family drawn by its weight, then `draw`'s layout text for it (None: draw
+    again), the first whose solver bound is at most `max_nodes`, named PREFIX-SEED."""
+    rng = np.random.default_rng([seed, stream])
     for _ in range(1000):
-        family = str(rng.choice(list(FAMILIES), p=list(FAMILIES.values())))
-        cells = _DRAW[family](rng)
-        text = _place(rng, cells, family)
+        family = str(rng.choice(list(families), p=list(families.values())))
+        text = draw(rng, family)
         if text is None:
             continue
-        layout = parse_layout(text, name=f"rand-{seed}")
+        layout = parse_layout(text, name=f"{prefix}-{seed}")
         if estimated_nodes(layout, limit=max_nodes) <= max_nodes:
             return Maze(seed, family, layout)
-    raise RuntimeError(f"random_maze({seed}): no maze under {max_nodes:,} nodes in 1000 draws")
+    raise RuntimeError(f"{prefix} maze {seed}: no maze under {max_nodes:,} nodes in 1000 draws")
 
 
 def maze_set(first_seed: int, count: int, max_nodes: int = DEFAULT_MAX_NODES) -> list[Maze]:
@@ -243,17 +251,8 @@ def wild_maze(seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> Maze:
     shapes (`WILD_FAMILIES`: a box with walls dropped at random, two rooms joined by a corridor, a ring with
     spurs and spokes) and another placement (ghosts anywhere two steps or more from Pacman, dots anywhere else
     but next to him, a capsule in a fifth of them). The first draw whose solver bound is at most `max_nodes`."""
-    rng = np.random.default_rng([seed, 3838])
-    for _ in range(1000):
-        family = str(rng.choice(list(WILD_FAMILIES), p=list(WILD_FAMILIES.values())))
-        cells = _WILD_DRAW[family](rng)
-        text = _scatter(rng, cells)
-        if text is None:
-            continue
-        layout = parse_layout(text, name=f"wild-{seed}")
-        if estimated_nodes(layout, limit=max_nodes) <= max_nodes:
-            return Maze(seed, family, layout)
-    raise RuntimeError(f"wild_maze({seed}): no maze under {max_nodes:,} nodes in 1000 draws")
+    return _first_fit(seed, 3838, WILD_FAMILIES, lambda rng, family: _scatter(rng, _WILD_DRAW[family](rng)),
+                      "wild", max_nodes)
 
 
 def _holes(rng: np.random.Generator) -> set[tuple[int, int]]:
