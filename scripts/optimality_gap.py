@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from pacman.errors import AgentSpecError
 from pacman.layout import load_layout
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
 from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, WILD_SEED, Maze, random_maze, wild_maze
@@ -82,13 +83,21 @@ def main(argv: list[str] | None = None) -> int:
                                                              "wild": WILD_SEED}[args.set]
         draw_maze = wild_maze if args.set == "wild" else random_maze
         mazes = [draw_maze(seed) for seed in range(first, first + args.mazes)]
+    for spec in agents:  # a bad spec before any maze is solved, not as a worker's traceback
+        try:
+            AgentSpec.parse(spec).make()
+        except ValueError as exc:
+            parser.error(f"--agent {spec}: {exc}")
     tasks = [(maze, agents, cache) for maze in mazes]
     started = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(_one, tasks, chunksize=1)
-    else:
-        results = [_one(task) for task in tasks]
+    try:
+        if args.jobs > 1:
+            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+                results = pool.map(_one, tasks, chunksize=1)
+        else:
+            results = [_one(task) for task in tasks]
+    except AgentSpecError as exc:  # SolverError among them: a maze the solver refuses, named; the solved stay cached
+        parser.error(str(exc))
     optima = [best for best, _ in results]
     if args.per_maze:
         for maze, (best, values) in zip(mazes, results):

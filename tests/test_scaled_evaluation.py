@@ -213,6 +213,17 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--mazes" in bad.stderr
+    # a bad agent spec, and a maze the solver refuses, in a worker as in the parent: one line naming it, status 2
+    too_large = "'small' with 2 ghosts is too large to solve exactly"
+    for argv, named in ((["--layout", "threeway", "--agent", "bogus"], "--agent bogus: unknown Pacman agent 'bogus'"),
+                        (["--layout", "threeway", "--agent", "expectimax:depth=x"], "--agent expectimax:depth=x:"),
+                        (["--layout", "threeway", "--layout", "small", "--jobs", "2"], too_large),
+                        (["--layout", "small", "--jobs", "1"], too_large)):
+        refused = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), *argv, "--cache",
+                                  str(tmp_path / "cache")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                                 timeout=120)
+        assert refused.returncode == 2 and named in refused.stderr, (argv, refused.stderr)
+        assert "Traceback" not in refused.stderr and refused.stdout == ""
 
 
 @pytest.mark.slow

@@ -49,8 +49,12 @@ class AgentSpec:
     def __str__(self) -> str:
         return f"{self.name}:{self.args}" if self.args else self.name
 
+    def make(self) -> Any:
+        """The agent, not yet reset for a maze: AgentSpecError names what is wrong with the spec."""
+        return make_pacman_agent(self.name, parse_agent_args(self.args) if self.args else {})
+
     def build(self, layout: Layout) -> Any:
-        agent = make_pacman_agent(self.name, parse_agent_args(self.args) if self.args else {})
+        agent = self.make()
         reset = getattr(agent, "reset", None)
         if reset is not None:
             ghosts = [RandomGhost(i) for i in range(1, layout.num_ghosts + 1)]
