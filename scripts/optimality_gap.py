@@ -27,7 +27,6 @@ there, as a PNG.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import multiprocessing
 import sys
@@ -35,6 +34,7 @@ import time
 from pathlib import Path
 
 from pacman.errors import AgentSpecError
+from pacman.files import output_problem, write_atomically, write_json
 from pacman.layout import load_layout
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
 from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, WILD_SEED, Maze, random_maze, wild_maze
@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mazes < 1 or args.jobs < 1:
         parser.error("--mazes and --jobs must be at least 1")
+    if args.first is not None and args.first < 0:
+        parser.error(f"--first must be a seed >= 0, got {args.first}")
+    for flag, path in (("--json", args.json), ("--draw", args.draw)):  # before hours of work, not after
+        problem = output_problem(path) if path is not None else None
+        if problem:
+            parser.error(f"{flag} {path}: {problem}")
     agents = args.agent or DEFAULT_AGENTS
     cache = args.cache or default_cache()
     if args.layout:
@@ -123,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
                                   "score": [v.score if math.isfinite(v.score) else None for v in values],
                                   "first_action": [v.first_action.value for v in values]}
     if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
+        write_json(args.json, report, indent=1)
     if args.draw:
-        args.draw.write_bytes(draw(mazes, optima, results, agents, args.draw_count))
+        picture = draw(mazes, optima, results, agents, args.draw_count)
+        write_atomically(args.draw, lambda temporary: Path(temporary).write_bytes(picture))
     return 0
 
 

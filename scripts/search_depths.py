@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mazes < 1 or args.positions < 1:
         parser.error("--mazes and --positions must be at least 1")
+    if args.first < 0 or args.seed < 0:
+        parser.error(f"--first and --seed must be >= 0, got {args.first} and {args.seed}")
     if not core_status()[0]:
         print(f"search_depths.py: the compiled core is not in use here: {core_status()[1]}", file=sys.stderr)
         return 2

@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mazes < 1 or args.jobs < 1 or args.budget < 1 or args.step < 1:
         parser.error("--mazes, --jobs, --budget and --step must be at least 1")
+    if args.first is not None and args.first < 0:
+        parser.error(f"--first must be a seed >= 0, got {args.first}")
     first = args.first if args.first is not None else (HELD_OUT_SEED if args.set == "held-out" else TUNING_SEED)
     seeds = list(range(first, first + args.mazes))
     cache = args.cache or default_cache()

@@ -118,6 +118,10 @@ def test_random_mazes_are_seeded_small_and_of_every_family():
         assert estimated_nodes(layout) <= 300_000
         assert not GameState.initial(layout).is_terminal()
     assert random_maze(HELD_OUT_SEED).layout.text != random_maze(0).layout.text
+    for seed in (-1, 2.0, True, "3"):  # numpy would take some of these, or fail far from the seed
+        for draw in (random_maze, wild_maze):
+            with pytest.raises(ValueError, match=f"a maze's seed must be an int >= 0, got {seed!r}"):
+                draw(seed)
 
 
 def test_the_second_generator_draws_other_shapes_seeded_small_and_placed_as_documented():
@@ -218,7 +222,10 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
     for argv, named in ((["--layout", "threeway", "--agent", "bogus"], "--agent bogus: unknown Pacman agent 'bogus'"),
                         (["--layout", "threeway", "--agent", "expectimax:depth=x"], "--agent expectimax:depth=x:"),
                         (["--layout", "threeway", "--layout", "small", "--jobs", "2"], too_large),
-                        (["--layout", "small", "--jobs", "1"], too_large)):
+                        (["--layout", "small", "--jobs", "1"], too_large),
+                        (["--set", "tuning", "--first", "-3", "--mazes", "1"], "--first must be a seed >= 0, got -3"),
+                        (["--layout", "threeway", "--json", str(tmp_path)], "is a folder, expected a file name"),
+                        (["--layout", "threeway", "--draw", str(tmp_path / "no" / "x.png")], "does not exist")):
         refused = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), *argv, "--cache",
                                   str(tmp_path / "cache")], cwd=tmp_path, env=env, capture_output=True, text=True,
                                  timeout=120)

@@ -66,6 +66,8 @@ def _first_fit(seed: int, stream: int, families: dict[str, float],
                draw: Callable[[np.random.Generator, str], str | None], prefix: str, max_nodes: int) -> Maze:
     """A generator's maze of `seed`: a family drawn by its weight, then `draw`'s layout text for it (None: draw
     again), the first whose solver bound is at most `max_nodes`, named PREFIX-SEED."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a maze's seed must be an int >= 0, got {seed!r}")
     rng = np.random.default_rng([seed, stream])
     for _ in range(1000):
         family = str(rng.choice(list(families), p=list(families.values())))
