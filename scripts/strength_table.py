@@ -67,8 +67,9 @@ def shipped_layouts(only: str = "") -> list[str]:
     names = sorted(path.stem for path in resource_dir("layouts").glob("*.lay"))
     wanted = [name for name in only.split(",") if name]
     unknown = [name for name in wanted if name not in names]
-    if unknown:
-        raise SystemExit(f"strength_table: --layouts {unknown[0]!r}: not a shipped layout ({', '.join(names)})")
+    if unknown:  # a usage error: status 2, as argparse's own
+        print(f"strength_table: --layouts {unknown[0]!r}: not a shipped layout ({', '.join(names)})", file=sys.stderr)
+        raise SystemExit(2)
     return [name for name in names if not wanted or name in wanted]
 
 
@@ -141,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             cells.append((layout_cost(layout) * cost, layout, pacman, cell_args(layout, pacman, agent_args)))
     cells.sort()
+    failed = []
     if skipped_learned and (not args.only or args.only in LEARNED):
         print('strength_table: the learned column is skipped: it needs the extra, pip install "pacman-ai[rl]"',
               file=sys.stderr, flush=True)
@@ -148,7 +150,12 @@ def run(args: argparse.Namespace) -> int:
         out = results / cell_name(layout, pacman, agent_args)
         if args.only and args.only not in out.name:
             continue
-        if out.exists() and len(read_results(out, repair=True)) >= args.games:
+        try:
+            if out.exists() and len(read_results(out, repair=True)) >= args.games:
+                continue
+        except ValueError as exc:  # not a results file of batch's: named, left as it is, the other cells played
+            failed.append(out.name)
+            print(f"strength_table: the cell {out.name} cannot be resumed: {exc}", file=sys.stderr, flush=True)
             continue
         command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman_spec(layout, pacman), "--ghosts", GHOSTS,
                    "--games", str(args.games), "--seed", str(SEED),
@@ -161,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
         print(" ".join(command), flush=True)
         status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
         if status != 0:
+            failed.append(out.name)
             print(f"strength_table: the cell {out.name} failed (exit {status})", file=sys.stderr, flush=True)
+    if failed:  # the others were played: run again to retry only these (each cell resumes its own file)
+        print(f"strength_table: {len(failed)} of the cells failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -179,7 +190,11 @@ def table(args: argparse.Namespace) -> int:
             if (pacman == "optimal" and best is None) or (pacman == LEARNED and learned_model(layout) is None):
                 row.append("n/a")
                 continue
-            records = read_results(out) if out.exists() else []
+            try:
+                records = read_results(out) if out.exists() else []
+            except ValueError as exc:  # no table with a cell left out
+                print(f"strength_table: {exc}", file=sys.stderr)
+                return 1
             if not records:
                 row.append("-")
                 continue
@@ -211,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games {args.games}: expected a positive number")
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: expected a positive number")
+    shipped_layouts(args.layouts)  # an unknown name first, whatever else is wrong
+    if args.what == "table" and not Path(args.results).is_dir():  # before any maze is solved (tiny: minutes)
+        parser.error(f"--results {args.results}: no such folder (made by `run`)")
     return run(args) if args.what == "run" else table(args)
 
 

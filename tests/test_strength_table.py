@@ -36,8 +36,32 @@ def test_run_then_table_shows_win_rates_intervals_and_the_gap_to_the_optimum(tmp
 
 
 def test_an_unknown_layout_is_named(tmp_path):
-    done = script(tmp_path, "table", "--layouts", "nosuch")
-    assert done.returncode != 0 and "nosuch" in done.stderr and "Traceback" not in done.stderr
+    for command in ("table", "run"):
+        done = script(tmp_path, command, "--layouts", "nosuch", "--results", "r")
+        assert done.returncode == 2 and "--layouts 'nosuch': not a shipped layout" in done.stderr
+        assert "Traceback" not in done.stderr and not (tmp_path / "r").exists()
+
+
+def test_bad_flags_and_a_missing_results_folder_are_refused_before_any_work(tmp_path):
+    for args, named in ((("run", "--jobs", "0"), "--jobs 0: expected a positive number"),
+                        (("table", "--results", "nowhere"), "--results nowhere: no such folder")):
+        done = script(tmp_path, *args, "--layouts", "coinflip")
+        assert done.returncode == 2 and named in done.stderr and done.stdout == "", done.stderr
+        assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_a_cell_that_cannot_be_resumed_is_named_and_the_run_fails(tmp_path):
+    (tmp_path / "r").mkdir()
+    broken = tmp_path / "r" / "coinflip__greedy__default.jsonl"
+    broken.write_text('{"layout": "small", "seed": 0}\n')
+    done = script(tmp_path, "run", "--games", "2", "--jobs", "1", "--results", "r", "--layouts", "coinflip",
+                  "--only", "greedy")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "the cell coinflip__greedy__default.jsonl cannot be resumed: " in done.stderr
+    assert "1 of the cells failed: coinflip__greedy__default.jsonl" in done.stderr
+    assert broken.read_text() == '{"layout": "small", "seed": 0}\n'  # left as it was
+    table = script(tmp_path, "table", "--games", "2", "--results", "r", "--layouts", "coinflip")
+    assert table.returncode == 1 and table.stdout == "" and "line 1 is not a game line" in table.stderr
 
 
 def test_run_plays_the_optimal_cell_only_where_the_solver_can_solve(tmp_path):
