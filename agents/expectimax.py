@@ -152,7 +152,6 @@ class PacmanGame:
         ghost_models: Sequence[Any] | None = None,
         ghosts_minimise: bool = False,
         score_free: bool = False,
-        fold_forced: bool = False,
     ) -> None:
         self.num_agents = num_agents
         self.evaluation = evaluation
@@ -174,9 +173,6 @@ class PacmanGame:
         #: an evaluation that is the score plus a function of the rest (`is_score_additive`)
         self.score_free = score_free and is_score_additive(evaluation)
         self.table_offset: Callable[[Node], float] | None = _score if self.score_free else None
-        #: a live ghost with a single move is a forced ply, searched through rather than counted as a node
-        #: (`forced`; Searcher's Star2 and ordering search only): chance layers only
-        self.fold_forced = fold_forced and not ghosts_minimise
 
     def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
         """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
@@ -287,16 +283,6 @@ class PacmanGame:
         distribution = self.ghost_models[agent - 1].distribution(state)
         children = state.successors(agent, [action for action, _ in distribution])
         return [(p, (child, following)) for (_, p), child in zip(distribution, children)]
-
-    def forced(self, node: Node) -> Node | None:
-        """The one child of a live ghost's node when the ghost has a single move (a forced ply), else None."""
-        state, agent = node
-        if agent == 0 or state.is_terminal():
-            return None
-        actions = state.legal_actions(agent)
-        if len(actions) != 1:
-            return None
-        return state.successor(agent, actions[0]), agent + 1 if agent + 1 < self.num_agents else 0
 
     def evaluate(self, node: Node) -> float:
         state, _ = node
@@ -531,9 +517,8 @@ class _SearchAgent:
             models = self._ghost_models(state.num_agents - 1)
             # score-free keys where each move searches from scratch (the table holds one decision's searches):
             # elsewhere the table lives from move to move, and those agents' figures stay as measured
-            scratch = self._from_scratch(state.layout)
             game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise,
-                              score_free=scratch, fold_forced=scratch)
+                              score_free=self._from_scratch(state.layout))
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
             engine, obstacle = self._engine_choice(models)
             if obstacle is not None and self._wanted_engine() == "compiled":

@@ -174,8 +174,6 @@ class Searcher(Generic[Node]):
         self._far_value = getattr(game, "far_value", None) if (self.star2 or self.ordering) else None
         #: with a table, the game's `table_offset` (None if it has none): see `Game.table_offset`
         self._offset = getattr(game, "table_offset", None) if table_size > 0 else None
-        #: with Star2 or ordering, a game that folds forced plies (`fold_forced`): its `forced` child of a node
-        self._forced = game.forced if (self.star2 or self.ordering) and getattr(game, "fold_forced", False) else None
         self._use_bounds(self._fixed_bounds)
 
     def _use_bounds(self, bounds: tuple[float, float] | None) -> None:
@@ -472,14 +470,7 @@ class Searcher(Generic[Node]):
         """`_value` with Star2 and move ordering: the same value whenever it lies inside (alpha, beta).
 
         The table keeps bounds as well as values: a search that fails low or high here is kept as a bound
-        (`_keep`), and a bound kept answers a later window it lies beyond, as the search would.
-
-        A forced ply (a chance node of one outcome, when the game folds them) is no node: its child's value
-        is its value, to the bit (1.0 x v), so it is searched through, neither counted nor kept."""
-        if self._forced is not None:
-            child = self._forced(node)
-            if child is not None:
-                return self._ordered_value(child, depth - self.game.cost(node), alpha, beta)
+        (`_keep`), and a bound kept answers a later window it lies beyond, as the search would."""
         self.nodes += 1
         if self.nodes > self.node_limit or (self.deadline is not None and not self.nodes & 127
                                             and time.perf_counter() > self.deadline):

@@ -19,7 +19,7 @@ from pacman.state import GameState
 ENGINES = ("python", "compiled") if USABLE else ("python",)
 
 
-@pytest.mark.parametrize("limit", [200, 3000])
+@pytest.mark.parametrize("limit", [300, 3000])
 def test_the_deepest_search_within_the_budget_answers_the_same_on_both_engines(limit):
     layout = load_layout("small")
     depths = set()

@@ -216,7 +216,6 @@ typedef struct {
     int ordering;                      /* the table's best move first at max nodes, shallower depths first */
     int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
     int score_free;                    /* the table keys a state without its score and keeps values less it */
-    int fold;                          /* a live ghost with one move is a forced ply: searched through, not a node */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
     /* the chance model: directional[i] says ghost i uses the table below, else uniform */
     unsigned char *directional;

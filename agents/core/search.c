@@ -321,22 +321,6 @@ static double
 ordered_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta, int level, uint64_t h)
 {
     Searcher *se = c->se;
-    if (se->fold && agent != 0 && ST_STATUS(s) == PLAYING && se->board->ghost_count[ST_GHOST(s, agent - 1)] == 1) {
-        /* a forced ply (pacman.agents.search.Searcher._ordered_value): its one child's value is its value, to the
-           bit; neither counted nor kept */
-        if (level + 1 >= c->levels) {
-            c->stop = STOP_ERROR;
-            return 0.0;
-        }
-        int next_depth = depth - (agent == se->agents - 1 ? 1 : 0);
-        int next_agent = agent + 1 < se->agents ? agent + 1 : 0;
-        uint64_t *kid = c->scratch + (size_t)level * 5 * se->size;
-        successors(se, s, agent, kid, NULL);
-        uint64_t hk = 0;
-        if (se->table_size > 0 && next_depth > 0) /* leaves are not looked up */
-            hk = table_hash(se, kid, entry_tag(next_agent, next_depth));
-        return ordered_value(c, kid, next_agent, next_depth, alpha, beta, level + 1, hk);
-    }
     c->nodes++;
     if (out_of_time(c))
         return 0.0;

@@ -128,15 +128,15 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
                                "directional", "probabilities", "distances", "weights", "order", "bounds",
-                               "star2", "ordering", "horizon", "score_free", "fold", NULL};
+                               "star2", "ordering", "horizon", "score_free", NULL};
     PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
-    int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0, horizon = -1, score_free = 0, fold = 0;
+    int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0, horizon = -1, score_free = 0;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppipp", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppip", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
                                      &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering,
-                                     &horizon, &score_free, &fold))
+                                     &horizon, &score_free))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -171,8 +171,6 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     se->table_size = table_size;
     se->slack = slack;
     se->score_free = score_free && table_size > 0;
-    /* a ghost with one move is a forced ply, not a node: in Star2's and ordering's search only (as Searcher) */
-    se->fold = fold && (se->star2 || se->ordering);
     /* far ghosts are skipped in Star2's and ordering's search, with uniform chance layers (checked below) */
     se->horizon = (se->star2 || se->ordering) ? horizon : -1;
     se->directional = PyMem_Calloc(ghosts ? ghosts : 1, 1);
