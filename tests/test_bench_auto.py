@@ -10,11 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pacman import load_layout
 from pacman.agents import ExpectimaxAgent
 from pacman.agents.compiled import core_status, engine_line
 from pacman.agents.expectimax import AUTO_DEPTH, SMALL_MAZE_NODES
 from pacman.bench.search import auto_benchmark, bench_positions
+from pacman.errors import PacmanError
 
 USABLE, _ = core_status()
 ENGINES = ("python", "compiled") if USABLE else ("python",)
@@ -88,3 +91,16 @@ def test_bench_auto_on_the_python_engine_alone_and_bad_layouts(tmp_path):
     assert len(bad.stderr.strip().splitlines()) == 1 and bad.stdout == ""
     empty = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny,")
     assert empty.returncode == 2 and "--small-mazes" in empty.stderr and "Traceback" not in empty.stderr
+
+
+def test_a_maze_whose_games_never_start_is_refused_not_searched_for_positions_forever(tmp_path):
+    """Pacman walled into his cell, the one dot out of reach: every game stops before its first move, so no
+    seed gives a position; both parts that time searches on positions say so instead of trying seeds forever."""
+    (tmp_path / "walled.lay").write_text("%%%%%\n%P%.%\n%%%G%\n%%%%%\n")
+    for args in (("--part", "search", "--layout", "walled.lay", "--depths", "1", "--compare", "test"),
+                 ("--part", "auto", "--small-mazes", "walled.lay")):
+        done = _bench(tmp_path, *args, "--positions", "1", "--runs", "1", "--quiet")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "walled: no position to measure a search on: the game can never end" in done.stderr
+    with pytest.raises(PacmanError, match="stopped before the first move"):
+        bench_positions(load_layout(str(tmp_path / "walled.lay")), 1)

@@ -14,6 +14,7 @@ from pacman.agents.compiled import core_obstacle, core_status, engine_line
 from pacman.agents.evaluation import EVALUATIONS, region_cells
 from pacman.agents.expectimax import SMALL_MAZE_NODES
 from pacman.conformance import SimpleState, textbook_action
+from pacman.errors import PacmanError
 from pacman.game import replay_actions, run_game
 from pacman.layout import Layout
 from pacman.state import GameState
@@ -48,6 +49,10 @@ def bench_positions(layout: Layout, count: int = 20, seed: int = 0) -> list[tupl
     while len(positions) < count:
         result = run_game(layout, ExpectimaxAgent(depth=1, evaluation="better"),
                           make_ghosts(MEASURED_GHOSTS, layout.num_ghosts), seed=game_seed, max_moves=400)
+        if not result.actions:  # every game from this start is the same: no position would ever come
+            why = result.error or ("the game is over before the first move" if GameState.initial(layout)
+                                   .is_terminal() else "no move was played")
+            raise PacmanError(f"{layout.name}: no position to measure a search on: {why}")
         fast = GameState.initial(layout)
         every = 4 * fast.num_agents
         pairs = zip(_every_nth_state(fast, result.actions, every),
