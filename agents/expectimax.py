@@ -27,6 +27,7 @@ from pacman.state import PACMAN, SCORE, STATUS, GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
+           "MAX_NODE_LIMIT",
            "DEEPENING_STEP", "DECISION_CACHE_SIZE", "deepening_step", "is_small_maze", "estimated_leaves",
            "check_search_size"]
 
@@ -51,6 +52,9 @@ SMALL_MAZE_CELLS = SCALED_FULL
 #: (docs/search-strength.md, "The budget on a slower machine").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 70_000
+#: The largest node_limit taken: days of search a move on any machine, and within what both engines count
+#: (the compiled core's counter is 64 bits).
+MAX_NODE_LIMIT = 10**12
 #: Under a node budget on a small maze (``depth="auto"``'s, or a `node_limit`), past depth 2 each search goes this
 #: many plies deeper than the last: 2, 4, 6, ... (`deepening_step`). There each search mostly re-walks the table the
 #: last one filled, so fewer searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
@@ -391,8 +395,9 @@ class _SearchAgent:
                                        or not time_limit > 0 or math.isinf(time_limit)):
             raise AgentSpecError(f"{name}: time_limit must be a positive number of seconds, got {time_limit!r}")
         if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                       or node_limit < 1):
-            raise AgentSpecError(f"{name}: node_limit must be an int >= 1 (nodes a move), got {node_limit!r}")
+                                       or not 1 <= node_limit <= MAX_NODE_LIMIT):
+            raise AgentSpecError(f"{name}: node_limit must be an int from 1 to {MAX_NODE_LIMIT:,} (nodes a move), "
+                                 f"got {node_limit!r}")
         for flag, value in (("transposition", transposition), ("pruning", pruning)):
             if not isinstance(value, bool):
                 raise AgentSpecError(f"{name}: {flag} must be true or false, got {value!r}")

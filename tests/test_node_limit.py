@@ -51,10 +51,21 @@ def test_a_deeper_budget_reaches_deeper_and_depth_one_always_finishes():
     assert reached[0] == 1 and reached == sorted(reached) and reached[-1] >= 3
 
 
-@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "many"])
-def test_a_node_limit_must_be_a_positive_int(bad):
-    with pytest.raises(AgentSpecError, match="node_limit must be an int >= 1"):
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "many", 10**12 + 1, 2**64 - 1, 10**23])
+def test_a_node_limit_must_be_a_positive_int_up_to_the_ceiling(bad):
+    with pytest.raises(AgentSpecError, match="node_limit must be an int from 1 to 1,000,000,000,000 "):
         ExpectimaxAgent(node_limit=bad)
+    assert ExpectimaxAgent(node_limit=10**12).node_limit == 10**12
+
+
+def test_a_node_limit_too_large_is_a_usage_error_on_the_command_line_not_a_crashed_game(tmp_path):
+    """Beyond the ceiling the compiled core's 64-bit counter would overflow in every game: refused first."""
+    for command in (["play", "--display", "none", "--games", "1"], ["batch", "--games", "2", "--jobs", "1", "--quiet"]):
+        done = subprocess.run([sys.executable, "-m", "pacman", *command, "--layout", "test",
+                               "--agent-args", "node_limit=18446744073709551615"], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 2 and "node_limit must be an int from 1 to 1,000,000,000,000" in done.stderr
+        assert "Traceback" not in done.stderr and "crashed" not in done.stdout
 
 
 def test_depth_none_needs_a_limit_of_time_or_nodes():
