@@ -183,6 +183,23 @@ def test_play_html_and_save_may_not_name_one_file(tmp_path):
     assert done.returncode == 2 and "name the same file" in done.stderr
 
 
+def test_play_never_writes_over_the_layout_it_plays(tmp_path):
+    """--save, --html and --record naming the .lay file read, by another spelling, through a link, or as one
+    of --games' numbered files: refused before any game, the maze left as it was."""
+    maze = "%%%%%\n%P..%\n%%%%%\n"
+    (tmp_path / "mine.lay").write_text(maze)
+    (tmp_path / "link.lay").symlink_to(tmp_path / "mine.lay")
+    (tmp_path / "two-1.lay").write_text(maze)
+    for layout, flag, target, games in (("mine.lay", "--save", "mine.lay", "1"),
+                                        ("./mine.lay", "--html", "mine.lay", "1"),
+                                        ("link.lay", "--save", "mine.lay", "1"),
+                                        ("two-1.lay", "--save", "two.lay", "2")):
+        done = _cli("play", "--layout", layout, "--display", "none", "--games", games, flag, target, cwd=tmp_path)
+        assert done.returncode == 2 and f"{flag} {target} is the layout being played" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""
+        assert (tmp_path / "mine.lay").read_text() == maze and (tmp_path / "two-1.lay").read_text() == maze
+
+
 # -- in a real browser -----------------------------------------------------------------------------
 
 ROOT = "document.querySelector('.pacman-ai')"

@@ -109,6 +109,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return play
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name one file (the same path, or one file through links)."""
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet: not the same
+        return False
+
+
 def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layout: Any,
                       num_ghosts: int) -> float | None:
     """A time_limit for the default search agent where its fixed-depth tree would be slow, said once; else None.
@@ -198,6 +208,11 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             if os.path.abspath(path) == os.path.abspath(other):
                 raise UsageError(f"pacman-ai play: {flag} {path} and {other_flag} {other} name the same file; "
                                  f"give each its own")
+    for flag, path in outputs:  # the maze read is never written over (--record's numbered files included)
+        targets = [path] if args.games == 1 else [numbered(path, game) for game in range(args.games)]
+        if layout.path is not None and any(_same_file(target, layout.path) for target in targets):
+            raise UsageError(f"pacman-ai play: {flag} {path} is the layout being played ({layout.path}); "
+                             f"give the output a name of its own")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     if num_ghosts > layout.num_ghosts:
         raise UsageError(f"pacman-ai play: --num-ghosts {num_ghosts}: layout {layout.name!r} has only "
