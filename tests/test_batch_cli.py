@@ -76,6 +76,8 @@ def test_num_ghosts_sweep(capsys):
     (["--games", "0"], "--games: expected a positive integer, got '0'"),
     (["--jobs", "x"], "--jobs: expected a positive integer"),
     (["--resume"], "--resume needs --out"),
+    (["--force"], "--force needs --out FILE.jsonl (the file it lets a run overwrite)"),
+    (["--dask", ""], "--dask needs a scheduler address (HOST:PORT or tcp://HOST:PORT) or 'local', got an empty one"),
     (["--layout", "nowhere"], "nowhere"),
     (["--agent-args", "dpth=2"], "dpth"),
     (["--agent-args", "2,depth=1"], "'2' comes before any key=value"),

@@ -293,6 +293,10 @@ def test_python_without_a_package_is_refused(tmp_path):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("pacman-ai grade: --python is for --gradescope-package (the Python its bundled wheels "
                            "are for) (see pacman-ai grade --help)\n")
+    done = _cli(tmp_path, "grade", "expectimax", "ok.py", "--requirement", "pacman-ai==0.1.0", timeout=30)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("pacman-ai grade: --requirement is for --gradescope-package (what its setup.sh has pip "
+                           "install) (see pacman-ai grade --help)\n")
 
 
 @pytest.mark.slow

@@ -154,6 +154,21 @@ def check_output(command: str, flag: str, target: str, *, folder: bool = False) 
         raise UsageError(f"pacman-ai {command}: {flag} {target!r}: {problem}")
 
 
+def check_run_flags(prog: str, args: argparse.Namespace) -> None:
+    """The flags batch and compare share, checked alike: --resume and --force (each about --out) and --dask."""
+    if args.resume and args.out is None:
+        raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
+    if args.force and args.out is None:
+        raise UsageError(f"{prog}: --force needs --out FILE.jsonl (the file it lets a run overwrite)")
+    if args.resume and args.force:
+        raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
+    if args.dask is not None and not args.dask.strip():
+        raise UsageError(f"{prog}: --dask needs a scheduler address (HOST:PORT or tcp://HOST:PORT) or 'local', "
+                         f"got an empty one")
+    if args.dask and args.dask != "local" and args.jobs is not None:
+        raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+
+
 def numbered(path: str, index: int) -> str:
     """The output of game `index` of several: ``game.json`` -> ``game-3.json``, ``frames`` -> ``frames-3``."""
     stem, dot, suffix = path.rpartition(".")

@@ -16,6 +16,7 @@ from typing import Any
 
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.args import (
+    check_run_flags,
     stop_status,
     stop_words,
     NO_MOVE_LIMIT,
@@ -112,12 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.batch.sweep import expand_sweep, format_table, parse_agent_args_sweep, split_list
 
     prog = "pacman-ai batch"
-    if args.resume and args.out is None:
-        raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
-    if args.resume and args.force:
-        raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
-    if args.dask and args.dask != "local" and args.jobs is not None:
-        raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    check_run_flags(prog, args)
     if args.dask and args.stall_timeout is not None:
         raise UsageError(f"{prog}: --stall-timeout applies to the process pool; Dask watches its own workers "
                          f"(its distributed.scheduler.worker-ttl setting)")

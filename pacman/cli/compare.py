@@ -19,7 +19,8 @@ import shlex
 import sys
 from typing import Any
 
-from pacman.cli.args import UsageError, stop_status, stop_words, max_moves, non_negative_int, positive_float, positive_int
+from pacman.cli.args import (UsageError, check_run_flags, max_moves, non_negative_int, positive_float, positive_int,
+                              stop_status, stop_words)
 from pacman.errors import PacmanError
 from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
 
@@ -222,12 +223,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.configs) < 2:
         raise UsageError(f"{prog}: give at least two configurations, each as --config NAME:FLAGS "
                          f"(e.g. --config d2:'--agent-args depth=2' --config d3:'--agent-args depth=3')")
-    if args.resume and args.out is None:
-        raise UsageError(f"{prog}: --resume needs --out FILE.jsonl (the file to continue)")
-    if args.resume and args.force:
-        raise UsageError(f"{prog}: --resume and --force contradict each other: continue the file or overwrite it")
-    if args.dask and args.dask != "local" and args.jobs is not None:
-        raise UsageError(f"{prog}: --jobs applies to --dask local only; a scheduler's workers are its own")
+    check_run_flags(prog, args)
     if args.plot is not None and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
         raise UsageError(f"{prog}: --plot {args.plot}: expected a .png, .svg or .pdf file")
     if args.sprt is None and (args.alpha != 0.05 or args.beta != 0.05):

@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
         return _package(args)
     if args.python is not None:
         raise _usage("--python is for --gradescope-package (the Python its bundled wheels are for)")
+    if args.requirement is not None:
+        raise _usage("--requirement is for --gradescope-package (what its setup.sh has pip install)")
     if args.assignment is None:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
     if _is_classic(args.assignment):
