@@ -89,6 +89,11 @@ def test_bench_auto_on_the_python_engine_alone_and_bad_layouts(tmp_path):
     bad = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny,nope")
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1 and bad.stdout == ""
+    for flag, value, named in (("--small-mazes", "tiny,tiny", "tiny is listed twice in 'tiny,tiny'"),
+                               ("--compare", "test,small,test", "test is listed twice in 'test,small,test'"),
+                               ("--depths", "2,3,2", "2 is listed twice in '2,3,2'")):
+        twice = _bench(tmp_path, "--part", "auto", flag, value)
+        assert twice.returncode == 2 and f"argument {flag}: {named}" in twice.stderr and twice.stdout == ""
     empty = _bench(tmp_path, "--part", "auto", "--small-mazes", "tiny,")
     assert empty.returncode == 2 and "--small-mazes" in empty.stderr and "Traceback" not in empty.stderr
 

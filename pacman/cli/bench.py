@@ -26,7 +26,15 @@ def _depth_list(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"expected depths like 2,3,4, got {text!r}") from None
     if not depths or min(depths) < 1 or max(depths) > MAX_BENCH_DEPTH:
         raise argparse.ArgumentTypeError(f"expected depths from 1 to {MAX_BENCH_DEPTH} like 2,3,4, got {text!r}")
+    _once(depths, text)
     return depths
+
+
+def _once(items: tuple, text: str) -> None:
+    """A list argument names each item once: a second would be measured, and printed, twice."""
+    twice = next((item for i, item in enumerate(items) if item in items[:i]), None)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(f"{twice} is listed twice in {text!r}")
 
 
 def _layout_list(text: str) -> tuple[str, ...]:
@@ -34,6 +42,7 @@ def _layout_list(text: str) -> tuple[str, ...]:
     names = tuple(part.strip() for part in text.split(","))
     if not names or not all(names):
         raise argparse.ArgumentTypeError(f"expected layouts like medium,tricky, got {text!r}")
+    _once(names, text)
     return names
 
 
