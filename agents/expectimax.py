@@ -17,7 +17,7 @@ from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, cor
 from pacman.agents.declarations import proof_gaps
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, SCALED_FULL, region_cells, resolve_evaluation
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
-from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, iterative_search
+from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult, iterative_search
 from pacman.actions import Action
 from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError
@@ -465,7 +465,9 @@ class _SearchAgent:
         """The first best action for Pacman in `state`.
 
         With ``explain = True`` (views set it) every action's exact value is kept in
-        `last_search`; otherwise only the best one's may be exact.
+        `last_search`; otherwise only the best one's may be exact. Under a node budget the move, the depth
+        and the nodes are the same either way: the values come from a second search to that depth, not
+        counted (``extra["values_nodes"]``).
         """
         return self._decide(state, all_values=self.explain).action
 
@@ -556,17 +558,22 @@ class _SearchAgent:
                 return self._remembered(remembered, state, started)
         if self._from_scratch(state.layout):
             searcher.clear()
+        # Under a node budget alone the depth reached, and so the move, must not depend on whether every
+        # action's value is wanted (a view's `explain`): the budget's search decides without them, and a second
+        # search to the depth it reached, not counted, values every action for the view.
+        counted = budget is not None or (self.node_limit is not None and self.time_limit is None)
         try:
             if budget is not None:  # the default's own budget goes to depth 2 at least; a node_limit is a limit
-                result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=all_values, node_limit=budget,
+                result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=False, node_limit=budget,
                                           min_depth=self.depth if self.node_limit is None else 1,
                                           step=deepening_step(state.layout))
             elif self.time_limit is None and self.node_limit is None:
                 result = searcher.search(root, self.depth, all_values=all_values)
             else:
                 result = iterative_search(searcher, root, self._deepest(state.layout), self.time_limit,
-                                          all_values=all_values, node_limit=self.node_limit,
+                                          all_values=all_values and not counted, node_limit=self.node_limit,
                                           step=deepening_step(state.layout) if self.node_limit is not None else 1)
+            valued = self._every_value(searcher, root, result) if counted and all_values else None
         except TypeError:
             self._check_evaluation(state)  # a str or None from the evaluation: say so
             raise
@@ -577,11 +584,12 @@ class _SearchAgent:
                 raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
         info = SearchInfo(
             action=result.action,
-            action_values=result.action_values,
+            action_values=result.action_values if valued is None else valued.action_values,
             depth=result.depth,
             nodes=result.nodes,
             milliseconds=1000 * (time.perf_counter() - started),
-            extra={"engine": self.engine_used},
+            extra={"engine": self.engine_used} if valued is None else {"engine": self.engine_used,
+                                                                        "values_nodes": valued.nodes},
         )
         self.last_search = info
         if cache_key is not None:
@@ -589,6 +597,21 @@ class _SearchAgent:
                 self._decisions.clear()
             self._decisions[cache_key] = (state.score, info, all_values)
         return info
+
+    @staticmethod
+    def _every_value(searcher: Searcher | CompiledSearcher, root: Node, decided: SearchResult) -> SearchResult:
+        """Every root action's exact value at the depth `decided` reached, for a decision made under a node
+        budget without them: the decision stands (its table is kept; a value may differ from the decision's
+        in the last bits, summed in another order, but an action ranked above the decision's by more is a
+        defect, refused)."""
+        valued = searcher.search(root, decided.depth, all_values=True)
+        values = valued.action_values
+        slack = 1e-9 * max(1.0, abs(decided.value))
+        if decided.action not in values or abs(values[decided.action] - decided.value) > slack \
+                or max(values.values()) > decided.value + slack:
+            raise AssertionError(f"the values at depth {decided.depth} rank {valued.action} first "
+                                 f"where the decision was {decided.action} at {decided.value!r}: {values}")
+        return valued
 
     def _from_scratch(self, layout: Layout) -> bool:
         """Whether each decision on `layout` searches from scratch, its transposition table emptied first:
