@@ -274,6 +274,31 @@ def test_a_replay_of_a_keyboard_game_explains_why_there_is_no_tree(tmp_path):
     assert "no_such_agent" in recorded_agent(load_replay(path))
 
 
+def test_a_replay_naming_code_gets_a_sentence_and_its_code_is_never_run(tmp_path):
+    # A replay is a file anyone may send; its tree panel must not import what it names.
+    from pacman.cli.replay import recorded_agent
+    from pacman.replay import load_replay, save_replay
+
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n"
+                                      "class Agent:\n    def get_action(self, state): return 'Stop'\n"
+                                      "def value(state): return 0.0\n")
+    layout, agent, play = _game("small", max_moves=3)
+    path = tmp_path / "game.json"
+    for agents, named in (({"pacman": f"{tmp_path / 'evil.py'}:Agent", "agent_args": {}}, "evil.py:Agent"),
+                          ({"pacman": "expectimax", "agent_args": {"depth": 1, "evaluation": f"{tmp_path / 'evil.py'}:value"}},
+                           "evil.py:value"),
+                          ({"pacman": "sb3:model.zip", "agent_args": {}}, "sb3:model.zip")):
+        save_replay(path, layout, play(None), {**agents, "ghosts": "random"})
+        said = recorded_agent(load_replay(path))
+        assert isinstance(said, str) and named in said and "replay runs none" in said and "--seed" in said
+        assert not marker.exists()
+    # a built-in agent and evaluation are made again as before
+    save_replay(path, layout, play(None), {"pacman": "expectimax", "agent_args": {"depth": 1, "evaluation": "safe"},
+                                           "ghosts": "random"})
+    assert isinstance(recorded_agent(load_replay(path)), ExpectimaxAgent)
+
+
 # -- the commands, as a user runs them ----------------------------------------------------------
 
 

@@ -33,7 +33,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                              "shows nothing else unless --display is given")
     replay.add_argument("--tree", action="store_true",
                         help="in the window, start with the tree panel shown (the key t toggles it): each move's "
-                             "decision searched again by the recorded agent")
+                             "decision searched again by the recorded agent (one of the project's own: code the "
+                             "file names is never run)")
     add_web_arguments(replay)
     return replay
 
@@ -42,6 +43,8 @@ def recorded_agent(replay: Any) -> Any:
     """The replay's Pacman agent made again from its recorded name and arguments, told about the recorded
     ghosts (so that its ghost model is the one it played with); a sentence instead if it cannot be made."""
     from pacman.agents import make_ghosts
+    from pacman.agents.evaluation import EVALUATIONS
+    from pacman.agents.registry import PACMAN_AGENTS
     from pacman.compat import make_pacman_agent
     from pacman.errors import PacmanError
 
@@ -49,8 +52,16 @@ def recorded_agent(replay: Any) -> Any:
     name = spec.get("pacman")
     if name == "keyboard":
         return "Pacman was steered from the keyboard: no search tree to show"
+    args = spec.get("agent_args") or {}
+    evaluation = args.get("evaluation") if isinstance(args, dict) else None
+    code = next((spec for spec in (name, evaluation) if isinstance(spec, str) and ":" in spec
+                 and spec not in PACMAN_AGENTS and spec not in EVALUATIONS), None)
+    if code is not None:
+        # A replay is a file anyone may send: making its agent again must not import the code it names.
+        return (f"the recorded agent uses {code!r}, code the replay names, and replay runs none; to see its "
+                f"tree, play the game again: pacman-ai play --layout FILE --seed {replay.seed} --tree ...")
     try:
-        agent = make_pacman_agent(name, spec.get("agent_args") or {})
+        agent = make_pacman_agent(name, args)
         ghosts = make_ghosts(spec.get("ghosts", "random"), replay.num_ghosts)
         if hasattr(agent, "reset"):
             agent.reset(ghost_agents=ghosts, layout=replay.layout)
