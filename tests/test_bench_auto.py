@@ -109,3 +109,33 @@ def test_a_maze_whose_games_never_start_is_refused_not_searched_for_positions_fo
         assert "walled: no position to measure a search on: the game can never end" in done.stderr
     with pytest.raises(PacmanError, match="stopped before the first move"):
         bench_positions(load_layout(str(tmp_path / "walled.lay")), 1)
+
+
+FLAG_VALUES = {"layout": "tiny", "successors": "100", "moves": "3", "depths": "1", "positions": "1",
+               "compare": "tiny", "small_mazes": "tiny", "num_envs": "4", "no_jumanji": None}
+
+
+def test_a_flag_the_chosen_part_does_not_use_is_refused_by_name_not_ignored(tmp_path, capsys):
+    from pacman.cli import main
+    from pacman.cli.bench import PART_FLAGS
+
+    assert set(FLAG_VALUES) == set(PART_FLAGS)
+    refused = 0
+    for dest, (parts, _) in PART_FLAGS.items():
+        flag = "--" + dest.replace("_", "-")
+        given = [flag] if FLAG_VALUES[dest] is None else [flag, FLAG_VALUES[dest]]
+        for part in {"engine", "search", "auto", "record", "env"} - set(parts):
+            assert main(["bench", "--part", part, "--runs", "1", *given]) == 2
+            out, err = capsys.readouterr()
+            assert out == "" and err.strip() == (f"bench: {flag} applies to --part {' or '.join(parts)} (or all); "
+                                                 f"--part {part} does not use it")
+            refused += 1
+    assert refused == 31
+    # as a user runs it: one line, status 2, nothing measured; the part's own flags still run it
+    proc = _bench(tmp_path, "--part", "engine", "--runs", "1", "--successors", "100", "--moves", "3")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == ["bench: --moves applies to --part record (or all); --part engine "
+                                                "does not use it"]
+    proc = _bench(tmp_path, "--part", "engine", "--runs", "1", "--successors", "100", "--layout", "tiny", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["engine"]["layout"] == "tiny"

@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from pacman.cli.args import bounded_int, non_negative_int
+from pacman.cli.args import UsageError, bounded_int, non_negative_int
 
-__all__ = ["add_parser", "run", "MAX_BENCH_DEPTH", "AUTO_LAYOUTS"]
+__all__ = ["add_parser", "run", "check_part_flags", "MAX_BENCH_DEPTH", "AUTO_LAYOUTS", "PART_FLAGS"]
 
 MAX_BENCH_DEPTH = 4
 """bench --depths: deeper searches take minutes per decision with the Python engine."""
@@ -46,15 +46,42 @@ def _layout_list(text: str) -> tuple[str, ...]:
     return names
 
 
+#: The flags only some parts use: (the parts, the default). A flag given to a --part that does not use it is
+#: refused by name rather than ignored.
+PART_FLAGS: dict[str, tuple[tuple[str, ...], Any]] = {
+    "layout": (("engine", "search", "record", "env"), "medium"),
+    "successors": (("engine",), 200_000),
+    "moves": (("record",), 150),
+    "depths": (("search",), (2, 3, 4)),
+    "positions": (("search", "auto"), 20),
+    "compare": (("search",), ("medium", "tricky")),
+    "small_mazes": (("search", "auto"), AUTO_LAYOUTS),
+    "num_envs": (("env",), 1024),
+    "no_jumanji": (("env",), False),
+}
+
+
+def check_part_flags(args: argparse.Namespace) -> None:
+    """Refuse a flag the chosen --part does not use (UsageError), then give every flag not given its default."""
+    for dest, (parts, default) in PART_FLAGS.items():
+        given = getattr(args, dest)
+        if given not in (None, False) and args.part != "all" and args.part not in parts:
+            flag = "--" + dest.replace("_", "-")
+            raise UsageError(f"bench: {flag} applies to --part {' or '.join(parts)} (or all); --part {args.part} "
+                             f"does not use it")
+        if given is None:
+            setattr(args, dest, default)
+
+
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the `bench` subcommand to the subparsers of the `pacman-ai` parser."""
     bench = commands.add_parser("bench", help="measure speed: successors per second, ms per move, ms per recorded frame",
                                 description="Successors per second of random-walk expansion, fast engine "
                                             "against the simple engine (pacman.conformance); expectimax ms per decision; ms per "
                                             "frame of recording a game to GIF; medians of several runs.")
-    bench.add_argument("--layout", default="medium", help="layout to walk (default: medium)")
+    bench.add_argument("--layout", default=None, help="layout to walk (default: medium)")
     bench.add_argument("--runs", type=bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
-    bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=200_000, metavar="N",
+    bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=None, metavar="N",
                        help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
     bench.add_argument("--seed", type=non_negative_int, default=0, help="random-walk and game seed (default: 0)")
     bench.add_argument("--part", choices=("all", "engine", "search", "auto", "record", "env"), default="all",
@@ -63,20 +90,20 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "'auto') on the --small-mazes, both engines; record: ms per GIF frame, Pillow's encoder "
                             "against the pure-Python one; env: steps per second of the Gymnasium environments, "
                             "needs the gym extra (default: all)")
-    bench.add_argument("--moves", type=bounded_int(1, 5000), default=150, metavar="N",
+    bench.add_argument("--moves", type=bounded_int(1, 5000), default=None, metavar="N",
                        help="moves of the game recorded by --part record, at most 5000 (default: 150)")
-    bench.add_argument("--depths", type=_depth_list, default=(2, 3, 4), metavar="D,D,...",
+    bench.add_argument("--depths", type=_depth_list, default=None, metavar="D,D,...",
                        help="search depths to measure (default: 2,3,4)")
-    bench.add_argument("--positions", type=bounded_int(1, 1000), default=20, metavar="N",
+    bench.add_argument("--positions", type=bounded_int(1, 1000), default=None, metavar="N",
                        help="positions each search figure is the median over, at most 1000 (default: 20)")
-    bench.add_argument("--compare", type=_layout_list, default=("medium", "tricky"), metavar="L,L,...",
+    bench.add_argument("--compare", type=_layout_list, default=None, metavar="L,L,...",
                        help="layouts on which --part search sets the Python engine and the compiled core side by "
                             "side (default: medium,tricky)")
-    bench.add_argument("--small-mazes", type=_layout_list, default=AUTO_LAYOUTS, metavar="L,L,...",
+    bench.add_argument("--small-mazes", type=_layout_list, default=None, metavar="L,L,...",
                        help="layouts on which --part search and --part auto time the default agent (depth 'auto': "
                             "deeper on a maze of fewer than 64 cells) on both engines (default: "
                             f"{','.join(AUTO_LAYOUTS)})")
-    bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=1024, metavar="N",
+    bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=None, metavar="N",
                        help="games in the vector environment of --part env, at most 65536 (default: 1024)")
     bench.add_argument("--no-jumanji", action="store_true",
                        help="skip the comparison with Jumanji's PacMan in --part env (it runs when jax and jumanji "
@@ -127,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.bench.search import engine_line
     from pacman.layout import load_layout
 
+    check_part_flags(args)
     layout = load_layout(args.layout)
     compared = [load_layout(name) for name in args.compare] if args.part in ("all", "search") else []
     small = [load_layout(name) for name in args.small_mazes] if args.part in ("all", "search", "auto") else []
