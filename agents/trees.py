@@ -218,6 +218,7 @@ class _Parser:
         # Pass 1, top-down and in document order: validate each node and record it.
         # A record is [kind, value, name, label, probabilities, child record indexes, path, depth].
         records: list[list[Any]] = []
+        self.label(data, 0, _ROOT_PATH)  # the root's action labels nothing, but it is a string like any other
         stack: list[tuple[Any, _Path, int, str, int | None]] = [(data, _ROOT_PATH, 0, "", None)]
         while stack:
             item, path, depth, label, parent = stack.pop()

@@ -350,6 +350,8 @@ BAD_TREES = [
      "$.max[1]: duplicate action 'a' (also the label of $.max[0])"),
     ({"max": [{"action": "1", "value": 1}, 2]}, "$.max[1]: duplicate action '1'"),
     ({"max": [{"action": 3, "value": 1}]}, "$.max[0].action: action 3 is not a string"),
+    ({"action": 5, "max": [1, 2]}, "$.action: action 5 is not a string"),  # the root's labels nothing, still a string
+    ({"action": ["up"], "value": 1}, '$.action: action ["up"] is not a string'),
     ({"max": [{"name": 3, "value": 1}]}, "$.max[0].name: name 3 is not a string"),
     ({"max": [1], "value": "x"}, "$.value: value 'x' is not a number"),
     ({"max": [1], "value": None}, "$.value: value null is not a number"),
