@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Callable, Iterator
 
-__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem", "hold_lock",
+__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem", "same_file", "hold_lock",
            "lock_path"]
 
 
@@ -144,6 +144,18 @@ def output_problem(path: str | os.PathLike[str], *, folder: bool = False) -> str
 
 #: Windows locks byte ranges: the lock is on one byte far beyond the holder's note, which stays readable.
 _WINDOWS_LOCK_OFFSET = 1 << 30
+
+
+def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file: the same path by another spelling, through a link to a file or to a
+    folder, or one file by two names (hard links). A path that does not exist yet is compared by where it
+    would be."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one does not exist yet, and would not be the other
+        return False
 
 
 def lock_path(path: str | os.PathLike[str]) -> str:

@@ -109,6 +109,19 @@ def test_save_and_record_to_the_same_file_is_refused(capsys, tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_two_outputs_naming_one_file_through_a_link_or_another_spelling_are_refused(capsys, tmp_path):
+    # the same check as batch's and compare's (pacman.files.same_file): before, play compared spellings only
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "out")
+    (tmp_path / "out" / "g.json").write_text("kept")
+    for first, second in ((tmp_path / "out" / "g.json", tmp_path / "link" / "g.json"),
+                          (tmp_path / "out" / "new.json", tmp_path / "link" / "new.json"),
+                          (tmp_path / "out" / "g.json", tmp_path / "out" / ".." / "out" / "g.json")):
+        refused(capsys, *QUICK, "--display", "none", "--save", str(first), "--html", str(second),
+                names=("--save", "--html", "the same file"))
+    assert sorted(os.listdir(tmp_path / "out")) == ["g.json"] and (tmp_path / "out" / "g.json").read_text() == "kept"
+
+
 def test_record_refuses_unknown_suffixes_and_a_file_where_png_frames_go(capsys, tmp_path):
     refused(capsys, *QUICK, "--display", "none", "--record", str(tmp_path / "g.avi"), names=("--record", ".avi"))
     (tmp_path / "frames").write_text("not a folder")

@@ -28,6 +28,7 @@ from pacman.cli.args import (
     positive_int,
 )
 from pacman.limits import MAX_MOVES_HELP
+from pacman.files import same_file
 from pacman.memory import batch_bytes, check_memory
 from pacman.progress import GameProgress, interruption_note
 
@@ -94,16 +95,6 @@ def _say(text: str) -> None:
         pass
 
 
-def _same_file(first: str, second: str) -> bool:
-    """Whether two output paths name one file (the same path, or links to one file)."""
-    if os.path.realpath(first) == os.path.realpath(second):
-        return True
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 after Ctrl-C, 128 + N after signal N, 3 when stopped)."""
     from pacman.batch.cluster import dask_executor
@@ -123,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                                                 ("--plot", args.plot)) if path is not None]
     for number, (flag, path) in enumerate(outputs):
         for other_flag, other in outputs[:number]:
-            if _same_file(path, other):
+            if same_file(path, other):
                 raise UsageError(f"{prog}: {other_flag} and {flag} name the same file {path}: one would "
                                  f"overwrite the other")
     if args.out is not None:

@@ -212,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.batch.cluster import dask_executor
     from pacman.batch.config import check_batch_numbers, default_jobs, validate_config
     from pacman.batch.results import check_out, check_writable
-    from pacman.cli.batch import _same_file as same_file
+    from pacman.files import same_file
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
     from pacman.memory import batch_bytes, check_memory

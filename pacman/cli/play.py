@@ -23,6 +23,7 @@ from pacman.cli.args import (
     numbered,
 )
 from pacman.limits import DEFAULT, MAX_MOVES_HELP, resolve_max_moves
+from pacman.files import same_file
 from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
                                 display_choice, fps, text_display, web_view, zoom)
 
@@ -107,16 +108,6 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            "(with --games N: OUT-0.html, ...)")
     add_web_arguments(play)
     return play
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether paths `a` and `b` name one file (the same path, or one file through links)."""
-    if os.path.abspath(a) == os.path.abspath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one does not exist yet: not the same
-        return False
 
 
 def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layout: Any,
@@ -205,12 +196,12 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                                                ("--html", args.html)) if path]
     for i, (flag, path) in enumerate(outputs):
         for other_flag, other in outputs[i + 1:]:
-            if os.path.abspath(path) == os.path.abspath(other):
+            if same_file(path, other):
                 raise UsageError(f"pacman-ai play: {flag} {path} and {other_flag} {other} name the same file; "
                                  f"give each its own")
     for flag, path in outputs:  # the maze read is never written over (--record's numbered files included)
         targets = [path] if args.games == 1 else [numbered(path, game) for game in range(args.games)]
-        if layout.path is not None and any(_same_file(target, layout.path) for target in targets):
+        if layout.path is not None and any(same_file(target, layout.path) for target in targets):
             raise UsageError(f"pacman-ai play: {flag} {path} is the layout being played ({layout.path}); "
                              f"give the output a name of its own")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
