@@ -37,6 +37,7 @@ from pacman.agents.expectimax import SearchInfo
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts, sample
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
+from pacman.memory import MCTS_ITERATION_BYTES, check_memory
 from pacman.rules import LOSE_POINTS
 from pacman.state import GameState
 
@@ -84,6 +85,9 @@ class MCTSAgent:
     ) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
             raise AgentSpecError(f"MCTSAgent: iterations must be an int >= 1, got {iterations!r}")
+        if iterations is not None:  # each keeps a node until the move is made: refuse what memory cannot hold
+            check_memory(f"MCTSAgent(iterations={iterations:,})", iterations * MCTS_ITERATION_BYTES,
+                         "a node of the tree each, for one move")
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not time_limit > 0 or math.isinf(time_limit)):
             raise AgentSpecError(f"MCTSAgent: time_limit must be a positive number of seconds, got {time_limit!r}")

@@ -119,3 +119,23 @@ def test_the_documented_time_budget_with_the_score_evaluation(tmp_path):
     game = json.loads(done.stdout.splitlines()[0])
     assert game["moves"] == 3 and game["agent_args"]["time_limit"] == 0.02
     assert game["agent_args"]["evaluation"] == "score" and game["agent_args"]["iterations"] is None
+
+
+def test_an_iteration_budget_memory_cannot_hold_is_refused_before_any_game(tmp_path, monkeypatch):
+    # each iteration keeps a node of the tree until the move is made: 10**11 of them would run until killed
+    from pacman.memory import LIMIT_VARIABLE, MCTS_ITERATION_BYTES, MemoryRefusal
+
+    monkeypatch.setenv(LIMIT_VARIABLE, "1M")
+    fits = 2**20 // MCTS_ITERATION_BYTES
+    assert MCTSAgent(iterations=fits).iterations == fits
+    with pytest.raises(MemoryRefusal, match=rf"MCTSAgent\(iterations={fits + 1:,}\) needs about .* {LIMIT_VARIABLE}"):
+        MCTSAgent(iterations=fits + 1)
+    monkeypatch.delenv(LIMIT_VARIABLE)
+    for command in (["play", "--display", "none", "--seed", "1"], ["batch", "--games", "2", "--jobs", "1"]):
+        proc = subprocess.run([sys.executable, "-m", "pacman", *command, "--layout", "small", "--pacman", "mcts",
+                               "--agent-args", "iterations=100000000000"], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr
+        assert "iterations=100,000,000,000" in proc.stderr and "TB" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
