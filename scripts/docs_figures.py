@@ -1027,6 +1027,7 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     # the values of a tree a worked example writes by hand: none is measured
     ('README.md', 'ends, win rates with 95%'),
     ('docs/cs188.md', 'classic values (40, 0.7'),
+    ('docs/search-strength.md', 'move is made (about 1 KB,'),
     ('docs/cs188.md', 'with a memory cap (1024 MB'),
     ('docs/cs188.md', 'MB), a CPU-time cap, 8 MB'),
     ('docs/cs188.md', 'of output at most, 10 seconds'),
