@@ -699,6 +699,12 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('grade-progress-line', 'docs/grading.md', kind='timing',
            command='pacman-ai grade expectimax tests/submissions/correct.py',
            fields=('Total:', 'graded in')),
+    Figure('auto-danger-extend', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --first 1000019 --mazes 1 --per-maze '
+                   '--agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 '
+                   '--agent expectimax:depth=None,node_limit=320000'),
     Figure('student-shapes', 'docs/search-strength.md', kind='tested',
            command='python -m pytest tests/test_student_mazes.py -k within_3_points'),
     Figure('reflex-games', 'docs/grading.md', kind='tested',
