@@ -704,6 +704,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'python scripts/optimality_gap.py --set held-out --first 1000019 --mazes 1 --per-maze '
                    '--agent expectimax; '
                    'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 '
+                   '--agent expectimax:depth=None,node_limit=320000; '
+                   'python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 '
                    '--agent expectimax:depth=None,node_limit=320000'),
     Figure('student-shapes', 'docs/search-strength.md', kind='tested',
            command='python -m pytest tests/test_student_mazes.py -k within_3_points'),
