@@ -588,8 +588,7 @@ class _SearchAgent:
             depth=result.depth,
             nodes=result.nodes,
             milliseconds=1000 * (time.perf_counter() - started),
-            extra={"engine": self.engine_used} if valued is None else {"engine": self.engine_used,
-                                                                        "values_nodes": valued.nodes},
+            extra={"engine": self.engine_used, **({} if valued is None else {"values_nodes": valued.nodes})},
         )
         self.last_search = info
         if cache_key is not None:

@@ -65,7 +65,7 @@ def check_part_flags(args: argparse.Namespace) -> None:
     """Refuse a flag the chosen --part does not use (UsageError), then give every flag not given its default."""
     for dest, (parts, default) in PART_FLAGS.items():
         given = getattr(args, dest)
-        if given not in (None, False) and args.part != "all" and args.part not in parts:
+        if given is not None and given is not False and args.part != "all" and args.part not in parts:
             flag = "--" + dest.replace("_", "-")
             raise UsageError(f"bench: {flag} applies to --part {' or '.join(parts)} (or all); --part {args.part} "
                              f"does not use it")
@@ -79,10 +79,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                 description="Successors per second of random-walk expansion, fast engine "
                                             "against the simple engine (pacman.conformance); expectimax ms per decision; ms per "
                                             "frame of recording a game to GIF; medians of several runs.")
-    bench.add_argument("--layout", default=None, help="layout to walk (default: medium)")
+    bench.add_argument("--layout", default=None, help=f"layout to walk (default: {PART_FLAGS['layout'][1]})")
     bench.add_argument("--runs", type=bounded_int(1, 100), default=5, help="runs per figure, at most 100 (default: 5)")
     bench.add_argument("--successors", type=bounded_int(20, 100_000_000), default=None, metavar="N",
-                       help="successors per fast-engine run, at most 100,000,000 (default: 200000)")
+                       help=f"successors per fast-engine run, at most 100,000,000 (default: {PART_FLAGS['successors'][1]})")
     bench.add_argument("--seed", type=non_negative_int, default=0, help="random-walk and game seed (default: 0)")
     bench.add_argument("--part", choices=("all", "engine", "search", "auto", "record", "env"), default="all",
                        help="engine: successors per second; search: expectimax per decision (fixed depths, both "
@@ -91,20 +91,20 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "against the pure-Python one; env: steps per second of the Gymnasium environments, "
                             "needs the gym extra (default: all)")
     bench.add_argument("--moves", type=bounded_int(1, 5000), default=None, metavar="N",
-                       help="moves of the game recorded by --part record, at most 5000 (default: 150)")
+                       help=f"moves of the game recorded by --part record, at most 5000 (default: {PART_FLAGS['moves'][1]})")
     bench.add_argument("--depths", type=_depth_list, default=None, metavar="D,D,...",
-                       help="search depths to measure (default: 2,3,4)")
+                       help=f"search depths to measure (default: {','.join(map(str, PART_FLAGS['depths'][1]))})")
     bench.add_argument("--positions", type=bounded_int(1, 1000), default=None, metavar="N",
-                       help="positions each search figure is the median over, at most 1000 (default: 20)")
+                       help=f"positions each search figure is the median over, at most 1000 (default: {PART_FLAGS['positions'][1]})")
     bench.add_argument("--compare", type=_layout_list, default=None, metavar="L,L,...",
                        help="layouts on which --part search sets the Python engine and the compiled core side by "
-                            "side (default: medium,tricky)")
+                            f"side (default: {','.join(PART_FLAGS['compare'][1])})")
     bench.add_argument("--small-mazes", type=_layout_list, default=None, metavar="L,L,...",
                        help="layouts on which --part search and --part auto time the default agent (depth 'auto': "
                             "deeper on a maze of fewer than 64 cells) on both engines (default: "
                             f"{','.join(AUTO_LAYOUTS)})")
     bench.add_argument("--num-envs", type=bounded_int(1, 65536), default=None, metavar="N",
-                       help="games in the vector environment of --part env, at most 65536 (default: 1024)")
+                       help=f"games in the vector environment of --part env, at most 65536 (default: {PART_FLAGS['num_envs'][1]})")
     bench.add_argument("--no-jumanji", action="store_true",
                        help="skip the comparison with Jumanji's PacMan in --part env (it runs when jax and jumanji "
                             "import; compiling it takes tens of seconds)")

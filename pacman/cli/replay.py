@@ -54,8 +54,8 @@ def recorded_agent(replay: Any) -> Any:
         return "Pacman was steered from the keyboard: no search tree to show"
     args = spec.get("agent_args") or {}
     evaluation = args.get("evaluation") if isinstance(args, dict) else None
-    code = next((spec for spec in (name, evaluation) if isinstance(spec, str) and ":" in spec
-                 and spec not in PACMAN_AGENTS and spec not in EVALUATIONS), None)
+    code = next((named for named in (name, evaluation) if isinstance(named, str) and ":" in named
+                 and named not in PACMAN_AGENTS and named not in EVALUATIONS), None)
     if code is not None:
         # A replay is a file anyone may send: making its agent again must not import the code it names.
         return (f"the recorded agent uses {code!r}, code the replay names, and replay runs none; to see its "
