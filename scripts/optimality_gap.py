@@ -1,14 +1,17 @@
 """Each agent's gap to the exact optimum over random small mazes (the research harness of docs/search-strength.md).
 
-    python scripts/optimality_gap.py [--set held-out|tuning|wild] [--mazes 300] [--first N]
+    python scripts/optimality_gap.py [--set held-out|tuning|wild|corridors] [--mazes 300] [--first N]
                                      [--agent NAME[:ARGS]]... [--layout NAME]... [--jobs 2]
                                      [--cache DIR] [--json FILE] [--per-maze] [--draw FILE.png] [--draw-count 4]
 
 Mazes come from `pacman.research.mazes.random_maze`: seeds from 1,000,000 for
 the held-out set (never tuned on), from 0 for the tuning set (`--first` moves
 the start); `--set wild` draws them from a second generator of other shapes
-(`pacman.research.mazes.wild_maze`, seeds from 5,000,000, never tuned on either). `--layout` adds a shipped (or any) layout instead of random ones
-when given. Each maze is solved exactly once (cached under `--cache`, default
+(`pacman.research.mazes.wild_maze`, seeds from 5,000,000, never tuned on either);
+`--set corridors` from a third, of bigger mazes of corridors (`corridor_maze`,
+25-45 cells, seeds from 6,000,000, never tuned on). The sets are
+`pacman.research.mazes.MAZE_SETS`. `--layout` adds a shipped (or any) layout
+instead of random ones when given. Each maze is solved exactly once (cached under `--cache`, default
 $PACMAN_AI_RESEARCH_CACHE or ~/.cache/pacman-ai/research) and each agent's
 policy is valued exactly (`pacman.research.policy`): win probability and
 expected score against random ghosts, no sampling. The report gives, per
@@ -37,7 +40,7 @@ from pacman.errors import AgentSpecError
 from pacman.files import output_problem, write_atomically, write_json
 from pacman.layout import load_layout
 from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
-from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, WILD_SEED, Maze, random_maze, wild_maze
+from pacman.research.mazes import MAZE_SETS, Maze, draw_set
 from pacman.research.pictures import Panel, panels_png
 from pacman.research.regret import costly_decisions, optimal_values
 
@@ -57,7 +60,7 @@ def _one(task: tuple) -> tuple:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("held-out", "tuning", "wild"), default="held-out")
+    parser.add_argument("--set", choices=tuple(MAZE_SETS), default="held-out")
     parser.add_argument("--mazes", type=int, default=300, help="how many random mazes (default 300)")
     parser.add_argument("--first", type=int, default=None, help="the first seed (default: the set's)")
     parser.add_argument("--agent", action="append", default=None, help="NAME or NAME:ARGS (repeatable)")
@@ -85,10 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
     else:
-        first = args.first if args.first is not None else {"held-out": HELD_OUT_SEED, "tuning": TUNING_SEED,
-                                                             "wild": WILD_SEED}[args.set]
-        draw_maze = wild_maze if args.set == "wild" else random_maze
-        mazes = [draw_maze(seed) for seed in range(first, first + args.mazes)]
+        mazes = draw_set(args.set, args.mazes, args.first)
     for spec in agents:  # a bad spec before any maze is solved, not as a worker's traceback
         try:
             AgentSpec.parse(spec).make()

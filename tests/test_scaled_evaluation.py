@@ -19,7 +19,8 @@ from pacman.agents.evaluation import (SCALED_FULL, SCALED_LOST_PENALTY, SCALED_N
                                       scaled_evaluation)
 from pacman.agents.solver import OptimalAgent, estimated_nodes, solve
 from pacman.distances import DistanceTable
-from pacman.research.mazes import FAMILIES, HELD_OUT_SEED, WILD_FAMILIES, WILD_SEED, random_maze, wild_maze
+from pacman.research.mazes import (CORRIDOR_CELLS, CORRIDOR_FAMILIES, CORRIDOR_SEED, FAMILIES, HELD_OUT_SEED, MAZE_SETS,
+                                   WILD_FAMILIES, WILD_SEED, corridor_maze, draw_set, random_maze, wild_maze)
 from pacman.research.policy import policy_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +120,7 @@ def test_random_mazes_are_seeded_small_and_of_every_family():
         assert not GameState.initial(layout).is_terminal()
     assert random_maze(HELD_OUT_SEED).layout.text != random_maze(0).layout.text
     for seed in (-1, 2.0, True, "3"):  # numpy would take some of these, or fail far from the seed
-        for draw in (random_maze, wild_maze):
+        for draw in (random_maze, wild_maze, corridor_maze):
             with pytest.raises(ValueError, match=f"a maze's seed must be an int >= 0, got {seed!r}"):
                 draw(seed)
 
@@ -143,6 +144,48 @@ def test_the_second_generator_draws_other_shapes_seeded_small_and_placed_as_docu
         pacman = layout.agent_starts[0]
         assert all(steps.distance(pacman, ghost) >= 2 for ghost in layout.agent_starts[1:])
         assert all(steps.distance(pacman, dot) >= 2 for dot in layout.food)
+
+
+def _open_cells(layout):
+    return {(x, y) for x in range(layout.width) for y in range(layout.height) if (x, y) not in layout.walls}
+
+
+def test_the_third_generator_draws_corridor_mazes_seeded_and_placed_as_documented():
+    """`corridor_maze`: seeded; 25-45 open cells, every one in a corridor one cell wide (no 2 x 2 block of open
+    cells); a "tree" has no loop (cells - 1 adjacent pairs), "loops" one to three; one ghost four steps or more
+    from Pacman, two to five dots two steps or more from him, at dead ends first; no capsule; solvable."""
+    mazes = [corridor_maze(seed) for seed in range(CORRIDOR_SEED, CORRIDOR_SEED + 60)]
+    assert [m.layout.text for m in mazes[:5]] == [corridor_maze(s).layout.text
+                                                  for s in range(CORRIDOR_SEED, CORRIDOR_SEED + 5)]
+    assert {m.family for m in mazes} == set(CORRIDOR_FAMILIES)
+    assert not set(CORRIDOR_FAMILIES) & (set(FAMILIES) | set(WILD_FAMILIES))
+    for maze in mazes:
+        layout = maze.layout
+        cells = _open_cells(layout)
+        assert layout.name == f"corr-{maze.seed}"
+        assert CORRIDOR_CELLS[0] <= len(cells) <= CORRIDOR_CELLS[1]
+        assert not any({(x + 1, y), (x, y + 1), (x + 1, y + 1)} <= cells for x, y in cells)
+        pairs = sum((x + 1, y) in cells for x, y in cells) + sum((x, y + 1) in cells for x, y in cells)
+        loops = pairs - (len(cells) - 1)
+        assert (loops == 0) if maze.family == "tree" else (1 <= loops <= 3), (maze.seed, loops)
+        assert layout.num_ghosts == 1 and 2 <= layout.food_count <= 5 and not layout.capsules
+        assert estimated_nodes(layout) <= 300_000 and not GameState.initial(layout).is_terminal()
+        steps = DistanceTable(layout)
+        pacman, ghost = layout.agent_starts[0], layout.agent_starts[1]
+        assert steps.distance(pacman, ghost) >= 4
+        assert all(steps.distance(pacman, dot) >= 2 for dot in layout.food)
+        ends = {c for c in cells if sum((c[0] + dx, c[1] + dy) in cells for dx, dy in
+                                        ((1, 0), (-1, 0), (0, 1), (0, -1))) == 1}
+        free_ends = {c for c in ends if steps.distance(pacman, c) >= 2 and c != ghost}
+        # dead ends first: a dot away from a dead end only once every free dead end has one
+        assert set(layout.food) <= free_ends or free_ends <= set(layout.food), maze.seed
+    # the sets by name, the one table every command asks
+    assert MAZE_SETS["corridors"] == (CORRIDOR_SEED, corridor_maze) and MAZE_SETS["wild"] == (WILD_SEED, wild_maze)
+    assert [m.layout.text for m in draw_set("corridors", 2, CORRIDOR_SEED + 3)] == [m.layout.text
+                                                                                  for m in mazes[3:5]]
+    assert [m.seed for m in draw_set("held-out", 2)] == [HELD_OUT_SEED, HELD_OUT_SEED + 1]
+    with pytest.raises(ValueError, match="no maze set 'bogus'; the sets are held-out, tuning, wild, corridors"):
+        draw_set("bogus", 1)
 
 
 def test_a_fixed_policy_is_valued_exactly_by_hand_on_coinflip():
@@ -214,6 +257,11 @@ def test_the_gap_script_reports_each_agent_against_the_optimum(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert wild.returncode == 0, wild.stderr
     assert "wild-5000000" in wild.stdout and "wild-5000001" in wild.stdout and "2 mazes (wild)" in wild.stdout
+    corridors = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "corridors",
+                                "--mazes", "1", "--agent", "greedy", "--per-maze", "--cache", str(tmp_path / "cache")],
+                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert corridors.returncode == 0, corridors.stderr
+    assert "corr-6000000" in corridors.stdout and "1 mazes (corridors)" in corridors.stdout
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--mazes", "0"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--mazes" in bad.stderr

@@ -12,6 +12,13 @@ with the next sub-seed, so the same seed always gives the same maze.
 shapes (`WILD_FAMILIES`) and another placement, for a held-out set that does not
 share the first generator's habits (``optimality_gap.py --set wild``).
 
+`corridor_maze(seed)` is a third, of bigger mazes: corridors one cell wide, 25-45
+cells (the other two draw 9-35), with dead ends and a few loops, one ghost, and
+dots mostly at the dead ends (``--set corridors``). Never tuned on.
+
+`MAZE_SETS` names the sets, each with its first seed and its generator; every
+command that draws a set by name asks it (`draw_set`).
+
 >>> maze = random_maze(7)
 >>> maze.layout.num_ghosts >= 1 and maze.layout.food_count >= 1
 True
@@ -27,8 +34,8 @@ import numpy as np
 from pacman.agents.solver import estimated_nodes
 from pacman.layout import Layout, parse_layout
 
-__all__ = ["FAMILIES", "WILD_FAMILIES", "Maze", "random_maze", "wild_maze", "maze_set", "HELD_OUT_SEED",
-           "TUNING_SEED", "WILD_SEED"]
+__all__ = ["FAMILIES", "WILD_FAMILIES", "CORRIDOR_FAMILIES", "Maze", "random_maze", "wild_maze", "corridor_maze",
+           "maze_set", "draw_set", "MAZE_SETS", "HELD_OUT_SEED", "TUNING_SEED", "WILD_SEED", "CORRIDOR_SEED"]
 
 #: The kinds of maze drawn, with their weights.
 FAMILIES = {"blob": 0.4, "fork": 0.25, "cross": 0.2, "pen": 0.15}
@@ -38,6 +45,8 @@ HELD_OUT_SEED = 1_000_000
 TUNING_SEED = 0
 #: The second held-out set (`wild_maze`, another generator) starts from this seed: never tune on it either.
 WILD_SEED = 5_000_000
+#: The third held-out set (`corridor_maze`, bigger corridor mazes) starts from this seed: never tune on it either.
+CORRIDOR_SEED = 6_000_000
 #: The default ceiling on the solver's bound for a generated maze (solves in about a second or less).
 DEFAULT_MAX_NODES = 300_000
 
@@ -325,3 +334,84 @@ def _scatter(rng: np.random.Generator, cells: set[tuple[int, int]]) -> str | Non
     spare = [c for c in free if c not in food]
     capsule = spare[int(rng.integers(len(spare)))] if spare and rng.random() < 0.2 else None
     return _text(cells, pacman, ghosts, food, capsule)
+
+
+# -- a third generator: bigger mazes of corridors --------------------------------------------------------------
+
+#: The kinds of maze `corridor_maze` draws, with their weights: a maze of corridors with no loop (a tree), or
+#: with one to three.
+CORRIDOR_FAMILIES = {"tree": 0.3, "loops": 0.7}
+#: The open cells of a corridor maze: at least, at most.
+CORRIDOR_CELLS = (25, 45)
+
+
+def corridor_maze(seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> Maze:
+    """The maze of `seed` from a third generator, of bigger mazes than the other two and never tuned on: corridors
+    one cell wide through a grid of 4-7 x 3-4 rooms (a random depth-first walk), with one to three walls between
+    rooms opened (`CORRIDOR_FAMILIES` "loops") or none ("tree"), 25-45 open cells; Pacman anywhere, one ghost four
+    steps or more from him, two to five dots, at dead ends first. The first draw whose solver bound is at most
+    `max_nodes`."""
+    return _first_fit(seed, 383838, CORRIDOR_FAMILIES, lambda rng, family: _corridor_place(rng, _corridors(rng, family)),
+                      "corr", max_nodes)
+
+
+def _corridors(rng: np.random.Generator, family: str) -> set[tuple[int, int]] | None:
+    """A depth-first maze over a grid of rooms (room (i, j) is cell (2i, 2j), the cell between two rooms their
+    passage), with 1-3 extra passages for "loops"; None when it is not 25-45 cells."""
+    width, height = int(rng.integers(4, 8)), int(rng.integers(3, 5))
+    cells, seen, stack = {(0, 0)}, {(0, 0)}, [(0, 0)]
+    while stack:
+        x, y = stack[-1]
+        fresh = [(x + dx, y + dy) for dx, dy in _STEPS
+                 if 0 <= x + dx < width and 0 <= y + dy < height and (x + dx, y + dy) not in seen]
+        if not fresh:
+            stack.pop()
+            continue
+        nx, ny = fresh[int(rng.integers(len(fresh)))]
+        seen.add((nx, ny))
+        stack.append((nx, ny))
+        cells |= {(2 * nx, 2 * ny), (x + nx, y + ny)}
+    if family == "loops":
+        walls = sorted((x, y) for x in range(2 * width - 1) for y in range(2 * height - 1)
+                       if (x + y) % 2 == 1 and (x, y) not in cells)
+        cells |= set(_pick(rng, walls, int(rng.integers(1, 4))))
+    low, high = CORRIDOR_CELLS
+    return cells if low <= len(cells) <= high else None
+
+
+def _corridor_place(rng: np.random.Generator, cells: set[tuple[int, int]] | None) -> str | None:
+    """`corridor_maze`'s placement: Pacman anywhere; one ghost four steps or more from him; two to five dots on
+    cells two steps or more from him, the dead ends first. None if they do not fit."""
+    if cells is None:
+        return None
+    order = sorted(cells)
+    pacman = order[int(rng.integers(len(order)))]
+    away = _distances(cells, pacman)
+    far = [c for c in order if away[c] >= 4]
+    if not far:
+        return None
+    ghost = far[int(rng.integers(len(far)))]
+    free = [c for c in order if away[c] >= 2 and c != ghost]
+    ends = [c for c in _ends(cells) if c in free]
+    count = int(rng.integers(2, 6))
+    food = _pick(rng, ends, count)
+    food += _pick(rng, [c for c in free if c not in food], count - len(food))
+    return _text(cells, pacman, [ghost], food, None)
+
+
+#: The maze sets by name: (first seed, generator). "tuning" is the one set tuned on.
+MAZE_SETS: dict[str, tuple[int, Callable[[int], Maze]]] = {
+    "held-out": (HELD_OUT_SEED, random_maze),
+    "tuning": (TUNING_SEED, random_maze),
+    "wild": (WILD_SEED, wild_maze),
+    "corridors": (CORRIDOR_SEED, corridor_maze),
+}
+
+
+def draw_set(name: str, count: int, first: int | None = None) -> list[Maze]:
+    """`count` mazes of the set `name` (one of `MAZE_SETS`), from seed `first` (default: the set's own)."""
+    if name not in MAZE_SETS:
+        raise ValueError(f"no maze set {name!r}; the sets are {', '.join(MAZE_SETS)}")
+    start, draw = MAZE_SETS[name]
+    start = start if first is None else first
+    return [draw(seed) for seed in range(start, start + count)]
