@@ -552,16 +552,34 @@ WILD_COMMAND = ("python scripts/optimality_gap.py --set wild --mazes 300 --jobs 
 WILD_DATA = "docs/figures-data/wild-gaps.json"
 
 
-def _wild_gaps(m: Measurements | None, root: Path) -> list[str]:
-    """docs/search-strength.md's table of the second generator's set, its families and the default's mazes more
-    than 3 points short, against the summaries made again from the recorded results file."""
+CORRIDOR_AGENTS = ("expectimax", "expectimax:depth=2,evaluation=scaled", "greedy")
+CORRIDOR_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 "
+                    + " ".join(f"--agent {agent}" for agent in CORRIDOR_AGENTS) + " --json corridors.json")
+#: The per-maze results of CORRIDOR_COMMAND (its --json, without the mazes' text and the agents' first moves).
+CORRIDOR_DATA = "docs/figures-data/corridor-gaps.json"
+
+
+def _set_gaps(figure: str, data: str, agents: tuple[str, ...], command: str, prefix: str | None
+              ) -> Callable[[Measurements | None, Path], list[str]]:
+    """A check of docs/search-strength.md's table of a generator's set (figure `figure`, results file `data`), its
+    families and, when `prefix` is given, the default's mazes more than 3 points short named PREFIX-SEED, against
+    the summaries made again from the recorded results file."""
+
+    def verify(m: Measurements | None, root: Path) -> list[str]:
+        return _set_gaps_in(root, figure, data, agents, command, prefix)
+
+    return verify
+
+
+def _set_gaps_in(root: Path, figure: str, data: str, agents: tuple[str, ...], command: str,
+                 prefix: str | None) -> list[str]:
     text = (root / "docs" / "search-strength.md").read_text(encoding="utf-8")
-    start, end = regions(text, "docs/search-strength.md")["wild-gaps"]
+    start, end = regions(text, "docs/search-strength.md")[figure]
     region = text[start:end]
     prose = " ".join(region.split())
-    report, summaries = _gap_summaries(root, WILD_DATA, WILD_AGENTS, WILD_COMMAND)
+    report, summaries = _gap_summaries(root, data, agents, command)
     problems: list[str] = []
-    expect = _expecter(problems, WILD_DATA)
+    expect = _expecter(problems, data)
 
     lines = region.splitlines()
     first = next((k for k, line in enumerate(lines) if line.startswith("| agent")), len(lines))
@@ -580,17 +598,35 @@ def _wild_gaps(m: Measurements | None, root: Path) -> list[str]:
     families: dict[str, list[int]] = {}
     for index, maze in enumerate(report["mazes"]):
         families.setdefault(maze["family"], []).append(index)
-    default, policy, _, optima = summaries[-1]
+    default, policy, _, optima = summaries[agents.index("expectimax")]  # the families and short mazes: the default's
     for family, members in sorted(families.items()):
         gaps = [100 * (optima[i].win - policy[i].win) for i in members]
         found = re.search(rf"{family}: (\d+) mazes, mean gap (\d+\.\d+), (\d+) more than 3 points short", prose)
         expect(f"{family}", " ".join(found.groups()) if found else "nothing",
                f"{len(members)} {statistics.mean(gaps):.2f} {sum(gap > 3 for gap in gaps)}")
+    if prefix is None:
+        return problems
     short = sorted(((100 * (optima[i].win - policy[i].win), report["mazes"][i]["name"])
                     for i in range(len(optima))), reverse=True)
-    named = re.findall(r"(wild-\d+) \((\d+\.\d) short\)", prose)
+    named = re.findall(rf"({prefix}-\d+) \((\d+\.\d) short\)", prose)
     expect("the short mazes", ", ".join(f"{name} {gap}" for name, gap in named),
            ", ".join(f"{name} {gap:.1f}" for gap, name in short if gap > 3))
+    return problems
+
+
+def _readme_corridor_gap(m: Measurements | None, root: Path) -> list[str]:
+    """The README's sentence on the corridor set (its size, the default's mean gap and mazes more than 3 points
+    short) against the summaries made again from the recorded results file."""
+    text = (root / "README.md").read_text(encoding="utf-8")
+    start, end = regions(text, "README.md")["readme-corridor-gap"]
+    prose = " ".join(text[start:end].split())
+    _, summaries = _gap_summaries(root, CORRIDOR_DATA, CORRIDOR_AGENTS, CORRIDOR_COMMAND)
+    default = summaries[CORRIDOR_AGENTS.index("expectimax")][0]
+    problems: list[str] = []
+    found = re.search(r"(\d+) bigger mazes of corridors, 25-45 cells, (\d+\.\d) points, and more than 3 points "
+                      r"short on (\d+) of them", prose)
+    _expecter(problems, CORRIDOR_DATA)("the default on the corridor set", " ".join(found.groups()) if found else
+                                       "nothing", f"{default.mazes} {default.mean_gap:.1f} {default.over_3_points}")
     return problems
 
 
@@ -679,7 +715,10 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
            data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
-           verify=_wild_gaps),
+           verify=_set_gaps('wild-gaps', WILD_DATA, WILD_AGENTS, WILD_COMMAND, 'wild')),
+    Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
+           data=CORRIDOR_DATA, verify=_set_gaps('corridor-gaps', CORRIDOR_DATA, CORRIDOR_AGENTS, CORRIDOR_COMMAND,
+                                                None)),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
@@ -820,6 +859,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai batch --layout nofood.lay --games 1 --seed 0 --max-moves 1000 --jobs 1 '
                    '--agent-args engine=python --out nofood.jsonl'),
     Figure('readme-optimum-gap', 'README.md', kind='recorded', command=HELD_OUT_COMMAND.replace(' --json held-out.json', '')),
+    Figure('readme-corridor-gap', 'README.md', kind='recorded', command=CORRIDOR_COMMAND, data=CORRIDOR_DATA,
+           verify=_readme_corridor_gap),
     Figure('readme-learned-training', 'README.md', kind='recorded',
            command='python examples/rl/train.py --layout small --out small.zip --timesteps 4000000 --minutes 25 '
                    '--eval-every 250000 --eval-games 500 --loss-penalty 1500 --seed 0'),
