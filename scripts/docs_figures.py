@@ -719,6 +719,9 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
            data=CORRIDOR_DATA, verify=_set_gaps('corridor-gaps', CORRIDOR_DATA, CORRIDOR_AGENTS, CORRIDOR_COMMAND,
                                                 None)),
+    Figure('corridor-experiments', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
