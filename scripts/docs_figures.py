@@ -559,20 +559,13 @@ CORRIDOR_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 30
 CORRIDOR_DATA = "docs/figures-data/corridor-gaps.json"
 
 
-def _set_gaps(figure: str, data: str, agents: tuple[str, ...], command: str, prefix: str | None
-              ) -> Callable[[Measurements | None, Path], list[str]]:
-    """A check of docs/search-strength.md's table of a generator's set (figure `figure`, results file `data`), its
-    families and, when `prefix` is given, the default's mazes more than 3 points short named PREFIX-SEED, against
-    the summaries made again from the recorded results file."""
-
-    def verify(m: Measurements | None, root: Path) -> list[str]:
-        return _set_gaps_in(root, figure, data, agents, command, prefix)
-
-    return verify
-
-
-def _set_gaps_in(root: Path, figure: str, data: str, agents: tuple[str, ...], command: str,
-                 prefix: str | None) -> list[str]:
+def _set_gaps(m: Measurements | None, root: Path, *, figure: str, data: str, agents: tuple[str, ...], command: str,
+              prefix: str | None = None, families_of: str = "expectimax") -> list[str]:
+    """A check of docs/search-strength.md's table of a generator's set (figure `figure`, results file `data` made by
+    `command` with `agents`) against the summaries made again from that file: every agent's row; the families
+    (``FAMILY: N mazes, mean gap G, K more than 3 points short``) of the agent `families_of`; and, when `prefix` is
+    given, that agent's mazes more than 3 points short, named PREFIX-SEED. A figure's `verify` is this function
+    with all but `m` and `root` given (functools.partial)."""
     text = (root / "docs" / "search-strength.md").read_text(encoding="utf-8")
     start, end = regions(text, "docs/search-strength.md")[figure]
     region = text[start:end]
@@ -598,7 +591,7 @@ def _set_gaps_in(root: Path, figure: str, data: str, agents: tuple[str, ...], co
     families: dict[str, list[int]] = {}
     for index, maze in enumerate(report["mazes"]):
         families.setdefault(maze["family"], []).append(index)
-    default, policy, _, optima = summaries[agents.index("expectimax")]  # the families and short mazes: the default's
+    _, policy, _, optima = summaries[agents.index(families_of)]
     for family, members in sorted(families.items()):
         gaps = [100 * (optima[i].win - policy[i].win) for i in members]
         found = re.search(rf"{family}: (\d+) mazes, mean gap (\d+\.\d+), (\d+) more than 3 points short", prose)
@@ -715,10 +708,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
            data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
-           verify=_set_gaps('wild-gaps', WILD_DATA, WILD_AGENTS, WILD_COMMAND, 'wild')),
+           verify=functools.partial(_set_gaps, figure='wild-gaps', data=WILD_DATA, agents=WILD_AGENTS,
+                                    command=WILD_COMMAND, prefix='wild')),
     Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
-           data=CORRIDOR_DATA, verify=_set_gaps('corridor-gaps', CORRIDOR_DATA, CORRIDOR_AGENTS, CORRIDOR_COMMAND,
-                                                None)),
+           data=CORRIDOR_DATA, verify=functools.partial(_set_gaps, figure='corridor-gaps', data=CORRIDOR_DATA,
+                                                        agents=CORRIDOR_AGENTS, command=CORRIDOR_COMMAND)),
     Figure('corridor-experiments', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
