@@ -1,4 +1,4 @@
-"""Test-wide setup: headless SDL, and a progress line per test file.
+"""Test-wide setup: headless SDL, no program a test starts outliving it, and a progress line per test file.
 
 When every test of a file has finished, one line goes to the terminal:
 
@@ -15,6 +15,7 @@ no:file_progress` turns it off.
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from collections import Counter, defaultdict
 
@@ -22,6 +23,34 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture(autouse=True)
+def _no_program_outlives_its_test(monkeypatch: pytest.MonkeyPatch):
+    """Kill each program a test started (`subprocess.Popen`) that still runs when the test ends.
+
+    A test that fails between starting a program and stopping it (a batch of 100,000 games that a Ctrl-C test
+    waits for in vain on a loaded machine) would otherwise leave it running for hours, slowing every test after
+    it. Programs started by module- or session-scoped fixtures, set up before this fixture, are not touched. A
+    batch's workers end with it (`pacman.process_guard.set_parent_death_signal`).
+    """
+    started: list[subprocess.Popen] = []
+    original = subprocess.Popen.__init__
+
+    def tracked(self: subprocess.Popen, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        started.append(self)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", tracked)
+    yield
+    monkeypatch.undo()
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
 
 
 def _file_of(nodeid: str) -> str:

@@ -1,0 +1,60 @@
+"""No program a test starts outlives it (tests/conftest.py): a small suite with this project's conftest.py, run
+with `python -m pytest` in its folder as a developer runs it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+CONFTEST = Path(__file__).resolve().parent / "conftest.py"
+
+SUITE = '''
+import os, subprocess, sys
+from pathlib import Path
+import pytest
+
+SLEEP = [sys.executable, "-c", "import time; time.sleep(600)"]
+
+
+def alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen(SLEEP)
+    yield process
+    process.kill()
+    process.wait()
+
+
+def test_1_fails_with_a_program_running(server, tmp_path_factory):
+    process = subprocess.Popen(SLEEP)
+    (tmp_path_factory.getbasetemp() / "pids").write_text(f"{process.pid} {server.pid}")
+    assert False, "failed half-way"
+
+
+def test_2_that_program_is_gone_and_the_module_fixture_s_is_not(server, tmp_path_factory):
+    mine, shared = map(int, (tmp_path_factory.getbasetemp() / "pids").read_text().split())
+    assert shared == server.pid and alive(shared)
+    assert not alive(mine)
+'''
+
+
+def test_a_program_a_failed_test_left_running_is_killed_and_a_module_fixtures_is_kept(tmp_path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    shutil.copy(CONFTEST, tests / "conftest.py")
+    (tests / "test_programs.py").write_text(SUITE)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+                           "-n", "0"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    assert "FAILED tests/test_programs.py::test_1_fails_with_a_program_running" in done.stdout
+    assert "AssertionError: failed half-way" in done.stdout  # it failed where it meant to, not elsewhere
