@@ -558,6 +558,12 @@ CORRIDOR_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 30
 #: The per-maze results of CORRIDOR_COMMAND (its --json, without the mazes' text and the agents' first moves).
 CORRIDOR_DATA = "docs/figures-data/corridor-gaps.json"
 
+CORRIDOR_BUDGET_AGENTS = ("expectimax:node_limit=160000",)
+CORRIDOR_BUDGET_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 "
+                           "--agent expectimax:node_limit=160000 --json corridor-budgets.json")
+#: The per-maze results of CORRIDOR_BUDGET_COMMAND (as CORRIDOR_DATA is of CORRIDOR_COMMAND).
+CORRIDOR_BUDGET_DATA = "docs/figures-data/corridor-budgets.json"
+
 
 def _set_gaps(m: Measurements | None, root: Path, *, figure: str, data: str, agents: tuple[str, ...], command: str,
               prefix: str | None = None, families_of: str = "expectimax") -> list[str]:
@@ -713,6 +719,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
            data=CORRIDOR_DATA, verify=functools.partial(_set_gaps, figure='corridor-gaps', data=CORRIDOR_DATA,
                                                         agents=CORRIDOR_AGENTS, command=CORRIDOR_COMMAND)),
+    Figure('corridor-budgets', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_BUDGET_COMMAND,
+           data=CORRIDOR_BUDGET_DATA,
+           verify=functools.partial(_set_gaps, figure='corridor-budgets', data=CORRIDOR_BUDGET_DATA,
+                                    agents=CORRIDOR_BUDGET_AGENTS, command=CORRIDOR_BUDGET_COMMAND,
+                                    families_of=CORRIDOR_BUDGET_AGENTS[0])),
     Figure('corridor-experiments', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
