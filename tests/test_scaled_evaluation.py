@@ -7,6 +7,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -316,3 +317,47 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
         bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "weight_ceiling.py"), *flags],
                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and named in bad.stderr and "Traceback" not in bad.stderr
+
+
+
+def _process(pid: int) -> tuple[int, str, bytes] | None:
+    """(parent pid, state letter, command line) of a process, None once it is gone (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[1]), fields[0], Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _running(pid: int) -> bool:
+    found = _process(pid)
+    return found is not None and found[1] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_gap_script_leaves_no_worker_computing(tmp_path):
+    # an agent of 3,000,000 nodes a move on corridor mazes: minutes a maze for each of the two workers, which
+    # would go on long after their script was killed if they only noticed between mazes
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    script = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "optimality_gap.py"), "--set", "corridors",
+                               "--mazes", "4", "--jobs", "2", "--agent", "expectimax:node_limit=3000000", "--cache",
+                               str(tmp_path / "cache")], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        workers: list[int] = []
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+                       and (found := _process(int(entry.name))) and found[0] == script.pid
+                       and b"spawn_main" in found[2]]
+        assert len(workers) == 2 and script.poll() is None
+        time.sleep(3)  # into their first maze
+        script.kill()  # no Ctrl-C and no clean-up: the workers must notice alone
+        script.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while any(map(_running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _running(pid)], "workers still running after their script was killed"
+    finally:
+        script.kill()
