@@ -1,4 +1,5 @@
-"""Test-wide setup: headless SDL, no program a test starts outliving it, and a progress line per test file.
+"""Test-wide setup: headless SDL, Ctrl-C for the programs tests start, no program a test starts outliving it, and a
+progress line per test file.
 
 When every test of a file has finished, one line goes to the terminal:
 
@@ -15,6 +16,7 @@ no:file_progress` turns it off.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from collections import Counter, defaultdict
@@ -23,6 +25,13 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# A suite started in the background by a shell without job control (`pytest &` in a script, `nohup pytest &`)
+# inherits Ctrl-C ignored, and so would every program its tests start: the tests that press Ctrl-C on a batch or
+# a live page would wait in vain. Programs started from here get Ctrl-C back (a handler is not inherited; the
+# default is).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

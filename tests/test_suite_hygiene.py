@@ -1,9 +1,10 @@
-"""No program a test starts outlives it (tests/conftest.py): a small suite with this project's conftest.py, run
-with `python -m pytest` in its folder as a developer runs it."""
+"""No program a test starts outlives it, and each gets Ctrl-C however the suite was started (tests/conftest.py): a
+small suite with this project's conftest.py, run with `python -m pytest` in its folder as a developer runs it."""
 
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,32 @@ def test_a_program_a_failed_test_left_running_is_killed_and_a_module_fixtures_is
     assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
     assert "FAILED tests/test_programs.py::test_1_fails_with_a_program_running" in done.stdout
     assert "AssertionError: failed half-way" in done.stdout  # it failed where it meant to, not elsewhere
+
+
+CTRL_C = '''
+import signal, subprocess, sys, time
+
+
+def test_a_program_started_here_stops_on_ctrl_c():
+    process = subprocess.Popen([sys.executable, "-c", "import time; print('up', flush=True); time.sleep(60)"],
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "up\\n"
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=20) != 0  # KeyboardInterrupt, not the minute's sleep to its end
+'''
+
+
+def test_a_suite_started_with_ctrl_c_ignored_still_gives_it_to_the_programs_its_tests_start(tmp_path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    shutil.copy(CONFTEST, tests / "conftest.py")
+    (tests / "test_ctrl_c.py").write_text(CTRL_C)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+
+    def ignore_ctrl_c() -> None:  # as `pytest &` in a script without job control starts it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+                           "-n", "0"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          preexec_fn=ignore_ctrl_c)
+    assert "1 passed" in done.stdout, done.stdout + done.stderr
