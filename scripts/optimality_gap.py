@@ -32,10 +32,12 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
 
+from pacman.batch.lifeline import die_with
 from pacman.errors import AgentSpecError
 from pacman.files import output_problem, write_atomically, write_json
 from pacman.layout import load_layout
@@ -98,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         if args.jobs > 1:
-            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            # each worker ends with this process, however it ends: killed, none computes on for minutes
+            with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=die_with,
+                                                           initargs=(os.getpid(),)) as pool:
                 results = pool.map(_one, tasks, chunksize=1)
         else:
             results = [_one(task) for task in tasks]
