@@ -48,14 +48,19 @@ def test_2_that_program_is_gone_and_the_module_fixture_s_is_not(server, tmp_path
 '''
 
 
-def test_a_program_a_failed_test_left_running_is_killed_and_a_module_fixtures_is_kept(tmp_path):
-    tests = tmp_path / "tests"
+def _run_suite(folder: Path, name: str, text: str, **options) -> subprocess.CompletedProcess:
+    """`python -m pytest` in `folder`, a suite of this project's conftest.py and one test file `name` of `text`."""
+    tests = folder / "tests"
     tests.mkdir()
     shutil.copy(CONFTEST, tests / "conftest.py")
-    (tests / "test_programs.py").write_text(SUITE)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
-                           "-n", "0"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    (tests / name).write_text(text)
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+                           "-n", "0"], cwd=folder, capture_output=True, text=True, timeout=120, **options)
+
+
+def test_a_program_a_failed_test_left_running_is_killed_and_a_module_fixtures_is_kept(tmp_path):
+    done = _run_suite(tmp_path, "test_programs.py", SUITE)
     assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
     assert "FAILED tests/test_programs.py::test_1_fails_with_a_program_running" in done.stdout
     assert "AssertionError: failed half-way" in done.stdout  # it failed where it meant to, not elsewhere
@@ -75,16 +80,8 @@ def test_a_program_started_here_stops_on_ctrl_c():
 
 
 def test_a_suite_started_with_ctrl_c_ignored_still_gives_it_to_the_programs_its_tests_start(tmp_path):
-    tests = tmp_path / "tests"
-    tests.mkdir()
-    shutil.copy(CONFTEST, tests / "conftest.py")
-    (tests / "test_ctrl_c.py").write_text(CTRL_C)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-
     def ignore_ctrl_c() -> None:  # as `pytest &` in a script without job control starts it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
-                           "-n", "0"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          preexec_fn=ignore_ctrl_c)
+    done = _run_suite(tmp_path, "test_ctrl_c.py", CTRL_C, preexec_fn=ignore_ctrl_c)
     assert "1 passed" in done.stdout, done.stdout + done.stderr
