@@ -39,7 +39,7 @@ def _no_program_outlives_its_test(monkeypatch: pytest.MonkeyPatch):
     """Kill each program a test started (`subprocess.Popen`) that still runs when the test ends.
 
     A test that fails between starting a program and stopping it (a batch of 100,000 games that a Ctrl-C test
-    waits for in vain on a loaded machine) would otherwise leave it running for hours, slowing every test after
+    waits for in vain) would otherwise leave it running for hours, slowing every test after
     it. Programs started by module- or session-scoped fixtures, set up before this fixture, are not touched. A
     batch's workers end with it (`pacman.process_guard.set_parent_death_signal`).
     """
