@@ -727,6 +727,15 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('corridor-experiments', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
+    Figure('relaxed-evaluation', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
+                   '--agent expectimax; '
+                   'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
+                   '--agent expectimax; '
+                   'python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 --agent expectimax'),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
