@@ -269,7 +269,8 @@ class CompiledSearcher:
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,
                              order=order, bounds=bounds, star2=star2, ordering=ordering, horizon=horizon,
-                             score_free=game.score_free)
+                             score_free=game.score_free,
+                             dots=form.dots(layout) if form.dots is not None else None)
         self._core = _core.Searcher(**self._options)
         self.star1 = star1_window(prune, game.bounds)[0]
         """True if the last search (or, before any, the evaluation's fixed bounds) let Star1 prune."""

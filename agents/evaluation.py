@@ -11,8 +11,9 @@ state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
 ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
-`score` 0. `resolve_evaluation` turns what a user writes
-into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default),
+`score` 0 (`dots` none). It may declare ``prepare(layout)``: tables it builds once per maze, which a search agent
+builds before a game's first move. `resolve_evaluation` turns what a user writes
+into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default, ``dots``),
 ``module:function`` or ``path/to/file.py:function``.
 """
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from pacman.agents.declarations import CoreEvaluation
+from pacman.agents.dot_games import dot_games
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.layout import Layout
@@ -33,7 +35,8 @@ from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_
 from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
-           "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "better_parameters",
+           "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "dots_evaluation",
+           "dots_bounds_within", "DOT_GAMES_WEIGHT", "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions", "region_cells"]
 
 Evaluation = Callable[[GameState], float]
@@ -340,6 +343,54 @@ score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
 score_evaluation.core_form = CoreEvaluation(score_evaluation, "score")  # type: ignore[attr-defined]
 
 
+#: The weight of the dot games' chance in `dots_evaluation`: a won game is worth this much more than a lost one on
+#: top of `scaled`'s difference (docs/search-strength.md, "The exact value of one-dot games").
+DOT_GAMES_WEIGHT = 1000.0
+
+
+def dots_evaluation(state: GameState) -> float:
+    """`scaled`, plus DOT_GAMES_WEIGHT times the chance that the exact games of one and two dots against one ghost
+    give Pacman (`pacman.agents.dot_games.DotGames.chance`), and that much for a won game.
+
+    The chance is the least, over the pairs of dots left, of the product over the hunting ghosts of the
+    probability of eating both before that ghost catches him: with one ghost and no capsule it is never below
+    his true win probability, and with one or two dots left it is that probability. On a maze of more than
+    MAX_CELLS open cells or MAX_DOTS dots (`pacman.agents.dot_games`) there are no games, and it is `scaled`.
+    It declares no ghost horizon (the chance depends on every ghost, however far), so the far-ghost shortcut
+    does not apply, and its bounds are `scaled`'s with DOT_GAMES_WEIGHT more at the top.
+    """
+    value = scaled_evaluation(state)
+    games = dot_games(state.layout)
+    if games is None:
+        return value
+    if state.is_terminal():
+        return value + DOT_GAMES_WEIGHT if state.is_win() else value
+    return value + DOT_GAMES_WEIGHT * games.chance(state)
+
+
+def dots_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
+    """`scaled_bounds_within`, with DOT_GAMES_WEIGHT more at the top where the maze has dot games (the chance is
+    between 0 and 1, and a won game gets the weight whole)."""
+    low, high = scaled_bounds_within(state, plies)
+    return (low, high + DOT_GAMES_WEIGHT) if dot_games(state.layout) is not None else (low, high)
+
+
+def _core_dots(layout: Layout) -> tuple | None:
+    games = dot_games(layout)
+    return games.core_form(DOT_GAMES_WEIGHT) if games is not None else None
+
+
+dots_evaluation.bounds_within = dots_bounds_within  # type: ignore[attr-defined]
+#: built once per maze, before a game's first move (`_SearchAgent.reset`)
+dots_evaluation.prepare = dot_games  # type: ignore[attr-defined]
+#: `scaled`'s weights and tables, which the core's feature kernel reads, and the dot games it adds
+dots_evaluation.weights = scaled_evaluation.weights  # type: ignore[attr-defined]
+dots_evaluation.tables = scaled_evaluation.tables  # type: ignore[attr-defined]
+dots_evaluation.tables_key = scaled_evaluation.tables_key  # type: ignore[attr-defined]
+dots_evaluation.core_form = CoreEvaluation(  # type: ignore[attr-defined]
+    dots_evaluation, "features", lambda layout: better_parameters(layout, dots_evaluation), dots=_core_dots)
+
+
 def better_parameters(layout: Layout,
                       evaluation: Evaluation = better_evaluation) -> tuple[Any, tuple[float, ...], int, int]:
     """What a compiled feature evaluation (`better_evaluation`, `safe_evaluation`) and its bounds need of
@@ -362,6 +413,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "better": better_evaluation,
     "safe": safe_evaluation,
     "scaled": scaled_evaluation,
+    "dots": dots_evaluation,
 }
 
 

@@ -447,10 +447,14 @@ class _SearchAgent:
     def reset(self, rng: Any = None, ghost_agents: Sequence[Any] = (), layout: Layout | None = None) -> None:
         """Before a game: remember the ghosts in play (the default model) and forget old searches.
 
-        Given the game's `layout`, refuse a search too large for it (`check_search_size`).
+        Given the game's `layout`, refuse a search too large for it (`check_search_size`), and build what the
+        evaluation builds once per maze (its ``prepare(layout)``, if it declares one: `dots`' games).
         """
         if layout is not None:
             check_search_size(self, layout, len(ghost_agents), ghost_agents)
+            prepare = getattr(self.evaluation, "prepare", None)
+            if prepare is not None:  # what the evaluation builds once per maze, before the first move's clock
+                prepare(layout)
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None

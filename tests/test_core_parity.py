@@ -60,7 +60,7 @@ def first_kind(monkeypatch):
 
 def test_the_registry_lists_what_the_definitions_declare():
     assert core_evaluations() == tuple(name for name, f in EVALUATIONS.items() if declarations.core_evaluation(f))
-    assert set(core_evaluations()) == {"score", "better", "safe", "scaled"}
+    assert set(core_evaluations()) == {"score", "better", "safe", "scaled", "dots"}
     assert set(core_ghost_kinds()) == {"random", "directional"}
     for name in core_evaluations():
         form = EVALUATIONS[name].core_form

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from pacman.agents import ExpectimaxAgent
-from pacman.agents.evaluation import (better_bounds_within, better_evaluation, safe_bounds_within, safe_evaluation,
-                                      scaled_bounds_within, scaled_evaluation, score_evaluation)
+from pacman.agents.evaluation import (better_bounds_within, better_evaluation, dots_bounds_within, dots_evaluation,
+                                      safe_bounds_within, safe_evaluation, scaled_bounds_within, scaled_evaluation,
+                                      score_evaluation)
 from pacman import Action, GameState, load_layout
 from pacman.layout import layout_names
 
@@ -51,7 +52,7 @@ def _every_descendant(state, plies, agent=0):
 
 
 EVALUATIONS = [(better_evaluation, better_bounds_within), (safe_evaluation, safe_bounds_within),
-               (scaled_evaluation, scaled_bounds_within)]
+               (scaled_evaluation, scaled_bounds_within), (dots_evaluation, dots_bounds_within)]
 
 
 @pytest.mark.parametrize("evaluation, bounds_within", EVALUATIONS)

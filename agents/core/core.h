@@ -230,6 +230,13 @@ typedef struct {
     uint64_t *region;
     long long diameter, unreachable;
     int has_distances;
+    /* the dot games (pacman.research.dot_games) of the `dots` evaluation, or dot_values NULL: a reference to the
+       tuple of bytes they are read from, each open cell's column, each dot's index, and the values */
+    PyObject *dot_tables;
+    const int32_t *dot_open, *dot_index;
+    const double *dot_values;
+    int dot_cells, dot_count, dot_pairs;
+    double dot_weight;
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
         room_price;
     long long room_cells;

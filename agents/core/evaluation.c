@@ -37,6 +37,49 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
 /* Hunters the room term walks the order table with (more are compared cell by cell over the whole maze). */
 #define ROOM_HUNTERS 16
 
+/* agents/evaluation.py _dot_chance: the least, over the pairs of dots left (the dot, when one is left; each dot
+   when the games have no pairs), of the product over the hunting ghosts of their dot game's value. */
+static double
+dot_chance(const Searcher *se, const uint64_t *s)
+{
+    const Board *b = se->board;
+    int n = se->ghosts, w = se->words, cells = se->dot_cells, count = se->dot_count;
+    const uint64_t *food = ST_FOOD(s, n);
+    int left[64], many = 0;
+    for (int k = 0; k < w; k++) {
+        uint64_t word = food[k];
+        while (word) {
+            int c = k * 64 + lowest_bit(word);
+            word &= word - 1;
+            if (many < 64)
+                left[many++] = se->dot_index[c];
+        }
+    }
+    int pac = se->dot_open[cell_of(b, ST_PAC(s))];
+    int pairs = se->dot_pairs && many > 1;
+    double best = 1.0;
+    for (int x = 0; x < many; x++) {
+        for (int y = pairs ? x + 1 : x; y < (pairs ? many : x + 1); y++) {
+            size_t t = (size_t)left[x];
+            if (pairs) { /* pair (j, k), j < k, after the count single dots: (0, 1), (0, 2), ..., (1, 2), ... */
+                size_t j = (size_t)left[x], k = (size_t)left[y];
+                t = (size_t)count + j * (2 * (size_t)count - j - 1) / 2 + (k - j - 1);
+            }
+            const double *table = se->dot_values + (t * (size_t)cells + (size_t)pac) * (size_t)cells * 5;
+            double chance = 1.0;
+            for (int i = 0; i < n; i++) {
+                if (ST_TIMER(s, i))
+                    continue;
+                int key = ST_GHOST(s, i);
+                chance *= table[se->dot_open[cell_of(b, key / 5)] * 5 + key % 5];
+            }
+            if (chance < best)
+                best = chance;
+        }
+    }
+    return best;
+}
+
 /* agents/evaluation.py better_evaluation, operation for operation. */
 double
 evaluate_better(const Searcher *se, const uint64_t *s)
@@ -52,8 +95,11 @@ evaluate_better(const Searcher *se, const uint64_t *s)
     double value = ((double)ST_SCORE(s) - se->food_weight * (double)food_count)
         - se->capsule_price * (double)capsule_count;
     int status = ST_STATUS(s);
-    if (status != PLAYING)
-        return status == LOST ? value - se->lost_penalty : value;
+    if (status != PLAYING) {
+        if (status == LOST)
+            return value - se->lost_penalty;
+        return se->dot_values ? value + se->dot_weight : value;
+    }
     int cells = b->cells;
     int here = cell_of(b, ST_PAC(s));
     const int32_t *matrix = (const int32_t *)se->distances.buf;
@@ -119,6 +165,8 @@ evaluate_better(const Searcher *se, const uint64_t *s)
         if (room < need)
             value -= se->room_price * (double)(need - room);
     }
+    if (se->dot_values)
+        value += se->dot_weight * dot_chance(se, s);
     return value;
 }
 
@@ -185,7 +233,7 @@ better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *lo
             if (!outside && food_steps + plies < walk)
                 walk = food_steps + plies;
             *low = (((b0 - (double)(plies * b->move_cost)) - se->step_price * (double)walk) - hunting) - room;
-            *high = top;
+            *high = se->dot_values ? top + se->dot_weight : top;
             return;
         }
     }
@@ -195,5 +243,5 @@ better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *lo
     double bottom = ((b0 - (double)(plies * b->move_cost)) - (double)((long long)n * b->lose_points))
         + (lost < live ? lost : live);
     *low = bottom;
-    *high = top;
+    *high = se->dot_values ? top + se->dot_weight : top;
 }

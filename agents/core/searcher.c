@@ -119,6 +119,7 @@ searcher_dealloc(Searcher *se)
     PyMem_Free(se->probability);
     PyMem_RawFree(se->rival);
     PyMem_Free(se->region);
+    Py_XDECREF(se->dot_tables);
     Py_XDECREF(se->board);
     Py_TYPE(se)->tp_free((PyObject *)se);
 }
@@ -128,15 +129,16 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
                                "directional", "probabilities", "distances", "weights", "order", "bounds",
-                               "star2", "ordering", "horizon", "score_free", NULL};
+                               "star2", "ordering", "horizon", "score_free", "dots", NULL};
     PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
+    PyObject *dots = Py_None;
     int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0, horizon = -1, score_free = 0;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppip", keywords, &BoardType, &board, &ghosts,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppipO", keywords, &BoardType, &board, &ghosts,
                                      &evaluation, &minimise, &prune, &table_size, &slack, &directional,
                                      &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering,
-                                     &horizon, &score_free))
+                                     &horizon, &score_free, &dots))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -154,6 +156,29 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     if (table_size < 0 || table_size > 0x7fffffff) {
         PyErr_SetString(PyExc_ValueError, "Searcher: table_size out of range");
         return -1;
+    }
+    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight): pacman.research.dot_games */
+        PyObject *open_cells, *index, *values;
+        int cells, count, pairs;
+        double weight;
+        if (!PyArg_ParseTuple(dots, "SSSiipd", &open_cells, &index, &values, &cells, &count, &pairs, &weight))
+            return -1;
+        Py_ssize_t tables = pairs ? (Py_ssize_t)count + (Py_ssize_t)count * (count - 1) / 2 : count;
+        if (cells < 1 || count < 1 || count > 64 || PyBytes_GET_SIZE(open_cells) != (Py_ssize_t)b->cells * 4
+            || PyBytes_GET_SIZE(index) != (Py_ssize_t)b->cells * 4
+            || PyBytes_GET_SIZE(values) != tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "Searcher: dots must be DotGames.core_form() of this layout");
+            return -1;
+        }
+        se->dot_tables = dots;
+        Py_INCREF(dots);
+        se->dot_open = (const int32_t *)PyBytes_AS_STRING(open_cells);
+        se->dot_index = (const int32_t *)PyBytes_AS_STRING(index);
+        se->dot_values = (const double *)PyBytes_AS_STRING(values);
+        se->dot_cells = cells;
+        se->dot_count = count;
+        se->dot_pairs = pairs;
+        se->dot_weight = weight;
     }
     Py_INCREF(board);
     se->board = b;
