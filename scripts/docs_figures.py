@@ -728,14 +728,12 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
     Figure('relaxed-evaluation', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax; '
-                   'python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 --agent expectimax'),
+           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax:evaluation=dots'
+                             for where in ('--set tuning --mazes 200', '--set held-out --mazes 300',
+                                           '--set held-out --first 2000000 --mazes 300',
+                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
+                                           '--set corridors --mazes 300',
+                                           '--layout trapped --layout minimax --per-maze'))),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',

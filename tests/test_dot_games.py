@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -212,3 +213,25 @@ def test_dots_wins_the_optimum_where_the_default_is_furthest_short(seed, tmp_pat
     line = next(line for line in out.stdout.splitlines() if line.startswith("expectimax:evaluation=dots"))
     win, optimum, gap = (float(x) for x in line.split()[1:4])
     assert gap <= 3.0 and optimum - win <= 3.0
+
+
+def test_a_batch_with_dots_plays_the_games_the_python_api_plays(tmp_path):
+    """`pacman-ai batch --agent-args evaluation=dots`, as a user runs it from an empty folder: every game is
+    recorded with the evaluation, and replays alike through `run_game` with the game's seed."""
+    from pacman.agents.ghosts import make_ghosts
+    from pacman.game import run_game
+    out = tmp_path / "dots.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "trapped", "--games", "12",
+                           "--seed", "0", "--max-moves", "500", "--jobs", "1", "--agent-args", "evaluation=dots",
+                           "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "evaluation=dots" in done.stdout
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(games) == 12
+    layout = load_layout("trapped")
+    for game in games:
+        assert game["agent_args"]["evaluation"] == "dots"
+        result = run_game(layout, ExpectimaxAgent(evaluation="dots"), make_ghosts("random", layout.num_ghosts),
+                          seed=game["seed"], max_moves=500)
+        assert (result.score, result.moves) == (game["score"], game["moves"]), game["index"]

@@ -236,7 +236,7 @@ def test_ghost_model_defaults_to_the_ghosts_in_play():
         (dict(depth=None), "needs a time_limit"),
         (dict(time_limit=0), "time_limit must be a positive number"),
         (dict(ghost_model="smart"), "ghost_model must be"),
-        (dict(evaluation="nope"), "not a registered name (score, better, safe, scaled)"),
+        (dict(evaluation="nope"), "not a registered name (score, better, safe, scaled, dots)"),
         (dict(transposition="yes"), "transposition must be true or false"),
     ],
 )
