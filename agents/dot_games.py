@@ -19,7 +19,8 @@ evaluation term.
 
 The tables are built with numpy, once per maze (`dot_games`, kept on the
 layout): ``(n, 5 n)`` floats per dot and per pair, n the maze's open cells,
-only for a maze of at most MAX_CELLS open cells and MAX_DOTS dots.
+only for a maze of at most MAX_CELLS open cells whose tables take at most
+MAX_TABLE_BYTES.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ _STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 #: A ghost that has not moved yet has no last direction.
 NO_DIRECTION = 4
 #: The largest maze the games are built for, in open cells (a small maze of pacman.agents.expectimax has
-#: fewer than 64 in Pacman's region), and the most dots (pairs grow as their square).
+#: fewer than 64 in Pacman's region), the most dots (the core's kernel reads at most 64), and the most bytes their
+#: tables may take (pairs grow as the square of the dots: 12 dots on 63 cells take 12 MiB).
 MAX_CELLS = 63
-MAX_DOTS = 12
+MAX_DOTS = 64
+MAX_TABLE_BYTES = 16 * 2**20
 #: Value iteration stops once no value moves by more than this.
 TOLERANCE = 1e-13
 #: ... or after this many sweeps, which no maze of the solver's size comes near: a game whose values still move
@@ -164,13 +167,25 @@ class DotGames:
 
 def dot_games(layout: Layout) -> DotGames | None:
     """The dot games of `layout`, built on first use and kept on the layout; None for a maze of more than
-    MAX_CELLS open cells or MAX_DOTS dots, or with no dot."""
+    MAX_CELLS open cells or MAX_DOTS dots, whose tables would take more than MAX_TABLE_BYTES, or with no dot."""
     games = layout.derived("dot_games", _build)
     return games if games is not False else None
 
 
 def _build(layout: Layout) -> DotGames | bool:
-    cells = sum(not layout.is_wall(x, y) for x in range(layout.width) for y in range(layout.height))
-    if cells > MAX_CELLS or not 1 <= len(layout.food) <= MAX_DOTS:
+    if _open_cells(layout) > MAX_CELLS or not 1 <= len(layout.food) <= MAX_DOTS:
+        return False
+    if table_bytes(layout) > MAX_TABLE_BYTES:
         return False
     return DotGames(layout)
+
+
+def _open_cells(layout: Layout) -> int:
+    return sum(not layout.is_wall(x, y) for x in range(layout.width) for y in range(layout.height))
+
+
+def table_bytes(layout: Layout) -> int:
+    """The bytes the dot games of `layout` take: a table of (open cells) x (5 x open cells) floats per dot and per
+    pair of dots."""
+    cells, dots = _open_cells(layout), len(layout.food)
+    return (dots + dots * (dots - 1) // 2) * cells * cells * 5 * 8

@@ -355,7 +355,8 @@ def dots_evaluation(state: GameState) -> float:
     The chance is the least, over the pairs of dots left, of the product over the hunting ghosts of the
     probability of eating both before that ghost catches him: with one ghost and no capsule it is never below
     his true win probability, and with one or two dots left it is that probability. On a maze of more than
-    MAX_CELLS open cells or MAX_DOTS dots (`pacman.agents.dot_games`) there are no games, and it is `scaled`.
+    MAX_CELLS open cells, or whose games would take more than MAX_TABLE_BYTES (`pacman.agents.dot_games`),
+    there are no games, and it is `scaled`.
     It declares no ghost horizon (the chance depends on every ghost, however far), so the far-ghost shortcut
     does not apply, and its bounds are `scaled`'s with DOT_GAMES_WEIGHT more at the top.
     """

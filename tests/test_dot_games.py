@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("scipy")  # the solver (pacman.research) is the reference
 
 from pacman.agents import ExpectimaxAgent  # noqa: E402
-from pacman.agents.dot_games import MAX_CELLS, NO_DIRECTION, DotGames, dot_games  # noqa: E402
+from pacman.agents.dot_games import (MAX_CELLS, MAX_TABLE_BYTES, NO_DIRECTION, DotGames, dot_games,  # noqa: E402
+                                     table_bytes)
 from pacman.agents.evaluation import DOT_GAMES_WEIGHT, dots_evaluation, scaled_evaluation  # noqa: E402
 from pacman.layout import load_layout, parse_layout  # noqa: E402
 from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
@@ -190,6 +191,21 @@ def test_a_maze_too_big_for_the_games_is_valued_as_scaled():
     assert dot_games(layout) is None
     for state in _positions(layout, 5, seed=6):
         assert dots_evaluation(state) == scaled_evaluation(state)
+
+
+def test_games_over_the_size_cap_are_not_built_and_trapped_is_under_it():
+    """Pairs grow as the square of the dots: an open box of 63 cells with 15 dots would take more than
+    MAX_TABLE_BYTES (so `dots` is `scaled` there), with 14 it does not; `trapped` (15 dots, 18 cells) is built."""
+    def box(dots):
+        cells = [(x, y) for y in range(1, 8) for x in range(1, 10)]
+        marks = {cells[0]: "P", cells[-1]: "G", **{cell: "." for cell in cells[1:1 + dots]}}
+        return parse_layout("\n".join("".join("%" if not (1 <= x <= 9 and 1 <= y <= 7) else marks.get((x, y), " ")
+                                             for x in range(11)) for y in range(8, -1, -1)), name=f"box-{dots}")
+    assert table_bytes(box(15)) > MAX_TABLE_BYTES >= table_bytes(box(14))
+    assert dot_games(box(15)) is None
+    state = GameState.initial(box(15))
+    assert dots_evaluation(state) == scaled_evaluation(state)
+    assert isinstance(dot_games(load_layout("trapped")), DotGames)
 
 
 def test_the_games_are_built_before_the_first_move():
