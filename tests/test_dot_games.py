@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("scipy")  # the solver (pacman.research) is the reference
 
 from pacman.agents import ExpectimaxAgent  # noqa: E402
+from pacman.agents.compiled import core_status  # noqa: E402
 from pacman.agents.dot_games import (MAX_CELLS, MAX_TABLE_BYTES, NO_DIRECTION, DotGames, dot_games,  # noqa: E402
                                      table_bytes)
 from pacman.agents.evaluation import DOT_GAMES_WEIGHT, dots_evaluation, scaled_evaluation  # noqa: E402
@@ -23,6 +24,7 @@ from pacman.research.regret import optimal_values  # noqa: E402
 from pacman.state import GameState  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+needs_core = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built or is switched off")
 
 
 def _random_layout(rng: np.random.Generator, dots: int):
@@ -155,6 +157,7 @@ MAZES = [random_maze(seed).layout for seed in range(1_000_000, 1_000_006)] + [
     wild_maze(seed).layout for seed in range(5_000_000, 5_000_004)]
 
 
+@needs_core
 @pytest.mark.parametrize("layout", MAZES, ids=lambda layout: layout.name)
 def test_both_engines_give_dots_the_same_values(layout):
     """The compiled core's feature kernel with the dot games, and the Python engine, value every move alike, to
