@@ -22,6 +22,7 @@ from pacman.layout import load_layout, parse_layout  # noqa: E402
 from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
 from pacman.research.regret import optimal_values  # noqa: E402
 from pacman.state import GameState  # noqa: E402
+from test_evaluation_bounds import _random_roots  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_core = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built or is switched off")
@@ -111,23 +112,6 @@ def test_every_reachable_position_of_a_two_dot_maze_matches_the_solver():
     assert compared[1] > 30 and compared[2] > 30
 
 
-def _positions(layout, count, seed):
-    """Live positions with Pacman to move, met in random games on `layout`."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        state = GameState.initial(layout)
-        for _ in range(int(rng.integers(0, 12))):
-            for agent in range(state.num_agents):
-                if state.is_terminal():
-                    break
-                legal = state.legal_actions(agent)
-                state = state.successor(agent, legal[int(rng.integers(len(legal)))])
-        if not state.is_terminal():
-            out.append(state)
-    return out
-
-
 def test_the_chance_is_never_below_the_win_probability_with_one_ghost_and_is_it_with_two_dots_or_fewer():
     """`DotGames.chance`, the term `dots` adds: on a one-ghost maze of three dots, at every position the game
     reaches, at least V* (with three dots left), exactly V* (with one or two)."""
@@ -166,13 +150,13 @@ def test_both_engines_give_dots_the_same_values(layout):
     for depth in (2, 4):
         compiled = ExpectimaxAgent(depth=depth, evaluation="dots", engine="compiled")
         python = ExpectimaxAgent(depth=depth, evaluation="dots", engine="python")
-        for state in _positions(layout, 6, seed=depth):
+        for state in _random_roots(layout, 6, depth):
             assert compiled.action_values(state) == python.action_values(state)
 
 
 @pytest.mark.parametrize("layout", MAZES[:4], ids=lambda layout: layout.name)
 def test_star1_prunes_with_dots_and_keeps_every_value(layout):
-    for state in _positions(layout, 5, seed=3):
+    for state in _random_roots(layout, 5, 3):
         pruned = ExpectimaxAgent(depth=4, evaluation="dots", pruning=True, star2=False)
         plain = ExpectimaxAgent(depth=4, evaluation="dots", pruning=False)
         assert pruned.action_values(state) == plain.action_values(state)
@@ -181,7 +165,7 @@ def test_star1_prunes_with_dots_and_keeps_every_value(layout):
 def test_dots_adds_the_weight_for_a_win_and_the_chance_for_a_live_state():
     layout = random_maze(1_000_000).layout
     games = dot_games(layout)
-    for state in _positions(layout, 10, seed=5):
+    for state in _random_roots(layout, 10, 5):
         assert dots_evaluation(state) == scaled_evaluation(state) + DOT_GAMES_WEIGHT * games.chance(state)
     one_dot = parse_layout("%%%%%\n%P.G%\n%%%%%", name="one-step")
     won = GameState.initial(one_dot).successor(0, GameState.initial(one_dot).legal_actions(0)[0])
@@ -192,7 +176,7 @@ def test_a_maze_too_big_for_the_games_is_valued_as_scaled():
     layout = load_layout("medium")
     assert sum(not layout.is_wall(x, y) for x in range(layout.width) for y in range(layout.height)) > MAX_CELLS
     assert dot_games(layout) is None
-    for state in _positions(layout, 5, seed=6):
+    for state in _random_roots(layout, 5, 6):
         assert dots_evaluation(state) == scaled_evaluation(state)
 
 
