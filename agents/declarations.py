@@ -69,7 +69,7 @@ class CoreEvaluation:
     """``parameters(layout)``: what the kernel reads of a layout (None: nothing); for "features",
     `pacman.agents.evaluation.better_parameters`' (distances, weights, Pacman's region, diameter)."""
     dots: Callable[[Any], tuple | None] | None = None
-    """``dots(layout)``: for "features", the dot games the kernel adds (`pacman.agents.dot_games.core_dots`),
+    """``dots(layout)``: for "features", the dot games the kernel adds (`pacman.agents.dot_games.DotGames.core_form`),
     or None where the evaluation adds none."""
 
 

@@ -38,7 +38,7 @@ _STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 NO_DIRECTION = 4
 #: The largest maze the games are built for, in open cells (a small maze of pacman.agents.expectimax has
 #: fewer than 64 in Pacman's region), the most dots (the core's kernel reads at most 64), and the most bytes their
-#: tables may take (pairs grow as the square of the dots: 12 dots on 63 cells take 12 MiB).
+#: tables may take (pairs grow as the square of the dots: 14 dots on 63 cells take 16 MiB).
 MAX_CELLS = 63
 MAX_DOTS = 64
 MAX_TABLE_BYTES = 16 * 2**20
@@ -50,15 +50,16 @@ MAX_SWEEPS = 1_000_000
 
 
 class DotGames:
-    """The one-dot and two-dot games of a layout's dots (or of `dots`), against one random ghost."""
+    """The one-dot and two-dot games of a layout's dots (only the one-dot games with ``pairs=False``), against
+    one random ghost."""
 
-    def __init__(self, layout: Layout, dots: list[tuple[int, int]] | None = None, pairs: bool = True) -> None:
+    def __init__(self, layout: Layout, pairs: bool = True) -> None:
         cells = [(x, y) for x in range(layout.width) for y in range(layout.height) if not layout.is_wall(x, y)]
         self.layout = layout
         self.index = {cell: i for i, cell in enumerate(cells)}
         n = len(cells)
         self.cells = n
-        self.dots = sorted(layout.food) if dots is None else sorted(dots)
+        self.dots = sorted(layout.food)
         self._bits = {(x, y): x * layout.height + y for (x, y) in self.dots}
         neighbours = [[(d, self.index[(x + dx, y + dy)]) for d, (dx, dy) in enumerate(_STEPS)
                        if (x + dx, y + dy) in self.index] for (x, y) in cells]

@@ -230,7 +230,7 @@ typedef struct {
     uint64_t *region;
     long long diameter, unreachable;
     int has_distances;
-    /* the dot games (pacman.research.dot_games) of the `dots` evaluation, or dot_values NULL: a reference to the
+    /* the dot games (pacman.agents.dot_games) of the `dots` evaluation, or dot_values NULL: a reference to the
        tuple of bytes they are read from, each open cell's column, each dot's index, and the values */
     PyObject *dot_tables;
     const int32_t *dot_open, *dot_index;

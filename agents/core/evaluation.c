@@ -37,7 +37,7 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
 /* Hunters the room term walks the order table with (more are compared cell by cell over the whole maze). */
 #define ROOM_HUNTERS 16
 
-/* agents/evaluation.py _dot_chance: the least, over the pairs of dots left (the dot, when one is left; each dot
+/* pacman.agents.dot_games DotGames.chance: the least, over the pairs of dots left (the dot, when one is left; each dot
    when the games have no pairs), of the product over the hunting ghosts of their dot game's value. */
 static double
 dot_chance(const Searcher *se, const uint64_t *s)

@@ -157,7 +157,7 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "Searcher: table_size out of range");
         return -1;
     }
-    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight): pacman.research.dot_games */
+    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight): DotGames.core_form */
         PyObject *open_cells, *index, *values;
         int cells, count, pairs;
         double weight;
