@@ -255,7 +255,8 @@ class CompiledSearcher:
         distances, weights, region, diameter = (form.parameters(layout) if form.parameters is not None
                                                 else (None,) * 4)
         # far ghosts (PacmanGame.far_value): the evaluation's horizon, tested with maze distances
-        horizon = game._horizon if game._horizon is not None else -1
+        horizon = game.horizon(layout)
+        horizon = -1 if horizon is None else horizon
         if horizon >= 0 and distances is None:
             distances = DistanceTable.of(layout).matrix
         features = form.kernel == "features"

@@ -83,35 +83,47 @@ class DotGames:
             moves[p] = targets + [p] * (5 - len(targets))
         self._moves = moves
         self._meets = (np.arange(n * 5) // 5)[None, :] == np.arange(n)[:, None]  # the ghost on Pacman's cell
-        self._single = {dot: self._solve({dot: None}) for dot in self.dots}
-        self._pair: dict[tuple[tuple[int, int], tuple[int, int]], np.ndarray] = {}
+        single = {dot: self._solve({dot: None}) for dot in self.dots}
+        solved = [single[dot] for dot in self.dots]
         if pairs:
-            for d, e in combinations(self.dots, 2):
-                self._pair[(d, e)] = self._solve({d: self._single[e], e: self._single[d]})
+            solved += [self._solve({d: single[e], e: single[d]}) for d, e in combinations(self.dots, 2)]
+        # One table [Pacman's cell, ghost column, game], the games the dots, then the pairs (j, k), j < k, in that
+        # order: a position's games side by side, for the lookups here and in the core (`core_form`), which reads
+        # these very bytes.
+        self._bytes = np.ascontiguousarray(np.moveaxis(np.stack(solved), 0, -1), dtype=np.float64).tobytes()
+        del single, solved
+        self._values = np.frombuffer(self._bytes, dtype=np.float64).reshape(n, n * 5, -1)
+        count = len(self.dots)
+        self._single = {dot: self._values[:, :, j] for j, dot in enumerate(self.dots)}
+        self._pair: dict[tuple[tuple[int, int], tuple[int, int]], np.ndarray] = {
+            pair: self._values[:, :, count + t] for t, pair in enumerate(combinations(self.dots, 2))} if pairs else {}
+        #: each pair of dot numbers' game: [j, k] for j < k
+        self._pair_game = np.zeros((count, count), dtype=np.int64)
+        for t, (j, k) in enumerate(combinations(range(count), 2)):
+            self._pair_game[j, k] = count + t
 
     def chance(self, state: GameState) -> float:
         """The least, over the pairs of dots left (the dot, when one is left), of the product over the hunting
         ghosts (not scared) of their game's value: with one ghost, never below Pacman's win probability."""
         food = state.food_mask
-        left = [dot for dot in self.dots if food >> self._bits[dot] & 1]
-        p = self.index[state.pacman_position]
-        ghosts = [self.key(position, key % 5) for key, position, timer
-                  in zip(state[GHOSTS], state.ghost_positions, state.scared_timers) if not timer]
-        tables = ([self._pair[pair] for pair in combinations(left, 2)] if self._pair and len(left) > 1
-                  else [self._single[dot] for dot in left])
-        best = 1.0
-        for table in tables:
-            chance = 1.0
-            for g in ghosts:
-                chance *= float(table[p, g])
-            if chance < best:
-                best = chance
-        return best
+        left = np.array([j for j, dot in enumerate(self.dots) if food >> self._bits[dot] & 1], dtype=np.int64)
+        if self._pair and len(left) > 1:
+            first, second = np.triu_indices(len(left), 1)
+            games = self._pair_game[left[first], left[second]]
+        else:
+            games = left
+        here = self._values[self.index[state.pacman_position]]
+        chances = np.ones(len(games))
+        for key, position, timer in zip(state[GHOSTS], state.ghost_positions, state.scared_timers):
+            if not timer:  # each ghost in turn, as the core multiplies them
+                chances = chances * here[self.key(position, key % 5)][games]
+        return min(1.0, float(chances.min())) if len(games) else 1.0
 
     def core_form(self, weight: float) -> tuple:
         """What the compiled core's feature kernel reads (its `dots` argument): each cell's open-cell column and
-        each cell's dot index (int32, -1 for none), the tables (float64: the dots, then the pairs (j, k), j < k,
-        in that order), the open cells, the dots, whether there are pairs, and the weight of the chance."""
+        each cell's dot index (int32, -1 for none), the tables' bytes (float64, [Pacman's open cell][ghost
+        column][game], the games the dots, then the pairs (j, k), j < k, in that order: the table `chance`
+        reads, not a copy), the open cells, the dots, whether there are pairs, and the weight of the chance."""
         layout = self.layout
         cells = layout.width * layout.height
         columns = np.full(cells, -1, dtype=np.int32)
@@ -120,10 +132,7 @@ class DotGames:
         numbers = np.full(cells, -1, dtype=np.int32)
         for j, dot in enumerate(self.dots):
             numbers[self._bits[dot]] = j
-        tables = [self._single[dot] for dot in self.dots] + [self._pair[pair] for pair in combinations(self.dots, 2)
-                                                             if pair in self._pair]
-        values = np.ascontiguousarray(np.stack(tables), dtype=np.float64)
-        return (columns.tobytes(), numbers.tobytes(), values.tobytes(), self.cells, len(self.dots),
+        return (columns.tobytes(), numbers.tobytes(), self._bytes, self.cells, len(self.dots),
                 bool(self._pair), float(weight))
 
     def single(self, dot: tuple[int, int]) -> np.ndarray:

@@ -6,12 +6,12 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
 move costs a point). `better`, `safe` and `scaled` declare `bounds_within`; `score` declares none.
-It may also declare ``ghost_horizon = H`` (an int >= 0): its value of a live
+It may also declare ``ghost_horizon = H`` (an int >= 0, or a function of the layout giving H or None): its value of a live
 state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
 ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
-`score` 0 (`dots` none). It may declare ``prepare(layout)``: tables it builds once per maze, which a search agent
+`score` 0, `dots` 8 on a maze without dot games and none on one with them. It may declare ``prepare(layout)``: tables it builds once per maze, which a search agent
 builds before a game's first move. `resolve_evaluation` turns what a user writes
 into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default, ``dots``),
 ``module:function`` or ``path/to/file.py:function``.
@@ -357,8 +357,9 @@ def dots_evaluation(state: GameState) -> float:
     his true win probability, and with one or two dots left it is that probability. On a maze of more than
     MAX_CELLS open cells, or whose games would take more than MAX_TABLE_BYTES (`pacman.agents.dot_games`),
     there are no games, and it is `scaled`.
-    It declares no ghost horizon (the chance depends on every ghost, however far), so the far-ghost shortcut
-    does not apply, and its bounds are `scaled`'s with DOT_GAMES_WEIGHT more at the top.
+    Where there are games it declares no ghost horizon (the chance depends on every ghost, however far), so the
+    far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s with
+    DOT_GAMES_WEIGHT more at the top.
     """
     value = scaled_evaluation(state)
     games = dot_games(state.layout)
@@ -381,7 +382,14 @@ def _core_dots(layout: Layout) -> tuple | None:
     return games.core_form(DOT_GAMES_WEIGHT) if games is not None else None
 
 
+def dots_ghost_horizon(layout: Layout) -> int | None:
+    """`dots`' ghost horizon on `layout`: none where the maze has dot games (the chance depends on every ghost,
+    however far), and `scaled`'s elsewhere, where `dots` is `scaled`."""
+    return None if dot_games(layout) is not None else scaled_evaluation.ghost_horizon  # type: ignore[attr-defined]
+
+
 dots_evaluation.bounds_within = dots_bounds_within  # type: ignore[attr-defined]
+dots_evaluation.ghost_horizon = dots_ghost_horizon  # type: ignore[attr-defined]
 #: built once per maze, before a game's first move (`_SearchAgent.reset`)
 dots_evaluation.prepare = dot_games  # type: ignore[attr-defined]
 #: `scaled`'s weights and tables, which the core's feature kernel reads, and the dot games it adds

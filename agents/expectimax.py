@@ -167,16 +167,26 @@ class PacmanGame:
         covered = "bounds" not in self.proof_gaps
         self.bounds = getattr(evaluation, "bounds", None) if covered else None
         self._bounds_within = getattr(evaluation, "bounds_within", None) if covered else None
-        horizon = ghost_horizon(evaluation)
-        #: far ghosts are skipped only for an evaluation that says how far they matter, and uniform chance layers
-        #: (None: the shortcut's sums are uniform ones) that the far-ghost proof covers
-        self._horizon = (horizon if ghost_models is None and not ghosts_minimise
-                         and "far_ghosts" not in self.proof_gaps else None)
+        #: far ghosts are skipped only for an evaluation that says how far they matter (`horizon`), and uniform
+        #: chance layers (None: the shortcut's sums are uniform ones) that the far-ghost proof covers
+        self._far_ghosts = ghost_models is None and not ghosts_minimise and "far_ghosts" not in self.proof_gaps
+        self._horizon_of: tuple[Layout | None, int | None] = (None, None)  # the last layout asked, its horizon
         #: the table keys a node by its state without the score and keeps its values less the score
         #: (`SearchGame.table_offset`), so that one position reached with two scores is searched once: only for
         #: an evaluation that is the score plus a function of the rest (`is_score_additive`)
         self.score_free = score_free and is_score_additive(evaluation)
         self.table_offset: Callable[[Node], float] | None = _score if self.score_free else None
+
+    def horizon(self, layout: Layout) -> int | None:
+        """The ghost horizon the far-ghost shortcut takes on `layout` (`ghost_horizon`), or None when it is off:
+        no horizon declared there, or ghosts or rules its proof does not cover."""
+        if not self._far_ghosts:
+            return None
+        known, horizon = self._horizon_of
+        if known is not layout:
+            horizon = ghost_horizon(self.evaluation, layout)
+            self._horizon_of = (layout, horizon)
+        return horizon
 
     def far_value(self, node: Node, depth: float) -> tuple[float, int] | None:
         """(exact value, nodes visited) of `node` searched to `depth` when no ghost can matter, else None.
@@ -190,9 +200,11 @@ class PacmanGame:
         passed up through the chance layers' sums exactly as expectimax adds them
         (see docs/engine.md, "Far ghosts").
         """
-        horizon = self._horizon
         state, agent = node
-        if horizon is None or math.isinf(depth) or state.is_terminal() or not state.num_ghosts:
+        if not self._far_ghosts or math.isinf(depth) or state.is_terminal() or not state.num_ghosts:
+            return None
+        horizon = self.horizon(state.layout)
+        if horizon is None:
             return None
         pacman_moves = depth if agent == 0 else depth - 1
         if state.food_mask.bit_count() <= pacman_moves:
@@ -316,12 +328,17 @@ def is_score_additive(evaluation: Callable[[GameState], float]) -> bool:
     return any(evaluation is registered for registered in _SCORE_PLUS_POSITION)
 
 
-def ghost_horizon(evaluation: Callable[[GameState], float]) -> int | None:
+def ghost_horizon(evaluation: Callable[[GameState], float], layout: Layout | None = None) -> int | None:
     """The `ghost_horizon` an evaluation declares (None if none): the evaluation of a live state does not depend
     on a ghost that is hunting and more than that many maze steps from Pacman, nor on a scared one whose timer
-    is at most its distance (see `pacman.agents.evaluation`). Raises AgentSpecError for a declaration that is
-    not an int >= 0."""
+    is at most its distance (see `pacman.agents.evaluation`). A declaration may be a function of the layout
+    (`dots`' horizon depends on whether the maze has dot games): its value on `layout`, and None without one.
+    Raises AgentSpecError for a declaration that is not an int >= 0 (or None, from a function)."""
     horizon = getattr(evaluation, "ghost_horizon", None)
+    if callable(horizon):
+        if layout is None:
+            return None
+        horizon = horizon(layout)
     if horizon is None:
         return None
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:

@@ -259,11 +259,11 @@ def test_a_ghost_kind_that_declares_no_proof_switches_the_bounds_and_far_ghosts_
     game = PacmanGame(3, EVALUATIONS["better"], [FirstMoveGhost(1), FirstMoveGhost(2)])
     assert set(game.proof_gaps) == {"bounds", "far_ghosts"}
     assert "FirstMoveGhost, does not declare" in game.proof_gaps["bounds"]
-    assert game.bounds is None and game._bounds_within is None and game._horizon is None
+    assert game.bounds is None and game._bounds_within is None and game.horizon(SMALL) is None
     covered = PacmanGame(3, EVALUATIONS["better"], make_ghosts("directional", 2))
     assert set(covered.proof_gaps) == {"far_ghosts"} and covered._bounds_within is not None
     uniform = PacmanGame(3, EVALUATIONS["better"], None)
-    assert uniform.proof_gaps == {} and uniform._horizon == 8
+    assert uniform.proof_gaps == {} and uniform.horizon(SMALL) == 8
     # off means exact and unpruned: Star1 on such a game searches what plain expectimax searches
     state = pacman_positions(SMALL, 1, seed=9)[0]
     models = make_ghosts(first_kind, state.num_ghosts)
@@ -280,7 +280,7 @@ def test_rules_other_than_the_proofs_assume_switch_every_proof_off(monkeypatch):
     game = PacmanGame(2, EVALUATIONS["better"], None)
     assert set(game.proof_gaps) == set(declarations.PROOFS)
     assert game.proof_gaps["bounds"] == "pacman.rules.COLLISION_DISTANCE is 1.5, the proofs assume 0.7"
-    assert game._bounds_within is None and game._horizon is None
+    assert game._bounds_within is None and game.horizon(SMALL) is None
 
 
 def test_the_ghost_kind_recipe_run_as_a_user_script(tmp_path):

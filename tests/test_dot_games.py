@@ -180,6 +180,36 @@ def test_a_maze_too_big_for_the_games_is_valued_as_scaled():
         assert dots_evaluation(state) == scaled_evaluation(state)
 
 
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_core)])
+@pytest.mark.parametrize("name", ["small", "medium"])
+def test_without_games_dots_searches_as_scaled_far_ghosts_skipped(name, engine):
+    """Where there are no games `dots` declares `scaled`'s ghost horizon, so the far-ghost shortcut searches
+    the same nodes and finds the same values as `scaled`; where there are games it declares none."""
+    from pacman.agents.expectimax import PacmanGame
+
+    layout = load_layout(name)
+    assert dot_games(layout) is None
+    assert PacmanGame(2, dots_evaluation).horizon(layout) == 8
+    assert PacmanGame(2, dots_evaluation).horizon(load_layout("trapped")) is None
+    for state in _random_roots(layout, 4, 3):
+        dots = ExpectimaxAgent(depth=3, evaluation="dots", engine=engine)
+        scaled = ExpectimaxAgent(depth=3, evaluation="scaled", engine=engine)
+        assert dots.action_values(state) == scaled.action_values(state)
+        assert dots.last_search.nodes == scaled.last_search.nodes
+
+
+def test_a_horizon_function_that_gives_a_bad_value_is_refused_naming_the_evaluation():
+    from pacman.errors import AgentSpecError
+
+    def evaluation(state):
+        return float(state.score)
+
+    evaluation.ghost_horizon = lambda layout: -1
+    agent = ExpectimaxAgent(depth=2, evaluation=evaluation)  # the horizon needs a maze: asked at the first search
+    with pytest.raises(AgentSpecError, match=r"evaluation 'evaluation': ghost_horizon must be an int >= 0"):
+        agent.get_action(GameState.initial(load_layout("small")))
+
+
 def test_games_over_the_size_cap_are_not_built_and_trapped_is_under_it():
     """Pairs grow as the square of the dots: an open box of 63 cells with 15 dots would take more than
     MAX_TABLE_BYTES (so `dots` is `scaled` there), with 14 it does not; `trapped` (15 dots, 18 cells) is built."""

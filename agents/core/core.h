@@ -78,6 +78,8 @@
 #define KIND_CHANCE 2
 #define EVAL_SCORE 0
 #define EVAL_BETTER 1
+/* The most ghosts the dot games' lookup takes (dot_chance); the games are built for at most 63 open cells. */
+#define DOT_GHOSTS 64
 /* The evaluation kernels by number (EVAL_*), and the ghost kernels (uniform; directional: a probability table),
    by the names pacman.agents.declarations uses; module.c publishes them. */
 #define EVAL_KERNELS 2
@@ -235,7 +237,7 @@ typedef struct {
     PyObject *dot_tables;
     const int32_t *dot_open, *dot_index;
     const double *dot_values;
-    int dot_cells, dot_count, dot_pairs;
+    int dot_cells, dot_count, dot_pairs, dot_games; /* dot_games: the tables, count (+ the pairs) */
     double dot_weight;
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
         room_price;

@@ -38,7 +38,10 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
 #define ROOM_HUNTERS 16
 
 /* pacman.agents.dot_games DotGames.chance: the least, over the pairs of dots left (the dot, when one is left; each dot
-   when the games have no pairs), of the product over the hunting ghosts of their dot game's value. */
+   when the games have no pairs), of the product over the hunting ghosts of their dot game's value. The values are
+   laid out [Pacman's cell][ghost state][game] (DotGames.core_form), so one ghost's games are side by side. Each
+   product multiplies the ghosts in order from 1.0, as DotGames.chance does; the values are never below 0, so a
+   least of 0 is the answer. */
 static double
 dot_chance(const Searcher *se, const uint64_t *s)
 {
@@ -55,7 +58,16 @@ dot_chance(const Searcher *se, const uint64_t *s)
                 left[many++] = se->dot_index[c];
         }
     }
-    int pac = se->dot_open[cell_of(b, ST_PAC(s))];
+    size_t games = (size_t)se->dot_games;
+    const double *here = se->dot_values + (size_t)se->dot_open[cell_of(b, ST_PAC(s))] * (size_t)cells * 5 * games;
+    const double *rows[DOT_GHOSTS];
+    int hunting = 0;
+    for (int i = 0; i < n; i++) {
+        if (ST_TIMER(s, i))
+            continue;
+        int key = ST_GHOST(s, i);
+        rows[hunting++] = here + (size_t)(se->dot_open[cell_of(b, key / 5)] * 5 + key % 5) * games;
+    }
     int pairs = se->dot_pairs && many > 1;
     double best = 1.0;
     for (int x = 0; x < many; x++) {
@@ -65,16 +77,14 @@ dot_chance(const Searcher *se, const uint64_t *s)
                 size_t j = (size_t)left[x], k = (size_t)left[y];
                 t = (size_t)count + j * (2 * (size_t)count - j - 1) / 2 + (k - j - 1);
             }
-            const double *table = se->dot_values + (t * (size_t)cells + (size_t)pac) * (size_t)cells * 5;
             double chance = 1.0;
-            for (int i = 0; i < n; i++) {
-                if (ST_TIMER(s, i))
-                    continue;
-                int key = ST_GHOST(s, i);
-                chance *= table[se->dot_open[cell_of(b, key / 5)] * 5 + key % 5];
-            }
-            if (chance < best)
+            for (int h = 0; h < hunting; h++)
+                chance *= rows[h][t];
+            if (chance < best) {
                 best = chance;
+                if (best <= 0.0)
+                    return best;
+            }
         }
     }
     return best;

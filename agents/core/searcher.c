@@ -164,6 +164,10 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         if (!PyArg_ParseTuple(dots, "SSSiipd", &open_cells, &index, &values, &cells, &count, &pairs, &weight))
             return -1;
         Py_ssize_t tables = pairs ? (Py_ssize_t)count + (Py_ssize_t)count * (count - 1) / 2 : count;
+        if (ghosts > DOT_GHOSTS) {
+            PyErr_Format(PyExc_ValueError, "Searcher: dot games take at most %d ghosts, not %d", DOT_GHOSTS, ghosts);
+            return -1;
+        }
         if (cells < 1 || count < 1 || count > 64 || PyBytes_GET_SIZE(open_cells) != (Py_ssize_t)b->cells * 4
             || PyBytes_GET_SIZE(index) != (Py_ssize_t)b->cells * 4
             || PyBytes_GET_SIZE(values) != tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)) {
@@ -178,6 +182,7 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         se->dot_cells = cells;
         se->dot_count = count;
         se->dot_pairs = pairs;
+        se->dot_games = (int)tables;
         se->dot_weight = weight;
     }
     Py_INCREF(board);
