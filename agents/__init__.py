@@ -3,8 +3,8 @@
 Depends only on the core of `pacman` (layout, state, actions), never on a view.
 """
 
-from pacman.agents.evaluation import (EVALUATIONS, better_evaluation, resolve_evaluation, safe_evaluation,
-                                     scaled_evaluation, score_evaluation)
+from pacman.agents.evaluation import (EVALUATIONS, better_evaluation, dots_evaluation, resolve_evaluation,
+                                     safe_evaluation, scaled_evaluation, score_evaluation)
 from pacman.agents.expectimax import (
     MAX_CORE_SEARCH_LEAVES,
     MAX_SEARCH_LEAVES,
@@ -38,6 +38,7 @@ __all__ = [
     "better_evaluation",
     "safe_evaluation",
     "scaled_evaluation",
+    "dots_evaluation",
     "resolve_evaluation",
     "GhostAgent",
     "RandomGhost",

@@ -414,7 +414,7 @@ def better_parameters(layout: Layout,
 
 
 #: The evaluation an agent gets when none is named (on the command line, or None in Python).
-DEFAULT_EVALUATION = "scaled"
+DEFAULT_EVALUATION = "dots"
 
 #: Evaluations by name.
 EVALUATIONS: dict[str, Evaluation] = {

@@ -45,6 +45,7 @@ AGENTS = [
     ("expectimax d2", "expectimax", "depth=2,evaluation=better", 1),
     ("expectimax d2 safe", "expectimax", "depth=2,evaluation=safe", 1),
     ("expectimax d2 scaled", "expectimax", "depth=2,evaluation=scaled", 1),
+    ("expectimax (default)", "expectimax", "", 1),
     ("alpha-beta d2", "alphabeta", "depth=2,evaluation=better", 1),
     ("expectimax d3", "expectimax", "depth=3,evaluation=better", 4),
     ("MCTS 100 it.", "mcts", "iterations=100,evaluation=better", 200),

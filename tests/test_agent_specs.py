@@ -18,9 +18,9 @@ from pacman.agents import (
     DEFAULT_EVALUATION,
     ExpectimaxAgent,
     better_evaluation,
+    dots_evaluation,
     effective_agent_args,
     make_pacman_agent,
-    scaled_evaluation,
     score_evaluation,
 )
 from pacman import AgentSpecError, load_layout, parse_layout, run_game
@@ -155,16 +155,16 @@ def test_custom_agent_gets_a_callable_evaluation(tmp_path):
     (tmp_path / "multi_agents.py").write_text(STUDENT)
     spec = f"{tmp_path / 'multi_agents.py'}:ExpectimaxAgent"
     agent = make_pacman_agent(spec, {"depth": 1})
-    assert agent.evaluation is scaled_evaluation  # DEFAULT_EVALUATION, resolved, over the constructor's None
-    assert DEFAULT_EVALUATION == "scaled"
+    assert agent.evaluation is dots_evaluation  # DEFAULT_EVALUATION, resolved, over the constructor's None
+    assert DEFAULT_EVALUATION == "dots"
     named = make_pacman_agent(spec, {"evaluation": "score"})
     assert named.evaluation is score_evaluation
     own = make_pacman_agent(spec, {"evaluation": f"{tmp_path / 'multi_agents.py'}:better_evaluation"})
     assert own.evaluation.__name__ == "better_evaluation" and own.evaluation is not better_evaluation
-    assert make_pacman_agent(spec, {"evaluation": None}).evaluation is scaled_evaluation
+    assert make_pacman_agent(spec, {"evaluation": None}).evaluation is dots_evaluation
     result = run_game(load_layout("small"), agent, [], seed=0, max_moves=4)
     assert result.cut_off and result.moves == 4
-    assert effective_agent_args(spec, {"depth": 1}) == {"depth": 1, "evaluation": "scaled"}
+    assert effective_agent_args(spec, {"depth": 1}) == {"depth": 1, "evaluation": "dots"}
     with pytest.raises(AgentSpecError, match="evaluation 'nope'"):
         make_pacman_agent(spec, {"evaluation": "nope"})
 
@@ -173,14 +173,14 @@ def test_required_evaluation_parameter_gets_the_default(tmp_path):
     file = tmp_path / "bots.py"
     file.write_text("class Needs:\n    def __init__(self, evaluation):\n        self.evaluation = evaluation\n"
                     "    def get_action(self, state):\n        return 'Stop'\n")
-    assert make_pacman_agent(f"{file}:Needs").evaluation is scaled_evaluation
-    assert effective_agent_args(f"{file}:Needs") == {"evaluation": "scaled"}
+    assert make_pacman_agent(f"{file}:Needs").evaluation is dots_evaluation
+    assert effective_agent_args(f"{file}:Needs") == {"evaluation": "dots"}
 
 
 def test_builtin_agents_keep_the_evaluation_name():
-    assert make_pacman_agent("expectimax").evaluation_name == "scaled"
+    assert make_pacman_agent("expectimax").evaluation_name == "dots"
     assert make_pacman_agent("expectimax", {"evaluation": "score"}).evaluation_name == "score"
-    assert ExpectimaxAgent(evaluation=None).evaluation is scaled_evaluation
+    assert ExpectimaxAgent(evaluation=None).evaluation is dots_evaluation
 
 
 @pytest.mark.parametrize("cls, message", [

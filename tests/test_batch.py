@@ -67,7 +67,7 @@ def test_lines_stream_to_the_file_and_the_summary_matches_them(tmp_path):
                 "moves", "cut_off", "crashed", "error", "timed_out", "seconds", "ms_per_move_mean",
                 "ms_per_move_max"}
     assert required <= set(lines[0]) and set(TIMING_FIELDS) <= set(lines[0])
-    assert lines[0]["agent_args"] == {"depth": 1, "engine": "auto", "evaluation": "scaled", "ghost_model": "random",
+    assert lines[0]["agent_args"] == {"depth": 1, "engine": "auto", "evaluation": "dots", "ghost_model": "random",
                                       "node_limit": None, "ordering": False, "pruning": True, "star2": True,
                                       "time_limit": None, "transposition": True}  # the effective arguments
     assert lines[0]["num_ghosts"] == 2

@@ -284,7 +284,7 @@ def test_a_callable_agent_argument_is_refused_with_the_way_to_name_it():
 # Effective agent arguments
 
 
-EXPECTIMAX_DEFAULTS = {"depth": "auto", "engine": "auto", "evaluation": "scaled", "ghost_model": "random", "pruning": True,
+EXPECTIMAX_DEFAULTS = {"depth": "auto", "engine": "auto", "evaluation": "dots", "ghost_model": "random", "pruning": True,
                        "time_limit": None, "transposition": True, "star2": True, "ordering": False, "node_limit": None}
 
 

@@ -53,7 +53,7 @@ def test_bench_auto_times_the_default_agent_on_each_engine(tmp_path):
     text = _bench(tmp_path, *args)
     lines = text.stdout.splitlines()
     assert text.returncode == 0 and lines[0] == engine_line()
-    assert lines[1].startswith("the default agent (depth 'auto', scaled) a move, the same 2 positions on each engine")
+    assert lines[1].startswith("the default agent (depth 'auto', dots) a move, the same 2 positions on each engine")
     table = [line.split() for line in lines[3:3 + len(rows)]]
     assert [(cells[0], cells[4]) for cells in table] == [(r["layout"], r["engine"]) for r in rows]
     assert [cells[3] for cells in table][-1] == "2"  # small's depths

@@ -24,7 +24,7 @@ from pacman.compare import compare
 
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
 #: `a` states the default evaluation, `b` leaves it out: the same configuration once defaults are filled in.
-SAME = ["--layout", "small", "--agent-args", "depth=1", "--config", "a:--agent-args evaluation=scaled",
+SAME = ["--layout", "small", "--agent-args", "depth=1", "--config", "a:--agent-args evaluation=dots",
         "--config", "b:"]
 #: The pairs after which `win-rate:0,0.1` accepts H0 when every pair ties, and the LLR there.
 H0_PAIRS = 28
@@ -159,7 +159,7 @@ def test_a_batch_line_carries_a_name_only_when_its_configuration_has_one(tmp_pat
     again = run_batch(SMALL, games=3, jobs=1, out=tmp_path / "plain.jsonl", resume=True)
     assert again.played == 1 and len(again.records) == 3
     named = run_batch([GameConfig.create("small", "expectimax", {"depth": 1}, name="x"),
-                       GameConfig.create("small", "expectimax", {"depth": 1, "evaluation": "scaled"}, name="y")],
+                       GameConfig.create("small", "expectimax", {"depth": 1, "evaluation": "dots"}, name="y")],
                       games=2, jobs=1)
     assert [line["name"] for line in named.records] == ["x", "x", "y", "y"]
     assert [_without(r, "name") for r in named.records_of(0)] == [_without(r, "name") for r in named.records_of(1)]

@@ -899,8 +899,8 @@ def _equal(actual: Any, expected: Any) -> None:
 
 
 def _effective(agent_args: dict[str, Any]) -> None:
-    assert agent_args.get("depth") == "auto" and agent_args.get("evaluation") == "scaled", \
-        f"--json records agent_args {agent_args}, not the effective depth=auto, evaluation=scaled"
+    assert agent_args.get("depth") == "auto" and agent_args.get("evaluation") == "dots", \
+        f"--json records agent_args {agent_args}, not the effective depth=auto, evaluation=dots"
 
 
 # -- output paths (play, batch, grade) ----------------------------------------------------------
@@ -1151,7 +1151,7 @@ BATCH_FLAG_CASES = [
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),
     Case("batch-lines-record-effective-agent-args", batch("--out", "r.jsonl", "--games", "1"), status=0, sub=True,
          check=lambda r: _lines_where(r, "r.jsonl", 1, lambda line: line["agent_args"].get("depth") == "auto"
-                                      and line["agent_args"].get("evaluation") == "scaled")),
+                                      and line["agent_args"].get("evaluation") == "dots")),
 ]
 
 

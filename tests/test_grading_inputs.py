@@ -300,7 +300,7 @@ def test_the_watch_commands_play_a_student_style_solution(work, command):
     game = json.loads(done.stdout.splitlines()[0])
     assert not game["crashed"] and game["moves"] == 15, game
     assert game["error"] == ("cut off after 15 Pacman moves, the move limit" if game["cut_off"] else None), game
-    expected = "multi_agents.py:better_evaluation" if "evaluation=" in command else "scaled"
+    expected = "multi_agents.py:better_evaluation" if "evaluation=" in command else "dots"
     assert game["agent_args"]["evaluation"] == expected
 
 

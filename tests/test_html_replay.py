@@ -144,7 +144,7 @@ def test_play_html_writes_the_page_of_the_game_played(tmp_path):
     data = _embedded((tmp_path / "game.html").read_text(encoding="utf-8"))
     assert data["result"]["score"] == played["score"] and data["result"]["moves"] == played["moves"] == 30
     assert len(data["search"]) == 30 and all(entry["depth"] == 2 for entry in data["search"])
-    assert data["agents"]["evaluation"] == "scaled"
+    assert data["agents"]["evaluation"] == "dots"
 
 
 def test_replay_html_of_an_old_replay_file(tmp_path):

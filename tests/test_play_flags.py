@@ -163,7 +163,7 @@ def test_json_and_replay_files_record_the_effective_agent_arguments(capsys, tmp_
     status, out, _ = run(capsys, "play", "--layout", "tiny", "--seed", "2", "--max-moves", "3", "--display", "none",
                          "--json", "--save", str(saved))
     args = json.loads(out)["agent_args"]
-    assert status == 0 and args["depth"] == "auto" and args["evaluation"] == "scaled" and args["ghost_model"] == "random"
+    assert status == 0 and args["depth"] == "auto" and args["evaluation"] == "dots" and args["ghost_model"] == "random"
     assert json.loads(saved.read_text())["agents"]["agent_args"] == args
     status, out, _ = run(capsys, "replay", str(saved), "--display", "none", "--json")
     assert status == 0 and json.loads(out)["agent_args"] == args

@@ -59,9 +59,9 @@ def test_safe_is_better_without_the_scared_pull_and_with_a_dearer_room():
 # parity tests of tests/test_compiled_core.py) at 3-4 s a move on `tiny`, 15 minutes for these (CI's
 # PACMAN_AI_ENGINE=python run skips them).
 @needs_core
-@pytest.mark.parametrize("evaluation", ["safe", None])  # None: the default agent's, `scaled` (safe on big mazes)
+@pytest.mark.parametrize("evaluation", ["safe", "scaled", None])  # None: the default agent's, `dots`
 def test_safe_and_the_default_agent_win_the_games_a_dearer_room_circled_in(evaluation):
-    assert DEFAULT_EVALUATION == "scaled"
+    assert DEFAULT_EVALUATION == "dots"
     layout = load_layout("tiny")
     for seed in CIRCLING_SEEDS:
         result = run_game(layout, make_pacman_agent("expectimax", {"evaluation": evaluation}),
@@ -77,4 +77,4 @@ def test_the_default_agent_wins_one_of_them_from_the_command_line(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     game = json.loads(done.stdout)
-    assert game["agent_args"]["evaluation"] == "scaled" and game["won"] and not game["cut_off"], game
+    assert game["agent_args"]["evaluation"] == "dots" and game["won"] and not game["cut_off"], game

@@ -32,7 +32,7 @@ def test_run_then_table_shows_win_rates_intervals_and_the_gap_to_the_optimum(tmp
     assert cells[1] == "50.0%"
     wins = round(float(cells[2].split()[0]) * 8 / 100)
     assert cells[2].endswith(f"gap {100 * (0.5 - wins / 8):+.1f} (8 games)")
-    assert cells[3:] == ["-"] * 8 + ["n/a", "-"]  # not played yet; no learned model of coinflip
+    assert cells[3:] == ["-"] * 9 + ["n/a", "-"]  # not played yet; no learned model of coinflip
 
 
 def test_an_unknown_layout_is_named(tmp_path):

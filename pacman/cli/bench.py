@@ -336,7 +336,7 @@ def _print_pruning(pruning: dict[str, Any]) -> None:
 
 def _print_auto(auto: dict[str, Any]) -> None:
     """The table of `auto_benchmark`: the default agent's time a move on each engine."""
-    print(f"the default agent (depth 'auto', scaled) a move, the same {auto['positions']} positions on each engine "
+    print(f"the default agent (depth 'auto', dots) a move, the same {auto['positions']} positions on each engine "
           f"(random ghosts, an empty table each; each position the median of {auto['runs']} runs)")
     print(f"  {'layout':<10} {'ghosts':>6} {'cells':>5} {'depths':<7} {'engine':<8} {'median ms':>10} {'p99 ms':>9} "
           f"{'max ms':>9} {'nodes/move':>11} {'max nodes':>10}")

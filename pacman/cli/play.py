@@ -67,7 +67,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                            f"(default: expectimax)")
     play.add_argument("--agent-args", default=None, metavar="K=V,...",
                       help="keyword arguments for the Pacman agent, e.g. depth=3,evaluation=better,time_limit=0.2 "
-                           "(default for expectimax: depth=auto,evaluation=scaled)")
+                           "(default for expectimax: depth=auto,evaluation=dots)")
     play.add_argument("--ghosts", default="random", choices=sorted(GHOST_KINDS),
                       help="ghost agent kind (default: random)")
     play.add_argument("--num-ghosts", type=non_negative_int, default=None, metavar="N",
