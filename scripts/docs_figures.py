@@ -447,7 +447,7 @@ def _layout_outcomes(m: Measurements) -> str:
 
 HELD_OUT_AGENTS = ("greedy", "expectimax:depth=2,evaluation=safe", "expectimax:depth=2,evaluation=better",
                    "expectimax:depth=2,evaluation=scaled", "expectimax:depth=None,node_limit=2000,evaluation=scaled",
-                   "expectimax")
+                   "expectimax:evaluation=scaled", "expectimax")
 HELD_OUT_COMMAND = ("python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 "
                     + " ".join(f"--agent {agent}" for agent in HELD_OUT_AGENTS) + " --json held-out.json")
 #: The per-maze results of HELD_OUT_COMMAND (its --json, without the mazes' text and the agents' first moves).
@@ -530,7 +530,7 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     order = ("blob", "fork", "cross", "pen")
     expect("mazes by family", " ".join(counts.groups()) if counts else "nothing",
            " ".join(str(len(families.get(family, []))) for family in order))
-    by_family = re.findall(r"(?:greedy|`safe`|`better`|`scaled`|`scaled` with the node limit|`auto`) "
+    by_family = re.findall(r"(?:greedy|`safe`|`better`|`scaled`|`scaled` with the node limit|`auto`|`dots`) "
                            r"(\d+\.\d), (\d+\.\d), (\d+\.\d), (\d+\.\d)", prose)
     for found, (s, policy, _, optima) in zip(by_family, summaries):
         gaps = [statistics.mean(100 * (optima[i].win - policy[i].win) for i in families[family]) for family in order]
@@ -545,14 +545,14 @@ def _held_out_gaps(m: Measurements | None, root: Path) -> list[str]:
     return problems
 
 
-WILD_AGENTS = ("greedy", "expectimax:depth=2,evaluation=scaled", "expectimax")
+WILD_AGENTS = ("greedy", "expectimax:depth=2,evaluation=scaled", "expectimax:evaluation=scaled", "expectimax")
 WILD_COMMAND = ("python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 "
                 + " ".join(f"--agent {agent}" for agent in WILD_AGENTS) + " --json wild.json")
 #: The per-maze results of WILD_COMMAND (its --json, without the mazes' text and the agents' first moves).
 WILD_DATA = "docs/figures-data/wild-gaps.json"
 
 
-CORRIDOR_AGENTS = ("expectimax", "expectimax:depth=2,evaluation=scaled", "greedy")
+CORRIDOR_AGENTS = ("expectimax", "expectimax:evaluation=scaled", "expectimax:depth=2,evaluation=scaled", "greedy")
 CORRIDOR_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 "
                     + " ".join(f"--agent {agent}" for agent in CORRIDOR_AGENTS) + " --json corridors.json")
 #: The per-maze results of CORRIDOR_COMMAND (its --json, without the mazes' text and the agents' first moves).
@@ -660,7 +660,7 @@ def _output_block(document: str, figure: str, command: str, block: int, machine:
 
 COMPARE_TWO = ("pacman-ai compare --layout small --agent-args depth=1 --config score:'--agent-args evaluation=score' "
                "--config better:'--agent-args evaluation=better' --games 50")
-COMPARE_SPRT_SAME = ("pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' "
+COMPARE_SPRT_SAME = ("pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=dots' "
                      "--config b: --sprt win-rate:0,0.1 --jobs 2")
 COMPARE_TRAPPED = ("pacman-ai compare --layout trapped --ghosts random --config d2:'--agent-args depth=2,evaluation=better' "
                    "--config d3:'--agent-args depth=3,evaluation=better' --games 500 --jobs 2")
@@ -715,10 +715,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
            verify=functools.partial(_set_gaps, figure='wild-gaps', data=WILD_DATA, agents=WILD_AGENTS,
-                                    command=WILD_COMMAND, prefix='wild')),
+                                    command=WILD_COMMAND, prefix='wild', families_of='expectimax:evaluation=scaled')),
     Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
            data=CORRIDOR_DATA, verify=functools.partial(_set_gaps, figure='corridor-gaps', data=CORRIDOR_DATA,
-                                                        agents=CORRIDOR_AGENTS, command=CORRIDOR_COMMAND)),
+                                                        agents=CORRIDOR_AGENTS, command=CORRIDOR_COMMAND,
+                                                        families_of='expectimax:evaluation=scaled')),
     Figure('corridor-budgets', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_BUDGET_COMMAND,
            data=CORRIDOR_BUDGET_DATA,
            verify=functools.partial(_set_gaps, figure='corridor-budgets', data=CORRIDOR_BUDGET_DATA,
@@ -734,6 +735,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                                            '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
                                            '--set corridors --mazes 300',
                                            '--layout trapped --layout minimax --per-maze'))),
+    Figure('dots-default', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
+                             for where in ('--set held-out --mazes 300', '--set held-out --first 2000000 --mazes 300',
+                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
+                                           '--set corridors --mazes 300'))),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
@@ -911,11 +917,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('core-memory', 'docs/engine.md', kind='recorded',
            command='pacman-ai bench --part search --depths 2,3,4 --positions 20 --runs 3'),
     Figure('sprt-model', 'docs/experiments.md', kind='recorded',
-           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=dots' --config b: --sprt win-rate:0,0.1 --jobs 2"),
     Figure('sprt-same-config', 'docs/experiments.md', kind='recorded',
-           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=dots' --config b: --sprt win-rate:0,0.1 --jobs 2"),
     Figure('sprt-same-config-notes', 'docs/experiments.md', kind='recorded',
-           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=scaled' --config b: --sprt win-rate:0,0.1 --jobs 2"),
+           command="pacman-ai compare --layout small --agent-args depth=1 --config a:'--agent-args evaluation=dots' --config b: --sprt win-rate:0,0.1 --jobs 2"),
     Figure('sprt-d2-d3', 'docs/experiments.md', kind='recorded',
            command="pacman-ai compare --layout tricky --ghosts directional --config d2:'--agent-args depth=2,evaluation=better' --config d3:'--agent-args depth=3,evaluation=better' --sprt win-rate:0,0.1 --out d2-d3.jsonl --plot d2-d3-sprt.png --jobs 2"),
     Figure('paired-unpaired', 'docs/experiments.md', kind='recorded',
