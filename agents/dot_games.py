@@ -19,8 +19,8 @@ evaluation term.
 
 The tables are built with numpy, once per maze (`dot_games`, kept on the
 layout): ``(n, 5 n)`` floats per dot and per pair, n the maze's open cells,
-only for a maze of at most MAX_CELLS open cells whose tables take at most
-MAX_TABLE_BYTES.
+only for a small maze (`pacman.agents.small_mazes`: Pacman's region under 64
+cells) whose tables take at most MAX_TABLE_BYTES.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
+from pacman.agents.small_mazes import is_small_maze
 from pacman.layout import Layout
 from pacman.state import GHOSTS, GameState
 
@@ -36,10 +37,8 @@ from pacman.state import GHOSTS, GameState
 _STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 #: A ghost that has not moved yet has no last direction.
 NO_DIRECTION = 4
-#: The largest maze the games are built for, in open cells (a small maze of pacman.agents.expectimax has
-#: fewer than 64 in Pacman's region), the most dots (the core's kernel reads at most 64), and the most bytes their
-#: tables may take (pairs grow as the square of the dots: 14 dots on 63 cells take 16 MiB).
-MAX_CELLS = 63
+#: The most dots the games are built for (the core's kernel reads at most 64), and the most bytes their tables
+#: may take (pairs grow as the square of the dots: 14 dots on 63 open cells take 16 MiB).
 MAX_DOTS = 64
 MAX_TABLE_BYTES = 16 * 2**20
 #: Value iteration stops once no value moves by more than this.
@@ -176,14 +175,15 @@ class DotGames:
 
 
 def dot_games(layout: Layout) -> DotGames | None:
-    """The dot games of `layout`, built on first use and kept on the layout; None for a maze of more than
-    MAX_CELLS open cells or MAX_DOTS dots, whose tables would take more than MAX_TABLE_BYTES, or with no dot."""
+    """The dot games of `layout`, built on first use and kept on the layout; None for a maze that is not small
+    (`pacman.agents.small_mazes.is_small_maze`), with more than MAX_DOTS dots or none, or whose tables would take
+    more than MAX_TABLE_BYTES."""
     games = layout.derived("dot_games", _build)
     return games if games is not False else None
 
 
 def _build(layout: Layout) -> DotGames | bool:
-    if _open_cells(layout) > MAX_CELLS or not 1 <= len(layout.food) <= MAX_DOTS:
+    if not is_small_maze(layout) or not 1 <= len(layout.food) <= MAX_DOTS:
         return False
     if table_bytes(layout) > MAX_TABLE_BYTES:
         return False

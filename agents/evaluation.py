@@ -28,6 +28,7 @@ from typing import Any, Callable, NamedTuple
 
 from pacman.agents.declarations import CoreEvaluation
 from pacman.agents.dot_games import dot_games
+from pacman.agents.small_mazes import SMALL_MAZE_CELLS, region_cells
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.layout import Layout
@@ -73,18 +74,11 @@ _SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
 #: `scaled`: `safe`'s danger terms (a ghost within one step, within five, the room) at full weight where Pacman's
 #: region has at least SCALED_FULL cells, shrinking linearly to nothing at SCALED_NONE cells or fewer
 #: (docs/search-strength.md, "Near the optimum on small mazes")
-SCALED_NONE, SCALED_FULL = 24, 64
+SCALED_NONE, SCALED_FULL = 24, SMALL_MAZE_CELLS
 #: `scaled`'s lost-game penalty at SCALED_NONE cells or fewer (`safe`'s 2,000 from SCALED_FULL up, linear between):
 #: with the deeper search of a small maze, a loss priced at 2,000 made Pacman wait where the optimum goes
 #: (docs/search-strength.md, "Deeper on small mazes")
 SCALED_LOST_PENALTY = 1000.0
-
-
-def region_cells(layout: Layout) -> int:
-    """The number of cells of Pacman's region (the cells he can ever reach): what `scaled`'s weights, and the
-    default agent's search on a small maze (`pacman.agents.expectimax.SMALL_MAZE_NODES`), go by."""
-    region = layout.region(layout.pacman_start)
-    return sum(1 for x in range(layout.width) for y in range(layout.height) if layout.region((x, y)) == region)
 
 
 def _scaled_weights(cells: int) -> _Weights:
@@ -354,9 +348,9 @@ def dots_evaluation(state: GameState) -> float:
 
     The chance is the least, over the pairs of dots left, of the product over the hunting ghosts of the
     probability of eating both before that ghost catches him: with one ghost and no capsule it is never below
-    his true win probability, and with one or two dots left it is that probability. On a maze of more than
-    MAX_CELLS open cells, or whose games would take more than MAX_TABLE_BYTES (`pacman.agents.dot_games`),
-    there are no games, and it is `scaled`.
+    his true win probability, and with one or two dots left it is that probability. On a maze that is not
+    small (`pacman.agents.small_mazes`: Pacman's region has 64 cells or more), or whose games would take more
+    than MAX_TABLE_BYTES (`pacman.agents.dot_games`), there are no games, and it is `scaled`.
     Where there are games it declares no ghost horizon (the chance depends on every ghost, however far), so the
     far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s with
     DOT_GAMES_WEIGHT more at the top.

@@ -15,9 +15,10 @@ from typing import Any, Callable, Sequence
 
 from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, core_status, requested_engine
 from pacman.agents.declarations import proof_gaps
-from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, SCALED_FULL, region_cells, resolve_evaluation
+from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult, iterative_search
+from pacman.agents.small_mazes import SMALL_MAZE_CELLS, is_small_maze
 from pacman.actions import Action
 from pacman.distances import DistanceTable
 from pacman.errors import AgentSpecError
@@ -44,8 +45,6 @@ MAX_DEPTH = 30
 MAX_SEARCH_LEAVES = 10**8
 #: The same limit for a pruned search on the compiled core: depth 4 with four ghosts (2.7e10) fits.
 MAX_CORE_SEARCH_LEAVES = 3 * 10**10
-#: A maze is small when Pacman's region has fewer cells than this (`region_cells`): `scaled`'s full weights start here.
-SMALL_MAZE_CELLS = SCALED_FULL
 #: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 #: The budget is the largest whose moves take at most 20 ms at the 99th percentile on the slowest machine measured
@@ -62,12 +61,6 @@ DEEPENING_STEP = 2
 #: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
 #: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
 DECISION_CACHE_SIZE = 4096
-
-
-def is_small_maze(layout: Layout) -> bool:
-    """Whether Pacman's region on `layout` has fewer than SMALL_MAZE_CELLS cells: where ``depth="auto"`` deepens
-    under SMALL_MAZE_NODES, and a node budget by DEEPENING_STEP plies."""
-    return layout.derived("region_cells", region_cells) < SMALL_MAZE_CELLS
 
 
 def deepening_step(layout: Layout) -> int:

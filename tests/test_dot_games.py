@@ -15,8 +15,9 @@ pytest.importorskip("scipy")  # the solver (pacman.research) is the reference
 
 from pacman.agents import ExpectimaxAgent  # noqa: E402
 from pacman.agents.compiled import core_status  # noqa: E402
-from pacman.agents.dot_games import (MAX_CELLS, MAX_TABLE_BYTES, NO_DIRECTION, DotGames, dot_games,  # noqa: E402
+from pacman.agents.dot_games import (MAX_TABLE_BYTES, NO_DIRECTION, DotGames, dot_games,  # noqa: E402
                                      table_bytes)
+from pacman.agents.small_mazes import is_small_maze  # noqa: E402
 from pacman.agents.evaluation import DOT_GAMES_WEIGHT, dots_evaluation, scaled_evaluation  # noqa: E402
 from pacman.layout import load_layout, parse_layout  # noqa: E402
 from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
@@ -174,7 +175,7 @@ def test_dots_adds_the_weight_for_a_win_and_the_chance_for_a_live_state():
 
 def test_a_maze_too_big_for_the_games_is_valued_as_scaled():
     layout = load_layout("medium")
-    assert sum(not layout.is_wall(x, y) for x in range(layout.width) for y in range(layout.height)) > MAX_CELLS
+    assert not is_small_maze(layout)
     assert dot_games(layout) is None
     for state in _random_roots(layout, 5, 6):
         assert dots_evaluation(state) == scaled_evaluation(state)
