@@ -739,7 +739,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
                              for where in ('--set held-out --mazes 300', '--set held-out --first 2000000 --mazes 300',
                                            '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
-                                           '--set corridors --mazes 300'))),
+                                           '--set corridors --mazes 300'))
+           + '; python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent '
+             'expectimax:evaluation=scaled --agent greedy --draw docs/images/where-dots-loses.png; '
+           + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1{args}'
+                       for layout in ('trapped', 'minimax', 'tiny') for args in ('', ' --agent-args evaluation=scaled'))),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
