@@ -5,15 +5,18 @@ values it returns, and search then prunes with Star1 (exactly): a fixed attribut
 ``bounds = (low, high)`` true for every state, or a function attribute
 ``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
 moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). `better`, `safe` and `scaled` declare `bounds_within`; `score` declares none.
-It may also declare ``ghost_horizon = H`` (an int >= 0, or a function of the layout giving H or None): its value of a live
+move costs a point). `better`, `safe`, `scaled` and `dots` declare `bounds_within`; `score` declares none.
+It may also declare ``ghost_horizon = H`` (an int >= 0, or a function of the
+layout giving H or None): its value of a live
 state does not depend on where a ghost is, or which way it faces, while the
 ghost is hunting and more than H maze steps from Pacman, or scared with a
 timer no greater than its distance from him. Expectimax with Star2 then skips
 ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
-`score` 0, `dots` 8 on a maze without dot games and none on one with them. It may declare ``prepare(layout)``: tables it builds once per maze, which a search agent
-builds before a game's first move. `resolve_evaluation` turns what a user writes
-into a callable: a callable, a registered name (``score``, ``better``, ``safe``, ``scaled``: the default, ``dots``),
+`score` 0, `dots` 8 on a maze without dot games and none on one with them. It
+may declare ``prepare(layout)``: tables it builds once per maze, which a search
+agent builds before a game's first move. `resolve_evaluation` turns what a user
+writes into a callable: a callable, a registered name (``score``, ``better``,
+``safe``, ``scaled``, ``dots``: the default),
 ``module:function`` or ``path/to/file.py:function``.
 """
 
@@ -372,8 +375,11 @@ def dots_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
 
 
 def _core_dots(layout: Layout) -> tuple | None:
+    """The core's form of `layout`'s dot games (None where there are none), made once per layout, not per game."""
     games = dot_games(layout)
-    return games.core_form(DOT_GAMES_WEIGHT) if games is not None else None
+    if games is None:
+        return None
+    return layout.derived("dot_games_core", lambda _: games.core_form(DOT_GAMES_WEIGHT))
 
 
 def dots_ghost_horizon(layout: Layout) -> int | None:
