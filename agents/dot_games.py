@@ -21,6 +21,16 @@ The tables are built with numpy, once per maze (`dot_games`, kept on the
 layout): ``(n, 5 n)`` floats per dot and per pair, n the maze's open cells,
 only for a small maze (`pacman.agents.small_mazes`: Pacman's region under 64
 cells) whose tables take at most MAX_TABLE_BYTES.
+
+With two ghosts the product of their one-ghost games is only an estimate: on a
+maze of two dots it may say 1.0 where Pacman wins half his games. So on a maze
+with exactly two ghosts whose games against both cost at most
+MAX_TWO_GHOST_COST to solve, the same games (each dot, each pair) are solved again
+against the two ghosts together, ``two(d)[p, g1, g2]`` and
+``two_pair(d, e)[p, g1, g2]``: ghost 1 moves, then ghost 2, as the rules move
+them, and Pacman loses when either lands on him. With both ghosts hunting,
+`chance` reads these, so on such a maze with one or two dots and no capsule it
+is the exact win probability again, and with more dots it is never below it.
 """
 
 from __future__ import annotations
@@ -41,6 +51,11 @@ NO_DIRECTION = 4
 #: may take (pairs grow as the square of the dots: 14 dots on 63 open cells take 16 MiB).
 MAX_DOTS = 64
 MAX_TABLE_BYTES = 16 * 2**20
+#: The most multiply-adds a sweep of the games against two ghosts together may take (`two_ghost_cost`): each sweep
+#: moves both ghosts over a table of (open cells) x (5 x open cells)^2 floats a game, as two products by the
+#: ghosts' (5 x open cells)-square matrix of moves. The cap keeps their build to about two seconds (a few hundred
+#: sweeps) and takes in every two-ghost maze of the harness's sets (docs/search-strength.md, "Two ghosts at once").
+MAX_TWO_GHOST_COST = 100_000_000
 #: Value iteration stops once no value moves by more than this.
 TOLERANCE = 1e-13
 #: ... or after this many sweeps, which no maze of the solver's size comes near: a game whose values still move
@@ -50,9 +65,10 @@ MAX_SWEEPS = 1_000_000
 
 class DotGames:
     """The one-dot and two-dot games of a layout's dots (only the one-dot games with ``pairs=False``), against
-    one random ghost."""
+    one random ghost, and against both ghosts together where the layout has two (``two_ghosts``; unless
+    ``two_ghosts`` says, only when those games cost at most MAX_TWO_GHOST_COST)."""
 
-    def __init__(self, layout: Layout, pairs: bool = True) -> None:
+    def __init__(self, layout: Layout, pairs: bool = True, two_ghosts: bool | None = None) -> None:
         cells = [(x, y) for x in range(layout.width) for y in range(layout.height) if not layout.is_wall(x, y)]
         self.layout = layout
         self.index = {cell: i for i, cell in enumerate(cells)}
@@ -100,10 +116,27 @@ class DotGames:
         self._pair_game = np.zeros((count, count), dtype=np.int64)
         for t, (j, k) in enumerate(combinations(range(count), 2)):
             self._pair_game[j, k] = count + t
+        if two_ghosts is None:
+            two_ghosts = layout.num_ghosts == 2 and two_ghost_cost(layout, pairs) <= MAX_TWO_GHOST_COST
+        elif two_ghosts and layout.num_ghosts != 2:
+            raise ValueError(f"{layout.name}: games against two ghosts together need a maze of two ghosts, "
+                             f"not {layout.num_ghosts}")
+        #: the games against both ghosts: one table [Pacman's cell, ghost 1's column, ghost 2's column, game], the
+        #: games in the same order; empty bytes where there are none
+        self._two_bytes = self._two_ghost_games(pairs) if two_ghosts else b""
+        self._two = (np.frombuffer(self._two_bytes, dtype=np.float64).reshape(n, n * 5, n * 5, -1)
+                     if two_ghosts else None)
+
+    @property
+    def two_ghosts(self) -> bool:
+        """Whether the games were also solved against the layout's two ghosts together."""
+        return self._two is not None
 
     def chance(self, state: GameState) -> float:
         """The least, over the pairs of dots left (the dot, when one is left), of the product over the hunting
-        ghosts (not scared) of their game's value: with one ghost, never below Pacman's win probability."""
+        ghosts (not scared) of their game's value: with one ghost, never below Pacman's win probability. Where
+        the games against two ghosts together were solved and both hunt, the least of those games' values
+        instead: never below the win probability either."""
         food = state.food_mask
         left = np.array([j for j, dot in enumerate(self.dots) if food >> self._bits[dot] & 1], dtype=np.int64)
         if self._pair and len(left) > 1:
@@ -111,18 +144,27 @@ class DotGames:
             games = self._pair_game[left[first], left[second]]
         else:
             games = left
+        if not len(games):
+            return 1.0
+        timers = state.scared_timers
+        if self._two is not None and not timers[0] and not timers[1]:  # both hunting: their game together
+            first, second = (self.key(position, key % 5) for key, position in zip(state[GHOSTS],
+                                                                                  state.ghost_positions))
+            return min(1.0, float(self._two[self.index[state.pacman_position], first, second][games].min()))
         here = self._values[self.index[state.pacman_position]]
         chances = np.ones(len(games))
         for key, position, timer in zip(state[GHOSTS], state.ghost_positions, state.scared_timers):
             if not timer:  # each ghost in turn, as the core multiplies them
                 chances = chances * here[self.key(position, key % 5)][games]
-        return min(1.0, float(chances.min())) if len(games) else 1.0
+        return min(1.0, float(chances.min()))
 
     def core_form(self, weight: float) -> tuple:
         """What the compiled core's feature kernel reads (its `dots` argument): each cell's open-cell column and
         each cell's dot index (int32, -1 for none), the tables' bytes (float64, [Pacman's open cell][ghost
         column][game], the games the dots, then the pairs (j, k), j < k, in that order: the table `chance`
-        reads, not a copy), the open cells, the dots, whether there are pairs, and the weight of the chance."""
+        reads, not a copy), the open cells, the dots, whether there are pairs, the weight of the chance, and the
+        games against two ghosts together (float64, [Pacman's open cell][ghost 1's column][ghost 2's
+        column][game], the same games; empty bytes where there are none)."""
         layout = self.layout
         cells = layout.width * layout.height
         columns = np.full(cells, -1, dtype=np.int32)
@@ -132,7 +174,7 @@ class DotGames:
         for j, dot in enumerate(self.dots):
             numbers[self._bits[dot]] = j
         return (columns.tobytes(), numbers.tobytes(), self._bytes, self.cells, len(self.dots),
-                bool(self._pair), float(weight))
+                bool(self._pair), float(weight), self._two_bytes)
 
     def single(self, dot: tuple[int, int]) -> np.ndarray:
         """``[p, g]``: the probability of eating `dot` before the ghost catches Pacman."""
@@ -141,6 +183,19 @@ class DotGames:
     def pair(self, d: tuple[int, int], e: tuple[int, int]) -> np.ndarray:
         """``[p, g]``: the probability of eating both dots before the ghost catches Pacman."""
         return self._pair[(d, e) if (d, e) in self._pair else (e, d)]
+
+    def two(self, dot: tuple[int, int]) -> np.ndarray:
+        """``[p, g1, g2]``: the probability of eating `dot` before either ghost catches Pacman."""
+        if self._two is None:
+            raise ValueError(f"{self.layout.name}: the games against two ghosts together were not solved")
+        return self._two[:, :, :, self.dots.index(dot)]
+
+    def two_pair(self, d: tuple[int, int], e: tuple[int, int]) -> np.ndarray:
+        """``[p, g1, g2]``: the probability of eating both dots before either ghost catches Pacman."""
+        if self._two is None or not self._pair:
+            raise ValueError(f"{self.layout.name}: the pairs' games against two ghosts together were not solved")
+        j, k = sorted((self.dots.index(d), self.dots.index(e)))
+        return self._two[:, :, :, self._pair_game[j, k]]
 
     def key(self, position: tuple[float, float], direction: int) -> int:
         """The column of a ghost on the cell `position` facing `direction` (0-3, or NO_DIRECTION)."""
@@ -174,6 +229,49 @@ class DotGames:
         raise ValueError(f"{self.layout.name}: the dot games' values still move after {MAX_SWEEPS:,} sweeps")
 
 
+    def _two_ghost_games(self, pairs: bool) -> bytes:
+        """The games against both ghosts, as bytes [p, g1, g2, game]: the dots, then the pairs (j, k), j < k."""
+        n = self.cells
+        moves = np.zeros((n * 5, n * 5))  # a ghost's move as a matrix: key -> key, its chances
+        for key in range(n * 5):
+            np.add.at(moves[key], self._successors[key], self._chances[key])
+        self._ghost_matrix = moves
+        single = [self._solve_two({self.dots[j]: None}) for j in range(len(self.dots))]
+        solved = list(single)
+        if pairs:
+            solved += [self._solve_two({self.dots[j]: single[k], self.dots[k]: single[j]})
+                       for j, k in combinations(range(len(self.dots)), 2)]
+        del self._ghost_matrix
+        return np.ascontiguousarray(np.stack(solved, axis=-1), dtype=np.float64).tobytes()
+
+    def _both_ghosts_move(self, values: np.ndarray) -> np.ndarray:
+        """``[p, g1, g2]``: the value, Pacman on p, once ghost 1 and then ghost 2 have moved; 0 where either lands
+        on Pacman."""
+        first = self._ghost_matrix @ np.where(self._meets[:, :, None], 0.0, values)  # ghost 1, each p in turn
+        landed = np.where(self._meets[:, None, :], 0.0, first)
+        return (landed.reshape(-1, self.cells * 5) @ self._ghost_matrix.T).reshape(values.shape)  # ghost 2
+
+    def _solve_two(self, eaten: dict[tuple[int, int], np.ndarray | None]) -> np.ndarray:
+        """`_solve` with both ghosts: eating dot d wins if ``eaten[d]`` is None and otherwise goes on as
+        ``eaten[d]``'s game, both ghosts to move, lost if Pacman stepped onto either."""
+        n, g = self.cells, self.cells * 5
+        caught = self._meets[:, :, None] | self._meets[:, None, :]
+        fixed = {}
+        for dot, rest in eaten.items():
+            p = self.index[dot]
+            fixed[p] = np.ones((g, g)) if rest is None else np.where(caught[p], 0.0, self._both_ghosts_move(rest)[p])
+        values = np.zeros((n, g, g))
+        for _ in range(MAX_SWEEPS):
+            after = np.where(caught, 0.0, self._both_ghosts_move(values))
+            for p, row in fixed.items():
+                after[p] = row
+            new = after[self._moves].max(axis=1)
+            if np.max(np.abs(new - values)) <= TOLERANCE:
+                return new
+            values = new
+        raise ValueError(f"{self.layout.name}: the two-ghost games' values still move after {MAX_SWEEPS:,} sweeps")
+
+
 def dot_games(layout: Layout) -> DotGames | None:
     """The dot games of `layout`, built on first use and kept on the layout; None for a maze that is not small
     (`pacman.agents.small_mazes.is_small_maze`), with more than MAX_DOTS dots or none, or whose tables would take
@@ -199,3 +297,11 @@ def table_bytes(layout: Layout) -> int:
     pair of dots."""
     cells, dots = _open_cells(layout), len(layout.food)
     return (dots + dots * (dots - 1) // 2) * cells * cells * 5 * 8
+
+
+def two_ghost_cost(layout: Layout, pairs: bool = True) -> int:
+    """The multiply-adds of one sweep of the games of `layout` against two ghosts together: per game (each dot, and
+    each pair of dots with `pairs`), two products of the (5 n)-square matrix of a ghost's moves with a table of
+    n x (5 n)^2 values, n the maze's open cells."""
+    cells, dots = _open_cells(layout), len(layout.food)
+    return (dots + (dots * (dots - 1) // 2 if pairs else 0)) * 2 * cells * (cells * 5) ** 3

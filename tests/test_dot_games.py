@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 import subprocess
 import sys
 from pathlib import Path
@@ -15,24 +16,24 @@ pytest.importorskip("scipy")  # the solver (pacman.research) is the reference
 
 from pacman.agents import ExpectimaxAgent  # noqa: E402
 from pacman.agents.compiled import core_status  # noqa: E402
-from pacman.agents.dot_games import (MAX_TABLE_BYTES, NO_DIRECTION, DotGames, dot_games,  # noqa: E402
-                                     table_bytes)
+from pacman.agents.dot_games import (MAX_TABLE_BYTES, MAX_TWO_GHOST_COST, NO_DIRECTION, DotGames,  # noqa: E402
+                                     dot_games, table_bytes, two_ghost_cost)
 from pacman.agents.small_mazes import is_small_maze  # noqa: E402
 from pacman.agents.evaluation import DOT_GAMES_WEIGHT, dots_evaluation, scaled_evaluation  # noqa: E402
-from pacman.layout import load_layout, parse_layout  # noqa: E402
+from pacman.layout import Layout, load_layout, parse_layout  # noqa: E402
 from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
 from pacman.research.regret import optimal_values  # noqa: E402
-from pacman.state import GameState  # noqa: E402
+from pacman.state import GHOSTS, GameState  # noqa: E402
 from test_evaluation_bounds import _random_roots  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_core = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built or is switched off")
 
 
-def _random_layout(rng: np.random.Generator, dots: int):
-    """A random maze of 3-6 by 3-5 open squares (walls drawn at random, the largest connected part kept), with
-    Pacman, one ghost and `dots` dots on distinct cells; None when the part is too small."""
-    width, height = int(rng.integers(3, 7)), int(rng.integers(3, 6))
+def _random_layout(rng: np.random.Generator, dots: int, ghosts: int = 1, most: tuple[int, int] = (6, 5)):
+    """A random maze of 3-6 by 3-5 open squares (at most `most`; walls drawn at random, the largest connected part
+    kept), with Pacman, `ghosts` ghosts and `dots` dots on distinct cells; None when the part is too small."""
+    width, height = int(rng.integers(3, most[0] + 1)), int(rng.integers(3, most[1] + 1))
     chance = float(rng.uniform(0.0, 0.35))
     open_cells = {(x, y) for x in range(1, width + 1) for y in range(1, height + 1) if rng.random() >= chance}
     best: set = set()
@@ -51,12 +52,12 @@ def _random_layout(rng: np.random.Generator, dots: int):
         seen |= part
         if len(part) > len(best):
             best = part
-    if len(best) < dots + 3:
+    if len(best) < dots + ghosts + 2:
         return None
     cells = sorted(best)
-    chosen = rng.choice(len(cells), size=dots + 2, replace=False)
-    marks = {cells[chosen[0]]: "P", cells[chosen[1]]: "G"}
-    for i in chosen[2:]:
+    chosen = rng.choice(len(cells), size=dots + ghosts + 1, replace=False)
+    marks = {cells[chosen[0]]: "P", **{cells[i]: "G" for i in chosen[1:1 + ghosts]}}
+    for i in chosen[1 + ghosts:]:
         marks[cells[i]] = "."
     rows = []
     for y in range(height + 1, -1, -1):
@@ -136,6 +137,136 @@ def test_the_chance_is_never_below_the_win_probability_with_one_ghost_and_is_it_
                     seen.add(nxt)
                     queue.append(nxt)
     assert min(counted.values()) > 30
+
+
+def _walk(layout: Layout, most: int):
+    """The first `most` live positions of `layout`'s game with Pacman to move, breadth first from the start (two
+    positions that differ only in the score are one)."""
+    start = GameState.initial(layout)
+    seen, queue = {_unscored(start)}, deque([start])
+    while queue and most > 0:
+        state = queue.popleft()
+        most -= 1
+        yield state
+        for moved in state.successors(0):
+            if moved.is_terminal():
+                continue
+            frontier = [moved]
+            for ghost in range(1, layout.num_ghosts + 1):
+                frontier = [nxt for before in frontier for nxt in before.successors(ghost) if not nxt.is_terminal()]
+            for nxt in frontier:
+                if _unscored(nxt) not in seen:
+                    seen.add(_unscored(nxt))
+                    queue.append(nxt)
+
+
+def _unscored(state: GameState) -> tuple:
+    key = state.position_key
+    return key[:5] + key[6:]
+
+
+@pytest.mark.parametrize("dots", [1, 2])
+def test_the_two_ghost_games_are_the_solvers_win_probability_on_random_mazes(dots):
+    """On a maze with two ghosts, no capsule and one or two dots, the game against both ghosts together from the
+    start is the game: its value is the solver's V*, where the product of the one-ghost games is not."""
+    rng = np.random.default_rng(20261130 + dots)
+    checked, apart = 0, 0
+    while checked < 20:
+        layout = _random_layout(rng, dots, ghosts=2, most=(4, 4))
+        if layout is None:
+            continue
+        start = GameState.initial(layout)
+        exact = optimal_values(layout).of(start, 0)
+        games = DotGames(layout)
+        assert games.two_ghosts
+        p = games.index[start.pacman_position]
+        g1, g2 = (games.key(position, NO_DIRECTION) for position in start.ghost_positions)
+        table = games.two(games.dots[0]) if dots == 1 else games.two_pair(*games.dots)
+        assert table[p, g1, g2] == pytest.approx(exact, abs=1e-9), layout.name
+        assert games.chance(start) == pytest.approx(exact, abs=1e-9)
+        alone = games.single(games.dots[0]) if dots == 1 else games.pair(*games.dots)
+        apart += abs(alone[p, g1] * alone[p, g2] - exact) > 0.01
+        checked += 1
+    assert apart >= 3  # mazes where the product of the one-ghost games is not the game
+
+
+def test_every_reachable_position_of_a_two_ghost_maze_matches_the_solver_and_bounds_it_with_three_dots():
+    """Every live position the game reaches with Pacman to move: with one or two dots left the chance is V*, with
+    three it is never below V*."""
+    layout = parse_layout("%%%%%%%\n%. G .%\n% % % %\n%P  G.%\n%%%%%%%", name="two-ghosts")
+    exact = optimal_values(layout)
+    games = DotGames(layout)
+    assert games.two_ghosts
+    counted = {1: 0, 2: 0, 3: 0}
+    for state in _walk(layout, 20_000):
+        left, v = state.food_mask.bit_count(), exact.of(state, 0)
+        if left == 3:
+            assert games.chance(state) >= v - 1e-12
+        else:
+            assert games.chance(state) == pytest.approx(v, abs=1e-9), (state.pacman_position, state[GHOSTS])
+        counted[left] += 1
+    assert min(counted.values()) > 30
+
+
+def test_with_a_ghost_scared_the_chance_is_the_hunting_ghosts_one_ghost_games():
+    """The games against both ghosts are for both hunting; with one scared, the chance is the other's one-ghost
+    games, as on a maze of one ghost."""
+    layout = parse_layout("%%%%%%%\n%o G .%\n% % % %\n%P  G.%\n%%%%%%%", name="capsule")
+    games = DotGames(layout)
+    assert games.two_ghosts
+    scared = hunting = 0
+    for state in _walk(layout, 4_000):
+        timers = state.scared_timers
+        if all(timers):
+            assert games.chance(state) == 1.0
+            continue
+        p = games.index[state.pacman_position]
+        left = state[0].cells(state.food_mask)
+        keys = [games.key(position, key % 5) for key, position in zip(state[GHOSTS], state.ghost_positions)]
+        if any(timers):
+            (g,) = [key for key, timer in zip(keys, timers) if not timer]
+            table = games.single(left[0]) if len(left) == 1 else games.pair(*left)
+            assert games.chance(state) == min(1.0, float(table[p, g]))
+            scared += 1
+        else:
+            table = games.two(left[0]) if len(left) == 1 else games.two_pair(*left)
+            assert games.chance(state) == min(1.0, float(table[p, keys[0], keys[1]]))
+            hunting += 1
+    assert scared > 20 and hunting > 20
+
+
+def test_two_ghost_games_over_the_cost_cap_are_not_built_and_are_asked_only_of_two_ghosts():
+    """`trapped` (18 cells, 15 dots, 120 games) would cost more than MAX_TWO_GHOST_COST a sweep: its chance stays
+    the product of the one-ghost games. Asking for the games of two ghosts on a maze of one is refused."""
+    trapped = load_layout("trapped")
+    assert trapped.num_ghosts == 2 and two_ghost_cost(trapped) > MAX_TWO_GHOST_COST
+    assert not dot_games(trapped).two_ghosts
+    with pytest.raises(ValueError, match="trapped: the games against two ghosts together were not solved"):
+        dot_games(trapped).two(dot_games(trapped).dots[0])
+    one = parse_layout("%%%%%\n%P.G%\n%%%%%", name="one-ghost")
+    with pytest.raises(ValueError, match="one-ghost: games against two ghosts together need a maze of two ghosts"):
+        DotGames(one, two_ghosts=True)
+    assert not DotGames(one).two_ghosts
+
+
+@needs_core
+def test_the_core_refuses_two_ghost_games_of_the_wrong_size():
+    """The core reads the two-ghost table by its size: one that does not fit the layout is refused, not read."""
+    from pacman.agents.compiled import _core
+
+    layout = random_maze(1_000_001).layout
+    agent = ExpectimaxAgent(depth=2, evaluation="dots", engine="compiled")
+    agent.get_action(GameState.initial(layout))
+    options = agent._searcher._options
+    form = options["dots"]
+    assert form[-1]  # this maze has games against its two ghosts
+    _core.Searcher(**options)
+    for broken in (form[-1][:-8], form[-1] + form[-1][:8]):
+        with pytest.raises(ValueError, match=r"dots must be DotGames.core_form\(\) of this layout"):
+            _core.Searcher(**{**options, "dots": form[:-1] + (broken,)})
+    one_ghost = {**options, "ghosts": 1}
+    with pytest.raises(ValueError, match=r"dots must be DotGames.core_form\(\) of this layout"):
+        _core.Searcher(**one_ghost)
 
 
 MAZES = [random_maze(seed).layout for seed in range(1_000_000, 1_000_006)] + [

@@ -237,6 +237,7 @@ typedef struct {
     PyObject *dot_tables;
     const int32_t *dot_open, *dot_index;
     const double *dot_values;
+    const double *dot_two; /* the games against both of two ghosts together, or NULL (DotGames.core_form) */
     int dot_cells, dot_count, dot_pairs, dot_games; /* dot_games: the tables, count (+ the pairs) */
     double dot_weight;
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,

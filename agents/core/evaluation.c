@@ -41,7 +41,9 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
    when the games have no pairs), of the product over the hunting ghosts of their dot game's value. The values are
    laid out [Pacman's cell][ghost state][game] (DotGames.core_form), so one ghost's games are side by side. Each
    product multiplies the ghosts in order from 1.0, as DotGames.chance does; the values are never below 0, so a
-   least of 0 is the answer. */
+   least of 0 is the answer. Where the games against two ghosts together were solved (dot_two, [Pacman's
+   cell][ghost 1's state][ghost 2's state][game]) and both ghosts hunt, the one row read is those games': 1.0
+   times the value, the value itself, as DotGames.chance takes it. */
 static double
 dot_chance(const Searcher *se, const uint64_t *s)
 {
@@ -59,14 +61,22 @@ dot_chance(const Searcher *se, const uint64_t *s)
         }
     }
     size_t games = (size_t)se->dot_games;
-    const double *here = se->dot_values + (size_t)se->dot_open[cell_of(b, ST_PAC(s))] * (size_t)cells * 5 * games;
+    size_t pacman = (size_t)se->dot_open[cell_of(b, ST_PAC(s))], columns = (size_t)cells * 5;
     const double *rows[DOT_GHOSTS];
     int hunting = 0;
-    for (int i = 0; i < n; i++) {
-        if (ST_TIMER(s, i))
-            continue;
-        int key = ST_GHOST(s, i);
-        rows[hunting++] = here + (size_t)(se->dot_open[cell_of(b, key / 5)] * 5 + key % 5) * games;
+    if (se->dot_two && !ST_TIMER(s, 0) && !ST_TIMER(s, 1)) { /* both of two ghosts hunt: their games together */
+        int first = ST_GHOST(s, 0), second = ST_GHOST(s, 1);
+        size_t g1 = (size_t)(se->dot_open[cell_of(b, first / 5)] * 5 + first % 5);
+        size_t g2 = (size_t)(se->dot_open[cell_of(b, second / 5)] * 5 + second % 5);
+        rows[hunting++] = se->dot_two + ((pacman * columns + g1) * columns + g2) * games;
+    } else {
+        const double *here = se->dot_values + pacman * columns * games;
+        for (int i = 0; i < n; i++) {
+            if (ST_TIMER(s, i))
+                continue;
+            int key = ST_GHOST(s, i);
+            rows[hunting++] = here + (size_t)(se->dot_open[cell_of(b, key / 5)] * 5 + key % 5) * games;
+        }
     }
     int pairs = se->dot_pairs && many > 1;
     double best = 1.0;

@@ -157,11 +157,12 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "Searcher: table_size out of range");
         return -1;
     }
-    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight): DotGames.core_form */
-        PyObject *open_cells, *index, *values;
+    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight, two): DotGames.core_form */
+        PyObject *open_cells, *index, *values, *two;
         int cells, count, pairs;
         double weight;
-        if (!PyArg_ParseTuple(dots, "SSSiipd", &open_cells, &index, &values, &cells, &count, &pairs, &weight))
+        if (!PyArg_ParseTuple(dots, "SSSiipdS", &open_cells, &index, &values, &cells, &count, &pairs, &weight,
+                              &two))
             return -1;
         Py_ssize_t tables = pairs ? (Py_ssize_t)count + (Py_ssize_t)count * (count - 1) / 2 : count;
         if (ghosts > DOT_GHOSTS) {
@@ -170,7 +171,10 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         }
         if (cells < 1 || count < 1 || count > 64 || PyBytes_GET_SIZE(open_cells) != (Py_ssize_t)b->cells * 4
             || PyBytes_GET_SIZE(index) != (Py_ssize_t)b->cells * 4
-            || PyBytes_GET_SIZE(values) != tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)) {
+            || PyBytes_GET_SIZE(values) != tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)
+            || (PyBytes_GET_SIZE(two) != 0
+                && (ghosts != 2
+                    || PyBytes_GET_SIZE(two) != tables * cells * cells * 25 * cells * (Py_ssize_t)sizeof(double)))) {
             PyErr_SetString(PyExc_ValueError, "Searcher: dots must be DotGames.core_form() of this layout");
             return -1;
         }
@@ -179,6 +183,7 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         se->dot_open = (const int32_t *)PyBytes_AS_STRING(open_cells);
         se->dot_index = (const int32_t *)PyBytes_AS_STRING(index);
         se->dot_values = (const double *)PyBytes_AS_STRING(values);
+        se->dot_two = PyBytes_GET_SIZE(two) ? (const double *)PyBytes_AS_STRING(two) : NULL;
         se->dot_cells = cells;
         se->dot_count = count;
         se->dot_pairs = pairs;
