@@ -132,6 +132,12 @@ class DotGames:
         """Whether the games were also solved against the layout's two ghosts together."""
         return self._two is not None
 
+    @property
+    def joint(self) -> bool:
+        """Whether the games are played against all of the maze's ghosts at once (one ghost, or two solved
+        together), so that with every ghost hunting the chance is no product of separate games."""
+        return self.layout.num_ghosts == 1 or self._two is not None
+
     def chance(self, state: GameState) -> float:
         """The least, over the pairs of dots left (the dot, when one is left), of the product over the hunting
         ghosts (not scared) of their game's value: with one ghost, never below Pacman's win probability. Where

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from pacman.agents.declarations import CoreEvaluation
-from pacman.agents.dot_games import dot_games
+from pacman.agents.dot_games import DotGames, dot_games
 from pacman.agents.small_mazes import SMALL_MAZE_CELLS, region_cells
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
@@ -40,7 +40,8 @@ from pacman.state import GameState
 
 __all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
            "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "dots_evaluation",
-           "dots_bounds_within", "DOT_GAMES_WEIGHT", "better_parameters",
+           "dots_bounds_within", "DOT_GAMES_WEIGHT", "DOT_GAMES_PRODUCT_WEIGHT", "dot_games_weight",
+           "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions", "region_cells"]
 
 Evaluation = Callable[[GameState], float]
@@ -340,38 +341,52 @@ score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
 score_evaluation.core_form = CoreEvaluation(score_evaluation, "score")  # type: ignore[attr-defined]
 
 
-#: The weight of the dot games' chance in `dots_evaluation`: a won game is worth this much more than a lost one on
-#: top of `scaled`'s difference (docs/search-strength.md, "The exact value of one-dot games").
-DOT_GAMES_WEIGHT = 1000.0
+#: The weight of the dot games' chance in `dots_evaluation` where the games are played against all of the maze's
+#: ghosts at once (one ghost, or two with their games together: `DotGames.joint`): a won game is worth this much
+#: more than a lost one on top of `scaled`'s difference, so the chance decides a move and `scaled` breaks its ties
+#: (docs/search-strength.md, "Two ghosts at once, and the chance's weight").
+DOT_GAMES_WEIGHT = 30000.0
+#: ... and where the chance is a product over the ghosts' own games (three ghosts or more, or two whose games
+#: together would cost too much): an estimate, which `scaled` is left more say beside.
+DOT_GAMES_PRODUCT_WEIGHT = 1000.0
+
+
+def dot_games_weight(games: DotGames) -> float:
+    """The weight of `games`' chance in `dots_evaluation`: DOT_GAMES_WEIGHT where they are played against all of
+    the maze's ghosts at once, DOT_GAMES_PRODUCT_WEIGHT where the chance is a product over the ghosts."""
+    return DOT_GAMES_WEIGHT if games.joint else DOT_GAMES_PRODUCT_WEIGHT
 
 
 def dots_evaluation(state: GameState) -> float:
-    """`scaled`, plus DOT_GAMES_WEIGHT times the chance that the exact games of one and two dots against one ghost
-    give Pacman (`pacman.agents.dot_games.DotGames.chance`), and that much for a won game.
+    """`scaled`, plus a weight (`dot_games_weight`) times the chance that the exact games of one and two dots give
+    Pacman (`pacman.agents.dot_games.DotGames.chance`), and the weight whole for a won game.
 
-    The chance is the least, over the pairs of dots left, of the product over the hunting ghosts of the
-    probability of eating both before that ghost catches him: with one ghost and no capsule it is never below
-    his true win probability, and with one or two dots left it is that probability. On a maze that is not
-    small (`pacman.agents.small_mazes`: Pacman's region has 64 cells or more), or whose games would take more
-    than MAX_TABLE_BYTES (`pacman.agents.dot_games`), there are no games, and it is `scaled`.
-    Where there are games it declares no ghost horizon (the chance depends on every ghost, however far), so the
-    far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s with
-    DOT_GAMES_WEIGHT more at the top.
+    The chance is the least, over the pairs of dots left, of the probability of eating both before the hunting
+    ghosts catch him: in the game against both ghosts together on a maze of two whose games were solved so, and
+    otherwise the product over the hunting ghosts of each one's game. With one ghost, or two played together,
+    and no capsule, it is never below his true win probability, and with one or two dots left it is that
+    probability. On a maze that is not small (`pacman.agents.small_mazes`: Pacman's region has 64 cells or more),
+    or whose games would take more than MAX_TABLE_BYTES (`pacman.agents.dot_games`), there are no games, and it
+    is `scaled`. Where there are games it declares no ghost horizon (the chance depends on every ghost, however
+    far), so the far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s
+    with the weight more at the top.
     """
     value = scaled_evaluation(state)
     games = dot_games(state.layout)
     if games is None:
         return value
+    weight = dot_games_weight(games)
     if state.is_terminal():
-        return value + DOT_GAMES_WEIGHT if state.is_win() else value
-    return value + DOT_GAMES_WEIGHT * games.chance(state)
+        return value + weight if state.is_win() else value
+    return value + weight * games.chance(state)
 
 
 def dots_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
-    """`scaled_bounds_within`, with DOT_GAMES_WEIGHT more at the top where the maze has dot games (the chance is
+    """`scaled_bounds_within`, with the chance's weight more at the top where the maze has dot games (the chance is
     between 0 and 1, and a won game gets the weight whole)."""
     low, high = scaled_bounds_within(state, plies)
-    return (low, high + DOT_GAMES_WEIGHT) if dot_games(state.layout) is not None else (low, high)
+    games = dot_games(state.layout)
+    return (low, high + dot_games_weight(games)) if games is not None else (low, high)
 
 
 def _core_dots(layout: Layout) -> tuple | None:
@@ -379,7 +394,7 @@ def _core_dots(layout: Layout) -> tuple | None:
     games = dot_games(layout)
     if games is None:
         return None
-    return layout.derived("dot_games_core", lambda _: games.core_form(DOT_GAMES_WEIGHT))
+    return layout.derived("dot_games_core", lambda _: games.core_form(dot_games_weight(games)))
 
 
 def dots_ghost_horizon(layout: Layout) -> int | None:

@@ -19,7 +19,8 @@ from pacman.agents.compiled import core_status  # noqa: E402
 from pacman.agents.dot_games import (MAX_TABLE_BYTES, MAX_TWO_GHOST_COST, NO_DIRECTION, DotGames,  # noqa: E402
                                      dot_games, table_bytes, two_ghost_cost)
 from pacman.agents.small_mazes import is_small_maze  # noqa: E402
-from pacman.agents.evaluation import DOT_GAMES_WEIGHT, dots_evaluation, scaled_evaluation  # noqa: E402
+from pacman.agents.evaluation import (DOT_GAMES_PRODUCT_WEIGHT, DOT_GAMES_WEIGHT, dot_games_weight,  # noqa: E402
+                                      dots_evaluation, dots_bounds_within, scaled_bounds_within, scaled_evaluation)
 from pacman.layout import Layout, load_layout, parse_layout  # noqa: E402
 from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
 from pacman.research.regret import optimal_values  # noqa: E402
@@ -294,11 +295,24 @@ def test_star1_prunes_with_dots_and_keeps_every_value(layout):
         assert pruned.action_values(state) == plain.action_values(state)
 
 
-def test_dots_adds_the_weight_for_a_win_and_the_chance_for_a_live_state():
-    layout = random_maze(1_000_000).layout
+@pytest.mark.parametrize("layout, weight", [
+    (random_maze(1_000_000).layout, DOT_GAMES_WEIGHT),  # one ghost
+    (random_maze(1_000_001).layout, DOT_GAMES_WEIGHT),  # two, their games solved together
+    (load_layout("trapped"), DOT_GAMES_PRODUCT_WEIGHT),  # two, too dear to solve together: a product
+    (load_layout("minimax"), DOT_GAMES_PRODUCT_WEIGHT),  # three: a product
+], ids=["one-ghost", "two-together", "trapped", "minimax"])
+def test_dots_adds_the_weight_for_a_win_and_the_chance_for_a_live_state(layout, weight):
+    """The chance's weight is DOT_GAMES_WEIGHT where the games are played against every ghost at once and
+    DOT_GAMES_PRODUCT_WEIGHT where the chance is a product over the ghosts; the bounds widen by the same."""
     games = dot_games(layout)
+    assert dot_games_weight(games) == weight and games.joint == (weight == DOT_GAMES_WEIGHT)
     for state in _random_roots(layout, 10, 5):
-        assert dots_evaluation(state) == scaled_evaluation(state) + DOT_GAMES_WEIGHT * games.chance(state)
+        assert dots_evaluation(state) == scaled_evaluation(state) + weight * games.chance(state)
+        low, high = scaled_bounds_within(state, 3)
+        assert dots_bounds_within(state, 3) == (low, high + weight)
+
+
+def test_a_won_game_gets_the_weight_whole():
     one_dot = parse_layout("%%%%%\n%P.G%\n%%%%%", name="one-step")
     won = GameState.initial(one_dot).successor(0, GameState.initial(one_dot).legal_actions(0)[0])
     assert won.is_win() and dots_evaluation(won) == scaled_evaluation(won) + DOT_GAMES_WEIGHT
