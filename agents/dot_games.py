@@ -1,4 +1,4 @@
-"""The exact values of small games inside a maze: one dot, or two, against one random ghost.
+"""The exact values of small games inside a maze: one dot, or two, against one random ghost (or two together).
 
 For a dot d, ``single(d)[p, g]`` is the probability that Pacman, playing as
 well as he can, eats d before a random ghost catches him, with Pacman on open

@@ -744,6 +744,16 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
              'expectimax:evaluation=scaled --agent greedy --draw docs/images/where-dots-loses.png; '
            + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1{args}'
                        for layout in ('trapped', 'minimax', 'tiny') for args in ('', ' --agent-args evaluation=scaled'))),
+    Figure('two-ghost-games', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
+                             for where in ('--set tuning --mazes 300', '--set held-out --first 2000000 --mazes 300',
+                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
+                                           '--set corridors --mazes 300', '--layout trapped --layout minimax --per-maze'))
+           + '; python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent '
+             'expectimax:evaluation=scaled --agent greedy --draw docs/images/where-two-ghost-dots-loses.png; '
+           + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1{args}'
+                       for layout in ('tiny', 'examples/layouts/two-ghosts.lay')
+                       for args in ('', ' --agent-args evaluation=scaled'))),
     Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
     Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
@@ -883,7 +893,10 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('auto-decision-cache', 'docs/search-strength.md', kind='recorded',
            command='pacman-ai batch --layout nofood.lay --games 1 --seed 0 --max-moves 1000 --jobs 1 '
                    '--agent-args engine=python --out nofood.jsonl'),
-    Figure('readme-optimum-gap', 'README.md', kind='recorded', command=HELD_OUT_COMMAND.replace(' --json held-out.json', '')),
+    Figure('readme-optimum-gap', 'README.md', kind='recorded',
+           command=HELD_OUT_COMMAND.replace(' --json held-out.json', '') + ''.join(
+               f'; python scripts/optimality_gap.py --set held-out --first {first} --mazes 300 --jobs 2 --agent expectimax'
+               for first in (2000000, 3000000))),
     Figure('readme-corridor-gap', 'README.md', kind='recorded', command=CORRIDOR_COMMAND, data=CORRIDOR_DATA,
            verify=_readme_corridor_gap),
     Figure('readme-learned-training', 'README.md', kind='recorded',

@@ -414,3 +414,13 @@ def test_a_batch_with_dots_plays_the_games_the_python_api_plays(tmp_path):
         result = run_game(layout, ExpectimaxAgent(evaluation="dots"), make_ghosts("random", layout.num_ghosts),
                           seed=game["seed"], max_moves=500)
         assert (result.score, result.moves) == (game["score"], game["moves"]), game["index"]
+
+
+def test_the_two_ghost_example_layout_is_played_with_both_ghosts_games_together():
+    """examples/layouts/two-ghosts.lay, the maze docs/search-strength.md times the default's moves on where its
+    games are played against both ghosts together (held-out maze 2,000,044), is such a maze."""
+    layout = load_layout(str(ROOT / "examples" / "layouts" / "two-ghosts.lay"))
+    assert layout.num_ghosts == 2 and len(layout.food) == 2 and not layout.capsules
+    assert layout.text.strip() == random_maze(2_000_044).layout.text.strip()
+    games = dot_games(layout)
+    assert games is not None and games.two_ghosts and dot_games_weight(games) == DOT_GAMES_WEIGHT
