@@ -11,7 +11,8 @@ setting: for each lost-game penalty L (`--lost`) and each extra price E of a
 dot left (`--dearer`), `scaled`'s weights on mazes of 24 cells or fewer are
 set to lost penalty L and a dot's price raised by E in each worker process
 (both are weights, so the compiled core plays them with no new code), and the
-default agent's policy (`expectimax`, depth "auto", whose search on these
+policy of the default agent's search with `scaled` (`expectimax`, depth "auto",
+`evaluation=scaled`, the default evaluation when this was written; its search on these
 mazes, all under 64 cells, deepens under `--budget` nodes a move, `--step`
 plies at a time past depth 2: by default its own, `SMALL_MAZE_NODES` and
 `DEEPENING_STEP`) is valued exactly on every maze, as
@@ -49,7 +50,7 @@ def _weigh(lost: float, dearer: float, budget: int, step: int) -> None:
 
     expectimax.DEEPENING_STEP = step
 
-    _AGENT = AgentSpec.parse(f"expectimax:depth=None,node_limit={budget}")
+    _AGENT = AgentSpec.parse(f"expectimax:depth=None,node_limit={budget},evaluation=scaled")  # the weights it varies
 
     evaluation.SCALED_LOST_PENALTY = lost
     build = evaluation._BetterTables.__init__

@@ -299,13 +299,13 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
     rows = {line[:28].strip(): line[28:].split() for line in done.stdout.splitlines()
             if line.startswith(("lost ", "best "))}
     assert list(rows) == ["lost 1000, dearer 0", "lost 1000, dearer 200", "best setting per maze"]
-    # the default setting is the default agent at that budget: the same gap as the harness gives it, independently
+    # the default setting is `scaled` (the default then) at that budget: the same gap as the harness gives it
     from pacman.agents import expectimax
     from pacman.research.gap import AgentSpec, agent_value, optimum
     from pacman.research.mazes import random_maze
     monkeypatch.setattr(expectimax, "DEEPENING_STEP", 1)
     gaps = [100 * (optimum(random_maze(s).layout, Path(cache)).win
-                   - agent_value(AgentSpec.parse("expectimax:depth=None,node_limit=40000"),
+                   - agent_value(AgentSpec.parse("expectimax:depth=None,node_limit=40000,evaluation=scaled"),
                                  random_maze(s).layout).win) for s in (161, 162)]
     assert float(rows["lost 1000, dearer 0"][0]) == pytest.approx(np.mean(gaps), abs=0.006)
     assert gaps[0] > 3  # maze 161 is beyond 3 points with the default weights ...
