@@ -223,17 +223,22 @@ class DotGames:
                 fixed[p] = np.ones(self.cells * 5)
             else:
                 fixed[p] = np.where(self._meets[p], 0.0, self._ghost_moves(rest)[p])
-        values = np.zeros((self.cells, self.cells * 5))
+        return self._iterate(self._meets, self._ghost_moves, fixed, "the dot games'")
+
+    def _iterate(self, caught: np.ndarray, ghosts_move, fixed: dict[int, np.ndarray], what: str) -> np.ndarray:
+        """Value iteration from 0: each sweep the ghosts move (`ghosts_move`), Pacman has lost where he stepped
+        onto a ghost (`caught`), the dots' cells take their `fixed` rows, and Pacman takes his best move; until no
+        value moves by more than TOLERANCE, or a ValueError naming `what` after MAX_SWEEPS sweeps."""
+        values = np.zeros(caught.shape)
         for _ in range(MAX_SWEEPS):
-            after = np.where(self._meets, 0.0, self._ghost_moves(values))  # Pacman stepped onto the ghost: lost
+            after = np.where(caught, 0.0, ghosts_move(values))
             for p, row in fixed.items():
                 after[p] = row
             new = after[self._moves].max(axis=1)
             if np.max(np.abs(new - values)) <= TOLERANCE:
                 return new
             values = new
-        raise ValueError(f"{self.layout.name}: the dot games' values still move after {MAX_SWEEPS:,} sweeps")
-
+        raise ValueError(f"{self.layout.name}: {what} values still move after {MAX_SWEEPS:,} sweeps")
 
     def _two_ghost_games(self, pairs: bool) -> bytes:
         """The games against both ghosts, as bytes [p, g1, g2, game]: the dots, then the pairs (j, k), j < k."""
@@ -260,22 +265,13 @@ class DotGames:
     def _solve_two(self, eaten: dict[tuple[int, int], np.ndarray | None]) -> np.ndarray:
         """`_solve` with both ghosts: eating dot d wins if ``eaten[d]`` is None and otherwise goes on as
         ``eaten[d]``'s game, both ghosts to move, lost if Pacman stepped onto either."""
-        n, g = self.cells, self.cells * 5
+        g = self.cells * 5
         caught = self._meets[:, :, None] | self._meets[:, None, :]
         fixed = {}
         for dot, rest in eaten.items():
             p = self.index[dot]
             fixed[p] = np.ones((g, g)) if rest is None else np.where(caught[p], 0.0, self._both_ghosts_move(rest)[p])
-        values = np.zeros((n, g, g))
-        for _ in range(MAX_SWEEPS):
-            after = np.where(caught, 0.0, self._both_ghosts_move(values))
-            for p, row in fixed.items():
-                after[p] = row
-            new = after[self._moves].max(axis=1)
-            if np.max(np.abs(new - values)) <= TOLERANCE:
-                return new
-            values = new
-        raise ValueError(f"{self.layout.name}: the two-ghost games' values still move after {MAX_SWEEPS:,} sweeps")
+        return self._iterate(caught, self._both_ghosts_move, fixed, "the two-ghost games'")
 
 
 def dot_games(layout: Layout) -> DotGames | None:
