@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any, Sequence, TextIO
 
-__all__ = ["Progress", "GameProgress", "progress_for", "interruption_note", "duration", "TERMINAL_EVERY",
+__all__ = ["Progress", "GameProgress", "progress_for", "interruption_note", "games_in", "duration", "TERMINAL_EVERY",
            "PLAIN_EVERY", "HEARTBEAT"]
 
 TERMINAL_EVERY = 0.2
@@ -248,6 +248,22 @@ class GameProgress:
     def close(self) -> None:
         """End the line on a terminal and stop the heartbeat."""
         self.line.close()
+
+
+def games_in(path: str | os.PathLike[str] | None) -> int:
+    """Finished games in the results file `path`: its complete lines (0 if it is missing).
+
+    After Ctrl-C this, not the run's own count, is what the file keeps: a signal that lands between a game's line
+    reaching the file and the run counting it leaves the file one line ahead (the line is flushed as the file is
+    closed), and ``--resume`` goes by the file.
+    """
+    if path is None:
+        return 0
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for line in file if line.endswith(b"\n") and line.strip())
+    except OSError:
+        return 0
 
 
 def interruption_note(out: str | os.PathLike[str] | None, kept: int, why: str = "interrupted") -> str | None:

@@ -196,17 +196,6 @@ class _SprtProgress:
         self.line.close()
 
 
-def _games_in(path: str | None) -> int:
-    """Finished games in the results file `path` (its complete lines; 0 if it is missing)."""
-    if path is None:
-        return 0
-    try:
-        with open(path, "rb") as file:
-            return sum(1 for line in file if line.endswith(b"\n") and line.strip())
-    except OSError:
-        return 0
-
-
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
     from pacman.batch.cluster import dask_executor
@@ -216,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
     from pacman.memory import batch_bytes, check_memory
-    from pacman.progress import GameProgress, interruption_note
+    from pacman.progress import GameProgress, games_in, interruption_note
     from pacman.process_guard import stop_on_signals
 
     prog = "pacman-ai compare"
@@ -295,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     if result.interrupted:
         # A file this run neither resumed nor wrote to is as it was: none of its lines are this run's.
         why = stop_words(result.stop_signal, result.stopped_by)
-        note = interruption_note(args.out, _games_in(args.out) if args.resume or result.played else 0, why=why)
+        note = interruption_note(args.out, games_in(args.out) if args.resume or result.played else 0, why=why)
         if note is not None:
             print(note, file=sys.stderr)
         return stop_status(result.stop_signal, result.stopped_by)
