@@ -312,8 +312,9 @@ class CompiledSearcher:
         """`better_bounds_within(state, plies)` as the core computes it (tests; `better`, `safe`, `scaled` only)."""
         return self._core.bounds(self.core_state(state), plies)
 
-    def search(self, node: tuple, depth: float = math.inf, all_values: bool = True) -> SearchResult:
-        """Search from `node` = (state, 0) with Pacman to move: `Searcher.search`, the whole tree in C."""
+    def search(self, node: tuple, depth: float = math.inf, all_values: bool = True, prefer: Any = None) -> SearchResult:
+        """Search from `node` = (state, 0) with Pacman to move: `Searcher.search`, the whole tree in C (ties to
+        `prefer`, when it is a root action, then to the first in action order)."""
         started = time.perf_counter()
         state, agent = node
         if agent != 0 or state.is_terminal() or not 1 <= depth <= 1000 or depth != int(depth):
@@ -331,7 +332,8 @@ class CompiledSearcher:
             core = _core.Searcher(**self._options)
         limit = -1 if math.isinf(self.node_limit) else int(self.node_limit)
         value, best, values, actions, nodes, complete, out_of_time = core.search(
-            self.core_state(state), int(depth), all_values, star1, low, high, budget, limit)
+            self.core_state(state), int(depth), all_values, star1, low, high, budget, limit,
+            ACTIONS.index(prefer) if prefer in ACTIONS else -1)
         self.nodes = nodes
         if out_of_time:
             raise OutOfTime

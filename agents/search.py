@@ -202,11 +202,15 @@ class Searcher(Generic[Node]):
         self._start(node, depth)
         return self._value(node, depth, -INF, INF)
 
-    def search(self, node: Node, depth: float = INF, all_values: bool = True) -> SearchResult:
+    def search(self, node: Node, depth: float = INF, all_values: bool = True, prefer: Any = None) -> SearchResult:
         """Search from `node`: its value, best action and (with `all_values`) every action's exact value.
 
         Without `all_values`, root children after the first are searched with a
         window (when pruning), so only the best action and value are exact.
+        Root actions of equal value go to `prefer` when it is among them, else to
+        the first in action order (`iterative_search` prefers the action the depth
+        before chose, so that where a deeper search cannot tell moves apart, the
+        shallower search's choice stands).
         """
         started = time.perf_counter()
         self.nodes = 0
@@ -221,6 +225,7 @@ class Searcher(Generic[Node]):
         self.nodes += 1
         next_depth = depth - game.cost(node)
         labels = game.actions(node)
+        first = labels.index(prefer) if prefer is not None and prefer in labels else -1
         values: dict[Any, float] = {}
         best_action = None
         best = -INF if kind == MAX else INF
@@ -232,20 +237,26 @@ class Searcher(Generic[Node]):
                     self._ordered_root(node, shallower, labels, False, started)
                     shallower += 1
                 self._cut = False  # whether the full depth reaches a depth cut-off
-            return self._ordered_root(node, depth, labels, all_values, started)
-        for label, child in zip(labels, game.children(node)):
+            return self._ordered_root(node, depth, labels, all_values, started, first)
+        best_index = -1
+        for i, child in enumerate(game.children(node)):
+            ahead = best_index >= 0 and _ranks_before(i, best_index, first)  # takes a tie with the best so far
             if all_values or not self.prune:
                 v = self._value(child, next_depth, -INF, INF)
+                values[labels[i]] = v
+                take = (v > best if kind == MAX else v < best) or (v == best and ahead)
             elif kind == MAX:
-                v = self._value(child, next_depth, best, INF)
+                floor = math.nextafter(best, -INF) if ahead else best  # just below: a tie comes back exact
+                v = self._value(child, next_depth, floor, INF)
+                take = v > floor
             else:
-                v = self._value(child, next_depth, -INF, best)
-            if all_values or not self.prune:
-                values[label] = v
-            if (v > best) if kind == MAX else (v < best):
-                best, best_action = v, label
-        if best_action is None:  # every child is -inf (max) or +inf (min): the first is best
-            best_action = labels[0]
+                ceiling = math.nextafter(best, INF) if ahead else best
+                v = self._value(child, next_depth, -INF, ceiling)
+                take = v < ceiling
+            if take:
+                best, best_index = v, i
+        # every child -inf (max) or +inf (min): the first is best
+        best_action = labels[best_index] if best_index >= 0 else labels[0]
         if not values:
             values = {best_action: best}
         return SearchResult(best, best_action, depth, self.nodes, time.perf_counter() - started,
@@ -408,10 +419,11 @@ class Searcher(Generic[Node]):
         table[entry] = lower if lower == upper else (lower, upper)
 
     def _ordered_root(self, node: Node, depth: float, labels: Sequence[Any], all_values: bool,
-                      started: float) -> SearchResult:
+                      started: float, first: int = -1) -> SearchResult:
         """`search` from a max root with Star2 or ordering: the best move of the table first, and then each
         other move tested with a null window (Star2) before it is searched for its value. Ties still go to
-        the first in action order: a move before the best so far is tested against a window just below it."""
+        the action at index `first` (when >= 0), then to the first in action order (`_ranks_before`): a move
+        that ranks before the best so far is tested against a window just below it."""
         game = self.game
         next_depth = depth - game.cost(node)
         children = game.children(node)
@@ -424,9 +436,9 @@ class Searcher(Generic[Node]):
                 v = self._ordered_value(child, next_depth, -INF, INF)
                 if all_values:
                     values[labels[i]] = v
-                take = v > best or (v == best and (best_index < 0 or i < best_index))
+                take = v > best or (v == best and (best_index < 0 or _ranks_before(i, best_index, first)))
             else:
-                floor = math.nextafter(best, -INF) if i < best_index else best
+                floor = math.nextafter(best, -INF) if _ranks_before(i, best_index, first) else best
                 if self.star2:
                     ceiling = math.nextafter(floor, INF)
                     v = self._ordered_value(child, next_depth, floor, ceiling)
@@ -682,6 +694,12 @@ def _decided(above: bool, total: float, p: float, low: float, high: float, rest_
     return _settled(False, total + p * low, rest_high, rest_low, alpha, beta)
 
 
+def _ranks_before(i: int, j: int, first: int) -> bool:
+    """Whether root action i takes a tie from action j: the action at index `first` (when >= 0) ranks first,
+    the rest in action order."""
+    return i == first or (j != first and i < j)
+
+
 def iterative_search(
     searcher: Searcher,
     node: Any,
@@ -704,6 +722,10 @@ def iterative_search(
     limit (their nodes count toward it). A node limit depends on the position alone (both
     engines count the same nodes), so the depth reached, and the move, are the
     same on every machine and under any load; a time limit is not.
+    Each search gives root actions of equal value to the one the search before chose
+    (`Searcher.search`'s `prefer`): where a deeper search cannot tell moves apart
+    (waiting now or a step later, when both reach the same leaves), the shallower
+    choice, which can, stands, rather than the first in action order, which paced.
     Stops early once a search reaches no depth cut-off (deeper cannot differ), and
     when a depth is deeper than Python's recursion limit allows.
     """
@@ -719,7 +741,8 @@ def iterative_search(
             searcher.deadline = deadline if time_limit is not None else None
             searcher.node_limit = node_limit - nodes if node_limit is not None and depth > min_depth else INF
         try:
-            current = searcher.search(node, depth, all_values=all_values)
+            current = searcher.search(node, depth, all_values=all_values,
+                                      prefer=result.action if result is not None else None)
         except OutOfTime:
             nodes += searcher.nodes
             break

@@ -111,16 +111,17 @@ class _Recorder:
     """A searcher for `iterative_search` that records the depths asked and counts `cost` nodes a depth."""
 
     def __init__(self, cost):
-        self.cost, self.asked = cost, []
+        self.cost, self.asked, self.preferred = cost, [], []
         self.deadline, self.node_limit, self.nodes = None, float("inf"), 0
 
-    def search(self, node, depth, all_values=True):
+    def search(self, node, depth, all_values=True, prefer=None):
         from pacman.agents.search import OutOfTime, SearchResult
         self.asked.append(depth)
+        self.preferred.append(prefer)
         self.nodes = self.cost(depth)
         if self.nodes > self.node_limit:
             raise OutOfTime
-        return SearchResult(float(depth), None, depth, self.nodes, 0.0)
+        return SearchResult(float(depth), f"move at {depth}", depth, self.nodes, 0.0)
 
 
 @pytest.mark.parametrize(("step", "max_depth", "limit", "cost", "asked", "reached"), [
@@ -137,6 +138,8 @@ def test_iterative_search_deepens_by_its_step_past_depth_two(step, max_depth, li
     result = iterative_search(searcher, None, max_depth, None, node_limit=limit, step=step)
     assert searcher.asked == asked
     assert result.depth == reached
+    # each depth gives its ties to the move the depth before chose (the first, to action order)
+    assert searcher.preferred == [None] + [f"move at {depth}" for depth in asked[:-1]]
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
@@ -163,9 +166,9 @@ def test_a_node_limit_deepens_two_plies_at_a_time_on_a_small_maze_only(layout_na
         real = searcher.search
         depths = asked[label] = []
 
-        def recording(node, depth, all_values=True, real=real, depths=depths):
+        def recording(node, depth, all_values=True, prefer=None, real=real, depths=depths):
             depths.append(depth)
-            return real(node, depth, all_values=all_values)
+            return real(node, depth, all_values=all_values, prefer=prefer)
         searcher.search = recording
         agent.get_action(state)
     assert asked == {"nodes": node_steps, "time": [1, 2, 3, 4, 5]}

@@ -546,7 +546,13 @@ CORE_INTERNAL void child_hashes(const Searcher *se, const uint64_t *kids, int co
 CORE_INTERNAL double node_value(Search *c, const uint64_t *s, int agent, int depth, double alpha, double beta,
                                 int level, uint64_t h);
 CORE_INTERNAL double ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *kids,
-                                  int all_values, double *values, int *best_index);
+                                  int all_values, int first, double *values, int *best_index);
+/* pacman.agents.search._ranks_before: whether root child i takes a tie from child j (`first` first, if >= 0) */
+static inline int
+ranks_before(int i, int j, int first)
+{
+    return i == first || (j != first && i < j);
+}
 
 /* far.c */
 CORE_INTERNAL int far_value(Search *c, const uint64_t *s, int agent, int depth, int level, double *out);

@@ -553,9 +553,10 @@ expand(Search *c, const uint64_t *s, int agent, int depth, double alpha, double 
 }
 
 /* Searcher._ordered_root at `depth`: every root child's value into `values` (with `all_values`; else the best
-   one's only) and the first best index in action order into *best_index; the root's value. */
+   one's only) and the best index into *best_index, ties to `first` (if >= 0) and then to the first in action
+   order (ranks_before); the root's value. */
 double
-ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *kids, int all_values,
+ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *kids, int all_values, int first,
              double *values, int *best_index)
 {
     Searcher *se = c->se;
@@ -578,10 +579,10 @@ ordered_root(Search *c, const uint64_t *root, int depth, int count, uint64_t *ki
             if (c->stop)
                 return 0.0;
             values[i] = v;
-            take = v > best || (v == best && (bi < 0 || i < bi));
+            take = v > best || (v == best && (bi < 0 || ranks_before(i, bi, first)));
         }
         else {
-            double floor = i < bi ? nextafter(best, -INF) : best;
+            double floor = ranks_before(i, bi, first) ? nextafter(best, -INF) : best;
             if (se->star2) {
                 double ceiling = nextafter(floor, INF);
                 v = ordered_value(c, kid, next_agent, next_depth, floor, ceiling, 0, hashes[i]);

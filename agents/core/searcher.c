@@ -477,9 +477,10 @@ done:
     return result;
 }
 
-/* search(state, depth, all_values, star1, low, high, budget) -> (value, best index, values, actions, nodes,
-   complete, out of time): pacman.agents.search.Searcher.search from a Pacman (max) root, the whole tree in C.
-   `budget` < 0: no deadline; else the seconds this search may take. */
+/* search(state, depth, all_values, star1, low, high, budget, node_limit, prefer) -> (value, best index, values,
+   actions, nodes, complete, out of time): pacman.agents.search.Searcher.search from a Pacman (max) root, the whole
+   tree in C. `budget` < 0: no deadline; else the seconds this search may take. `node_limit` < 0: none. `prefer`:
+   the code of the root action that takes ties (its index in pacman.actions.ACTIONS), or -1 for action order. */
 static PyObject *
 searcher_search(Searcher *se, PyObject *args)
 {
@@ -487,7 +488,9 @@ searcher_search(Searcher *se, PyObject *args)
     int depth, all_values, star1;
     double low, high, budget;
     long long node_limit = -1;
-    if (!PyArg_ParseTuple(args, "Oiiiddd|L", &tuple, &depth, &all_values, &star1, &low, &high, &budget, &node_limit))
+    int prefer = -1;
+    if (!PyArg_ParseTuple(args, "Oiiiddd|Li", &tuple, &depth, &all_values, &star1, &low, &high, &budget, &node_limit,
+                          &prefer))
         return NULL;
     if (depth < 1 || depth > 1000) {
         PyErr_Format(PyExc_ValueError, "search: depth %d out of range 1..1000", depth);
@@ -564,26 +567,37 @@ searcher_search(Searcher *se, PyObject *args)
     uint64_t *kids = c.scratch + (size_t)c.levels * 5 * se->size;
     uint64_t *hashes = c.hashes + (size_t)c.levels * 5;
     count = successors(se, root, 0, kids, actions);
+    int first = -1; /* the index of the action that takes ties */
+    for (int j = 0; j < count; j++)
+        if (actions[j] == prefer)
+            first = j;
     if (se->star2 || se->ordering) {
         /* pacman.agents.search.Searcher._ordered_root; with ordering, the shallower depths first */
         for (int shallower = 1; se->ordering && shallower < depth && !c.stop; shallower++)
-            ordered_root(&c, root, shallower, count, kids, 0, values, &best_index);
+            ordered_root(&c, root, shallower, count, kids, 0, -1, values, &best_index);
         c.cut = 0;
         if (!c.stop)
-            best = ordered_root(&c, root, depth, count, kids, exact, values, &best_index);
+            best = ordered_root(&c, root, depth, count, kids, exact, first, values, &best_index);
     }
     else {
     child_hashes(se, kids, count, next_agent, next_depth, hashes);
     for (int j = 0; j < count; j++) {
         double v;
-        if (exact)
+        int ahead = best_index >= 0 && ranks_before(j, best_index, first); /* takes a tie with the best so far */
+        int take;
+        if (exact) {
             v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, -INF, INF, 0, hashes[j]);
-        else
-            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, best, INF, 0, hashes[j]);
+            take = v > best || (v == best && ahead);
+        }
+        else {
+            double floor = ahead ? nextafter(best, -INF) : best; /* just below: a tie comes back exact */
+            v = node_value(&c, kids + (size_t)j * se->size, next_agent, next_depth, floor, INF, 0, hashes[j]);
+            take = v > floor;
+        }
         if (c.stop)
             break;
         values[j] = v;
-        if (v > best) {
+        if (take) {
             best = v;
             best_index = j;
         }
