@@ -225,7 +225,7 @@ def _distance_order(layout: Layout, distances: Any) -> bytes | None:
 
 class CompiledSearcher:
     """A Pacman search on the core with the interface of `pacman.agents.search.Searcher` that the agents and
-    `iterative_search` use: `search(node, depth, all_values)`, `nodes`, `deadline`, `clear()`.
+    `iterative_search` use: `search(node, depth, all_values, prefer)`, `nodes`, `deadline`, `clear()`.
 
     One per agent, layout and number of agents, as the Python searcher: its
     transposition table lives across the decisions of a game, bounded by

@@ -2,7 +2,9 @@
 
 Depth counts Pacman plies: one ply is Pacman's move and one move of every ghost.
 Terminal states and states at the depth limit are valued by the evaluation
-function. Ties between actions break by action order (North, South, East, West, Stop).
+function. Ties between actions break by action order (North, South, East, West, Stop),
+except where a decision deepens (a node budget or a time limit): there each depth gives
+its ties to the action the depth before chose (`pacman.agents.search.iterative_search`).
 """
 
 from __future__ import annotations

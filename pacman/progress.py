@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any, Sequence, TextIO
 
-__all__ = ["Progress", "GameProgress", "progress_for", "interruption_note", "games_in", "duration", "TERMINAL_EVERY",
+__all__ = ["Progress", "GameProgress", "progress_for", "interruption_note", "stopped_run_note", "games_in", "duration", "TERMINAL_EVERY",
            "PLAIN_EVERY", "HEARTBEAT"]
 
 TERMINAL_EVERY = 0.2
@@ -264,6 +264,14 @@ def games_in(path: str | os.PathLike[str] | None) -> int:
             return sum(1 for line in file if line.endswith(b"\n") and line.strip())
     except OSError:
         return 0
+
+
+def stopped_run_note(out: str | os.PathLike[str] | None, resumed: bool, played: int, why: str) -> str | None:
+    """`interruption_note` for a `batch` or `compare` run that stopped early (the one rule both commands ask): the
+    finished games its results file `out` keeps (`games_in`), where the run resumed that file or played a game
+    into it; a file it did neither to is as it was (none of its lines are this run's), so it keeps none of the
+    run's games."""
+    return interruption_note(out, games_in(out) if resumed or played else 0, why=why)
 
 
 def interruption_note(out: str | os.PathLike[str] | None, kept: int, why: str = "interrupted") -> str | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pacman.progress import GameProgress, Progress, interruption_note
+from pacman.progress import GameProgress, Progress, interruption_note, stopped_run_note
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONUNBUFFERED": "1"}
 
@@ -78,6 +78,21 @@ def test_game_progress_shows_the_first_game_at_once_and_the_last():
     assert lines[0] == "compare: 2 configurations x 5 games"
     assert lines[1].startswith("compare: 1/5 games, won 100.0%, ") and lines[2].startswith("compare: 5/5 games, won 80.0%")
     assert len(lines) == 3
+
+
+def test_a_stopped_runs_note_counts_the_files_lines_only_where_the_run_touched_it(tmp_path):
+    """`stopped_run_note`, which batch and compare both ask: the file's complete lines where the run resumed it or
+    played into it (a line ahead of the run's own count after a badly timed signal), and none of an old file's
+    lines where it did neither."""
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"game": 0}\n{"game": 1}\n{"game": 2}\n{"gam')  # the last line cut short: not a game
+    assert stopped_run_note(out, resumed=False, played=2, why="interrupted") == (
+        f"pacman-ai: interrupted; {out} keeps the 3 finished games: add --resume to finish")
+    assert "keeps the 3 finished games" in stopped_run_note(out, resumed=True, played=0, why="interrupted")
+    assert stopped_run_note(out, resumed=False, played=0, why="stopped by SIGTERM") == (
+        f"pacman-ai: stopped by SIGTERM before any game finished: nothing was written to {out}")
+    assert stopped_run_note(None, resumed=True, played=5, why="interrupted") is None
+    assert "before any game finished" in stopped_run_note(tmp_path / "missing.jsonl", True, 0, "interrupted")
 
 
 def test_interruption_notes_say_only_what_is_true():

@@ -30,7 +30,7 @@ from pacman.cli.args import (
 from pacman.limits import MAX_MOVES_HELP
 from pacman.files import same_file
 from pacman.memory import batch_bytes, check_memory
-from pacman.progress import GameProgress, games_in, interruption_note
+from pacman.progress import GameProgress, stopped_run_note
 
 __all__ = ["add_parser", "run", "Progress"]
 
@@ -180,8 +180,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     if result.interrupted:
         why = stop_words(result.stop_signal, result.stopped_by)
-        # what the file keeps: a signal between a line's write and its count leaves the file a line ahead
-        note = interruption_note(args.out, games_in(args.out) if args.resume or result.played else 0, why=why)
+        note = stopped_run_note(args.out, args.resume, result.played, why)
         _say(note if note is not None else f"pacman-ai: {why}; no --out file: the games played are in the table only")
         return stop_status(result.stop_signal, result.stopped_by)
     if args.summary is not None:

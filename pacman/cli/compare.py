@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.compare.comparison import CompareError, compare
     from pacman.compare.sprt import SprtHypotheses
     from pacman.memory import batch_bytes, check_memory
-    from pacman.progress import GameProgress, games_in, interruption_note
+    from pacman.progress import GameProgress, stopped_run_note
     from pacman.process_guard import stop_on_signals
 
     prog = "pacman-ai compare"
@@ -282,9 +282,8 @@ def run(args: argparse.Namespace) -> int:
 
         print(format_comparison(result))
     if result.interrupted:
-        # A file this run neither resumed nor wrote to is as it was: none of its lines are this run's.
         why = stop_words(result.stop_signal, result.stopped_by)
-        note = interruption_note(args.out, games_in(args.out) if args.resume or result.played else 0, why=why)
+        note = stopped_run_note(args.out, args.resume, result.played, why)
         if note is not None:
             print(note, file=sys.stderr)
         return stop_status(result.stop_signal, result.stopped_by)
