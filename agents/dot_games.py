@@ -246,33 +246,34 @@ class DotGames:
         moves = np.zeros((n * 5, n * 5))  # a ghost's move as a matrix: key -> key, its chances
         for key in range(n * 5):
             np.add.at(moves[key], self._successors[key], self._chances[key])
-        self._ghost_matrix = moves
-        single = [self._solve_two({self.dots[j]: None}) for j in range(len(self.dots))]
+        single = [self._solve_two(moves, {self.dots[j]: None}) for j in range(len(self.dots))]
         solved = list(single)
         if pairs:
-            solved += [self._solve_two({self.dots[j]: single[k], self.dots[k]: single[j]})
+            solved += [self._solve_two(moves, {self.dots[j]: single[k], self.dots[k]: single[j]})
                        for j, k in combinations(range(len(self.dots)), 2)]
-        del self._ghost_matrix
         return np.ascontiguousarray(np.stack(solved, axis=-1), dtype=np.float64).tobytes()
 
-    def _both_ghosts_move(self, values: np.ndarray) -> np.ndarray:
-        """``[p, g1, g2]``: the value, Pacman on p, once ghost 1 and then ghost 2 have moved; 0 where either lands
-        on Pacman."""
-        first = self._ghost_matrix @ np.where(self._meets[:, :, None], 0.0, values)  # ghost 1, each p in turn
-        landed = np.where(self._meets[:, None, :], 0.0, first)
-        return (landed.reshape(-1, self.cells * 5) @ self._ghost_matrix.T).reshape(values.shape)  # ghost 2
+    def _both_ghosts_move(self, moves: np.ndarray, values: np.ndarray, cells: slice = slice(None)) -> np.ndarray:
+        """``[p, g1, g2]``: the value, Pacman on p (each of `cells`; `values` holds those rows only), once ghost 1
+        and then ghost 2 have moved by `moves`, the matrix of a ghost's move; 0 where either lands on Pacman."""
+        meets = self._meets[cells]
+        first = moves @ np.where(meets[:, :, None], 0.0, values)  # ghost 1, each p in turn
+        landed = np.where(meets[:, None, :], 0.0, first)
+        return (landed.reshape(-1, self.cells * 5) @ moves.T).reshape(values.shape)  # ghost 2
 
-    def _solve_two(self, eaten: dict[tuple[int, int], np.ndarray | None]) -> np.ndarray:
-        """`_solve` with both ghosts: eating dot d wins if ``eaten[d]`` is None and otherwise goes on as
-        ``eaten[d]``'s game, both ghosts to move, lost if Pacman stepped onto either."""
+    def _solve_two(self, moves: np.ndarray, eaten: dict[tuple[int, int], np.ndarray | None]) -> np.ndarray:
+        """`_solve` with both ghosts, each moving by `moves`: eating dot d wins if ``eaten[d]`` is None and
+        otherwise goes on as ``eaten[d]``'s game, both ghosts to move, lost if Pacman stepped onto either."""
         g = self.cells * 5
         caught = self._meets[:, :, None] | self._meets[:, None, :]
         fixed = {}
         for dot, rest in eaten.items():
             p = self.index[dot]
-            fixed[p] = np.ones((g, g)) if rest is None else np.where(caught[p], 0.0, self._both_ghosts_move(rest)[p])
-        return self._iterate(caught, self._both_ghosts_move, fixed, "the two-ghost games'")
-
+            row = slice(p, p + 1)  # the ghosts' move from the dot's cell alone, not the whole table's
+            fixed[p] = np.ones((g, g)) if rest is None else np.where(
+                caught[p], 0.0, self._both_ghosts_move(moves, rest[row], row)[0])
+        return self._iterate(caught, lambda values: self._both_ghosts_move(moves, values), fixed,
+                             "the two-ghost games'")
 
 def dot_games(layout: Layout) -> DotGames | None:
     """The dot games of `layout`, built on first use and kept on the layout; None for a maze that is not small
