@@ -8,6 +8,8 @@ Each depth now gives its ties to the move the depth before chose, which can tell
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from test_compiled_core import needs_core, pacman_positions
@@ -135,3 +137,14 @@ def test_the_default_no_longer_paces_where_a_deep_search_ties_waiting_with_going
     assert MAZE_SETS["corridors"][1](6000054).layout.text == CORRIDOR.text
     assert optimum(CORRIDOR, None).win == pytest.approx(1.0, abs=1e-9)
     assert agent_value(AgentSpec.parse("expectimax"), CORRIDOR).win == pytest.approx(1.0, abs=1e-9)
+
+
+def test_the_command_line_wins_every_game_on_that_maze(tmp_path):
+    """As a user plays it: the maze in a .lay file, `pacman-ai play` in a fresh folder with its defaults (the
+    default agent, the default move limit), ten games, all won."""
+    (tmp_path / "corr54.lay").write_text(CORRIDOR.text)
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "corr54.lay", "--games", "10",
+                           "--seed", "0", "--display", "none"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("10 games: 10 won (100%)")
