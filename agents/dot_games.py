@@ -275,6 +275,7 @@ class DotGames:
         return self._iterate(caught, lambda values: self._both_ghosts_move(moves, values), fixed,
                              "the two-ghost games'")
 
+
 def dot_games(layout: Layout) -> DotGames | None:
     """The dot games of `layout`, built on first use and kept on the layout; None for a maze that is not small
     (`pacman.agents.small_mazes.is_small_maze`), with more than MAX_DOTS dots or none, or whose tables would take
