@@ -37,7 +37,8 @@ from pathlib import Path
 import pytest
 
 from pacman.compat.cs188 import action_order, load_classic_module, set_action_order
-from pacman.compat.cs188.quirks import PY2_RANDOM, QuirksError, python2_dict_order, read_engine_quirks
+from pacman.compat.cs188.quirks import (PY2_RANDOM, QuirksError, python2_dict_order, read_engine_quirks,
+                                       read_engine_quirks_statically)
 from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
 from pacman.grading.classic import grader as classic_grader
 from pacman.grading.classic.eval_agent import EvalAgentTest
@@ -136,11 +137,11 @@ def test_the_first_line_names_the_generation_and_the_engine_quirks(tmp_path):
     assert first["sorted_order"] == (
         "Grading multiAgents.py on assignment 'test_cases' (CS188 classic (camelCase) generation by 'layoutName' "
         "in test_cases/q2/4-pacman-game.test; engine: game.py, pacman.py, Python 3: actions East, North, South, "
-        "Stop, West from game.py:23 (_directionsAsList = sorted(_directions.items())))")
+        "Stop, West from game.py, run (Actions._directionsAsList); rule constants classic from pacman.py, run)")
     assert first["python3_port"] == (
         "Grading multi_agents.py on assignment 'test_cases' (CS188 current (snake_case) generation by "
         "'layout_name' in test_cases/q2/4-pacman-game.test; engine: game.py, Python 3: actions North, South, East, "
-        "West, Stop from game.py:25 (_directions_as_list = _directions.items(), the dictionary's order as written))")
+        "West, Stop from game.py, run (Actions._directions_as_list))")
     documented = (HERE.parent / "docs" / "cs188.md").read_text(encoding="utf-8")
     assert f"```text\n{first['sorted_order']}\n```" in documented  # the page shows this very line
     assert first["other_school"] == (
@@ -545,11 +546,17 @@ _PY2_LINE = "\n\ndef warn(agent):\n    print >>sys.stderr, 'Agent %d timed out' 
     ("[(Directions.STOP, (0, 0)), ('West', (-1, 0)),\n        (Directions.EAST, (1, 0)), (Directions.NORTH, (0, 1)),"
      "\n        (Directions.SOUTH, (0, -1))]", False, ("Stop", "West", "East", "North", "South")),
 ])
-def test_the_order_of_actions_is_read_from_the_courses_game_py(tmp_path, value, python2, order):
+def test_the_order_of_actions_is_asked_of_the_courses_game_py_and_read_alike(tmp_path, value, python2, order):
+    """The course's code answers where it runs (a Python 2 game.py that does not parse: read); the static
+    reading of the same file agrees."""
     (tmp_path / "game.py").write_text(_GAME % value + (_PY2_LINE if python2 else ""))
     quirks = read_engine_quirks(tmp_path)
     assert quirks.action_order == order and quirks.python == ("2" if python2 else "3")
-    assert quirks.order_evidence.startswith("game.py:12 (_directionsAsList")
+    # print >>sys.stderr parses as Python 3: a Python 2 module runs too, with Python 2's dictionaries
+    assert quirks.order_evidence == "game.py, run (Actions._directionsAsList)"
+    read = read_engine_quirks_statically(tmp_path)
+    assert read.action_order == order and read.order_evidence.startswith("game.py:12 (_directionsAsList")
+    assert read.order_evidence.endswith(", read")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -565,8 +572,34 @@ def test_the_order_of_actions_is_read_from_the_courses_game_py(tmp_path, value, 
 def test_an_engine_that_cannot_be_read_statically_is_refused_naming_file_and_line(tmp_path, text, message):
     (tmp_path / "game.py").write_text(text)
     with pytest.raises(QuirksError) as error:
-        read_engine_quirks(tmp_path)
+        read_engine_quirks_statically(tmp_path)
     assert str(error.value).replace(f"{tmp_path}/", "").startswith(message)
+
+
+@pytest.mark.parametrize("text, message", [
+    (_GAME % "_directions.keys()", "game.py:12: Actions._directionsAsList = _directions.keys(): not a form pacman-ai "
+     "reads statically (a dictionary literal, dict(...), OrderedDict(...), .items(), list(...), sorted(...), or a "
+     "list of (direction, vector) pairs); and the course's game.py cannot be asked: Actions._directionsAsList is "
+     "dict_keys(['North', 'South', 'East', 'West', 'Stop']), not a list of (direction, vector) pairs"),
+    (_GAME % "build_order()", "game.py:12: Actions._directionsAsList = build_order(): not a form pacman-ai reads "
+     "statically (a dictionary literal, dict(...), OrderedDict(...), .items(), list(...), sorted(...), or a list of "
+     "(direction, vector) pairs); and the course's game.py cannot be asked: importing game.py raised NameError: "
+     "name 'build_order' is not defined at game.py:12"),
+    (_GAME.replace("'North'", "'N'") % "_directions.items()",
+     "game.py:2: Directions.NORTH is 'N', not 'North': pacman-ai plays the classic direction names only"),
+    ("x = 1\n", "game.py: has no class Actions: the order of actions cannot be read; and the course's game.py "
+     "cannot be asked: game.py has no class Actions"),
+])
+def test_an_engine_that_neither_runs_nor_reads_is_refused_with_both_reasons(tmp_path, text, message):
+    (tmp_path / "game.py").write_text(text)
+    with pytest.raises(QuirksError) as error:
+        read_engine_quirks(tmp_path)
+    assert str(error.value).replace(f"{tmp_path}/", "") == message
+
+
+def test_an_order_assigned_twice_is_the_last_one_as_python_runs_it(tmp_path):
+    (tmp_path / "game.py").write_text(_GAME % "_directions.items()\n    _directionsAsList = sorted(_directions.items())")
+    assert read_engine_quirks(tmp_path).action_order == ("East", "North", "South", "Stop", "West")
 
 
 def test_rule_constants_the_engine_cannot_play_cost_the_game_questions_only(tmp_path, in_process):
@@ -863,8 +896,8 @@ def test_the_courses_autograder_decides_its_python(tmp_path):
     quirks = read_engine_quirks(tmp_path)
     assert (quirks.python, quirks.python_evidence) == ("2", "autograder.py:4")
     assert quirks.action_order == ("West", "Stop", "East", "North", "South")
-    assert quirks.describe().startswith("engine: game.py, Python 2 (autograder.py:4): actions West, Stop, East, "
-                                        "North, South (classic) from game.py:12")
+    assert quirks.describe() == ("engine: game.py, Python 2 (autograder.py:4): actions West, Stop, East, North, "
+                                 "South (classic) from game.py, run (Actions._directionsAsList)")
 
 
 def test_write_solutions_keeps_a_solution_without_the_diagnosis_blocks_in_its_shape(tmp_path):

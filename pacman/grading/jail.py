@@ -4,8 +4,8 @@ Run by `pacman.grading.sandbox` as a script of its own (``python -I -B -S jail.p
 the worker: it imports nothing of the project, so it works whoever runs it. It
 
 1. creates a user, mount and PID namespace (``unshare``; an unprivileged user may, where the system allows
-   user namespaces) and maps the user it runs as (never as root inside: the command loses every capability
-   when it is executed);
+   user namespaces), and a network namespace too when SPEC says ``"network": false``; it maps the user it
+   runs as (never as root inside: the command loses every capability when it is executed);
 2. forks the namespace's first process, which makes every mount read-only (recursively), mounts a fresh
    ``/proc`` that shows only the namespace's processes (so no ``/proc/PID/root`` of a process outside is a way
    out), mounts a tmpfs of exactly ``size`` bytes on ``/dev/shm`` and binds a folder of it on the submission's
@@ -32,7 +32,7 @@ import os
 import signal
 import sys
 
-_CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
+_CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x20000000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
 _MNT_FLAGS = {"ro": _MS_RDONLY, "nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC,
@@ -72,10 +72,12 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def _enter(inside_uid: int, inside_gid: int) -> None:
-    """New user, mount and PID namespaces, this process's user and group mapped to `inside_uid`/`inside_gid`."""
+def _enter(inside_uid: int, inside_gid: int, network: bool = True) -> None:
+    """New user, mount and PID namespaces, this process's user and group mapped to `inside_uid`/`inside_gid`;
+    with `network` False a network namespace too (only a loopback device, down: no network at all)."""
     uid, gid = os.geteuid(), os.getegid()
-    _check(_libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID), "unshare (user namespaces)")
+    flags = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | (0 if network else _CLONE_NEWNET)
+    _check(_libc.unshare(flags), "unshare (user namespaces)")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{inside_uid} {uid} 1\n")
     _write("/proc/self/gid_map", f"{inside_gid} {gid} 1\n")
@@ -178,7 +180,7 @@ def main(argv: list[str]) -> None:
             pass
     status_read, status_write = os.pipe()
     try:
-        _enter(spec["uid"], spec["gid"])
+        _enter(spec["uid"], spec["gid"], spec.get("network", True))
     except OSError as exc:
         _fail(exc)
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # again: a change of credentials (unshare) clears it

@@ -38,15 +38,19 @@ code, two assignments, direction names other than the classic strings -- is a
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pacman.compat.cs188.engine_probe import python2_dict_order
 from pacman.errors import PacmanError
 
-__all__ = ["EngineQuirks", "QuirksError", "read_engine_quirks", "python2_dict_order", "CLASSIC_CONSTANTS",
+__all__ = ["EngineQuirks", "QuirksError", "read_engine_quirks", "read_engine_quirks_statically", "run_course_engine",
+           "python2_dict_order", "CLASSIC_CONSTANTS",
            "DEFAULT_ORDER", "use_python2_random", "PY2_RANDOM"]
 
 #: The classic order of actions (Python 2's order of the classic ``_directions`` dictionary).
@@ -79,47 +83,28 @@ class EngineQuirks:
     """The engine files read."""
     python_evidence: str = ""
     """Where Python 2 only syntax was seen (``autograder.py:12``), '' for Python 3."""
+    constants_evidence: str = ""
+    """Where the rules' constants came from (``pacman.py, run``), '' when the course ships no ``pacman.py``."""
+    isolation: str = ""
+    """How the child that asked the course's code was isolated, '' when none ran."""
 
     @property
     def is_default(self) -> bool:
         return self.action_order == DEFAULT_ORDER and not self.unsupported
 
     def describe(self) -> str:
-        """One line for the report: which engine files were read and what they change."""
+        """One line for the report: which engine files were asked, how, and what they change."""
         order = ", ".join(self.action_order)
         parts = [f"actions {order}" + (" (classic)" if self.action_order == DEFAULT_ORDER else "")
                  + (f" from {self.order_evidence}" if self.order_evidence else " (no game.py: classic)")]
+        if self.constants_evidence:
+            parts.append(("rule constants classic" if not self.unsupported else "rule constants")
+                         + f" from {self.constants_evidence}")
         parts.extend(f"cannot play: {u}" for u in self.unsupported)
+        if self.isolation.startswith("not in a namespace"):
+            parts.append(f"the course's code ran {self.isolation}")
         python = f"Python {self.python or '?'}" + (f" ({self.python_evidence})" if self.python_evidence else "")
         return f"engine: {', '.join(self.files)}, {python}: " + "; ".join(parts)
-
-
-def python2_dict_order(keys: list[str]) -> list[str]:
-    """The order Python 2 (64-bit) iterates a small dictionary of the string `keys`, inserted in that order.
-
-    Python 2's string hash and its open addressing in an 8-slot table (up to 5
-    keys) give the iteration order; this is why the classic order of actions is
-    West, Stop, East, North, South.
-    """
-    if len(keys) > 5:
-        raise ValueError("only dictionaries of at most 5 keys fit Python 2's small table")
-    mask64 = (1 << 64) - 1
-    table: list[str | None] = [None] * 8
-    for key in keys:
-        value = 0
-        if key:
-            value = (ord(key[0]) << 7) & mask64
-            for char in key:
-                value = ((1000003 * value) & mask64) ^ ord(char)
-            value ^= len(key)
-        if value == mask64:  # -1 is reserved for errors: the hash is -2
-            value = mask64 - 1
-        slot, perturb = value & 7, value
-        while table[slot & 7] is not None:
-            slot = ((slot << 2) + slot + perturb + 1) & mask64
-            perturb >>= 5
-        table[slot & 7] = key
-    return [key for key in table if key is not None]
 
 
 def _read(path: Path) -> str:
@@ -322,9 +307,17 @@ def _constants(text: str, path: Path) -> list[str]:
     return unsupported
 
 
-def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
-    """The quirks of the engine files in `course_root` (the folder holding ``test_cases/``); None if it has
-    neither ``game.py`` nor ``pacman.py``. Read, never imported or run."""
+def _static_order(texts: dict[str, str], game: Path, python: str) -> tuple[tuple[str, ...], str]:
+    order, evidence = _action_order(texts["game.py"], game, python)
+    if sorted(order) != sorted(DEFAULT_ORDER):
+        raise QuirksError(f"{game}: the order of actions read ({', '.join(order)}) is not the five actions "
+                          f"{', '.join(sorted(DEFAULT_ORDER))}")
+    return order, evidence
+
+
+def read_engine_quirks_statically(course_root: str | Path) -> EngineQuirks | None:
+    """The quirks of the engine files in `course_root`, read from their text, never run: the fallback of
+    `read_engine_quirks` where the course's code cannot run here. None without ``game.py`` and ``pacman.py``."""
     root = Path(course_root)
     game, rules = root / "game.py", root / "pacman.py"
     files = [p for p in (game, rules) if p.is_file()]
@@ -334,13 +327,196 @@ def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
     python, python_evidence = _python_version(root, texts)
     order, evidence = DEFAULT_ORDER, ""
     if game.is_file():
-        order, evidence = _action_order(texts["game.py"], game, python)
-        if sorted(order) != sorted(DEFAULT_ORDER):
-            raise QuirksError(f"{game}: the order of actions read ({', '.join(order)}) is not the five actions "
-                              f"{', '.join(sorted(DEFAULT_ORDER))}")
+        order, evidence = _static_order(texts, game, python)
+        evidence += ", read"
     unsupported = _constants(texts["pacman.py"], rules) if rules.is_file() else []
     return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files),
-                        python_evidence)
+                        python_evidence, constants_evidence="pacman.py, read" if rules.is_file() else "")
+
+
+def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
+    """The quirks of the engine files in `course_root` (the folder holding ``test_cases/``); None if it has
+    neither ``game.py`` nor ``pacman.py``.
+
+    The course's own code is asked (`run_course_engine`: imported in an isolated child process, as its
+    autograder imports it); where it cannot run here (Python 2 syntax, a missing module, an error), its text
+    is read instead (`read_engine_quirks_statically`) and the evidence says why."""
+    root = Path(course_root)
+    game, rules = root / "game.py", root / "pacman.py"
+    files = [p for p in (game, rules) if p.is_file()]
+    if not files:
+        return None
+    texts = {p.name: _read(p) for p in files}
+    python, python_evidence = _python_version(root, texts)
+    ran = run_course_engine(root, python2=python == "2")
+    order, evidence = DEFAULT_ORDER, ""
+    if game.is_file():
+        _directions_names(texts["game.py"].splitlines(), game)  # a renamed direction: refused with its line
+        asked = _order_from_run(ran, game)
+        if isinstance(asked, str):
+            try:
+                order, evidence = _static_order(texts, game, python)
+            except QuirksError as exc:
+                raise QuirksError(f"{exc}; and the course's game.py cannot be asked: {asked}") from None
+            evidence += f", read (it cannot run here: {asked})"
+        else:
+            order, evidence = asked
+    unsupported: list[str] = []
+    constants_evidence = ""
+    if rules.is_file():
+        asked_constants = _constants_from_run(ran, rules)
+        if isinstance(asked_constants, str):
+            unsupported = _constants(texts["pacman.py"], rules)
+            constants_evidence = f"pacman.py, read (it cannot run here: {asked_constants})"
+        else:
+            unsupported, constants_evidence = asked_constants, "pacman.py, run"
+    return EngineQuirks(tuple(order), evidence, python, tuple(unsupported), tuple(p.name for p in files),
+                        python_evidence, constants_evidence=constants_evidence,
+                        isolation=ran.get("isolation", "") if isinstance(ran, dict) else "")
+
+
+# -- asking the course's own code --------------------------------------------------------------------------------
+
+#: Wall-clock seconds the course's engine may take to import (its CPU time: `engine_probe.CPU_SECONDS`).
+RUN_SECONDS = 20.0
+#: Bytes of the child's answer read, at most.
+_ANSWER_LIMIT = 1 << 20
+
+
+def _isolated_command(command: list[str], home: str, scratch: str) -> tuple[list[str], str]:
+    """`command` inside a namespace of its own (`pacman.grading.jail`: every file read-only, no network) where
+    this system allows one, and how it is isolated, in a few words."""
+    from pacman.grading import sandbox
+
+    reason = sandbox.namespace_unavailable()
+    if reason is not None:
+        return command, f"not in a namespace here ({reason}): limits only"
+    uid, gid = sandbox._inside_ids((os.geteuid(), os.getegid()))
+    spec = {"grader": os.getpid(), "scratch": scratch, "home": home, "size": 1 << 20, "inodes": 64,
+            "uid": uid, "gid": gid, "network": False}
+    return sandbox._jail_command("run", spec) + command, "read-only, no network"
+
+
+def run_course_engine(course_root: str | Path, python2: bool = False) -> dict[str, Any] | str:
+    """Import the course's own ``game.py`` (and ``pacman.py``) in an isolated child process and return what it
+    answered (`pacman.compat.cs188.engine_probe`), or why it could not be asked, in a few words.
+
+    The child runs no student code: the course folder's own files, first on its import path, read-only, with
+    no network (where the system allows a namespace), a memory and CPU cap and `RUN_SECONDS` of wall clock.
+    With `python2`, its dictionaries iterate in Python 2's order, as they did under the course's autograder."""
+    import select
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pacman.compat.cs188 import engine_probe
+    from pacman.grading.sandbox import CHILD_PYTHON_FLAGS, _child_env
+
+    root = Path(course_root).resolve()
+    with tempfile.TemporaryDirectory(prefix="pacman-course-engine-") as scratch:
+        home = os.path.join(scratch, "home")
+        os.mkdir(home)
+        read_fd, write_fd = os.pipe()
+        command = [sys.executable, *CHILD_PYTHON_FLAGS, str(Path(engine_probe.__file__).resolve()), str(root),
+                   str(write_fd)] + (["--python2"] if python2 else [])
+        command, isolation = _isolated_command(command, home, scratch)
+        try:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, cwd=home, env=_child_env(home),
+                                       pass_fds=(write_fd,), start_new_session=True)
+        except OSError as exc:
+            os.close(read_fd)
+            return f"the child did not start: {exc}"
+        finally:
+            os.close(write_fd)
+        answer = b""
+        deadline = time.monotonic() + RUN_SECONDS
+        timed_out = False
+        with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+            while len(answer) <= _ANSWER_LIMIT:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                ready, _, _ = select.select([pipe], [], [], left)
+                if not ready:
+                    continue
+                chunk = pipe.read(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        if timed_out or process.poll() is None:
+            try:
+                process.wait(timeout=0 if timed_out else max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            if timed_out:
+                try:
+                    os.killpg(process.pid, 9)
+                except OSError:
+                    pass
+                process.wait()
+        stderr = process.stderr.read(4096).decode(errors="replace") if process.stderr else ""
+        process.stderr.close() if process.stderr else None
+    if timed_out:
+        return f"importing it did not end within {RUN_SECONDS:g} s"
+    try:
+        report = json.loads(answer.decode())
+    except ValueError:
+        status = process.returncode
+        ended = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+        last = stderr.strip().splitlines()[-1:] if stderr.strip() else []
+        return f"the child ended ({ended}) with no answer" + (f": {last[0][:120]}" if last else "")
+    report["isolation"] = isolation
+    return report
+
+
+def _failure_text(failure: dict[str, Any], name: str) -> str:
+    where = f" at {failure['where']}" if failure.get("where") else ""
+    return f"importing {name} raised {failure['error']}{where}"
+
+
+def _order_from_run(ran: dict[str, Any] | str, game: Path) -> tuple[tuple[str, ...], str] | str:
+    """(the order, its evidence) the course's ``game`` gave, or why it gave none."""
+    if isinstance(ran, str):
+        return ran
+    asked = ran.get("game", {})
+    if "error" in asked:
+        return _failure_text(asked, "game.py")
+    renamed = {name: value for name, value in asked.get("directions", {}).items() if value != _DIRECTIONS[name]}
+    if renamed:
+        name, value = next(iter(renamed.items()))
+        raise QuirksError(f"{game}: Directions.{name} is {value!r} (game.py, run), not {_DIRECTIONS[name]!r}: "
+                          f"pacman-ai plays the classic direction names only")
+    five = sorted(DEFAULT_ORDER)
+    for key, how in (("possible", "Actions.{name} on an open cell"), ("listed", "Actions.{name}")):
+        found = asked.get(key)
+        if found is not None and sorted(found) == five:
+            return tuple(found), f"game.py, run ({how.format(name=asked[key + '_name'])})"
+    found = asked.get("possible") or asked.get("listed")
+    if found is not None:
+        raise QuirksError(f"{game}: the course's engine lists the actions {', '.join(found) or '(none)'} "
+                          f"(game.py, run), not the five actions {', '.join(five)}")
+    return asked.get("order_error") or asked.get("possible_error") or "it gave no order of actions"
+
+
+def _constants_from_run(ran: dict[str, Any] | str, rules: Path) -> list[str] | str:
+    """The rule constants pacman-ai cannot play by, as the course's ``pacman`` module has them, or why not."""
+    if isinstance(ran, str):
+        return ran
+    asked = ran.get("pacman")
+    if asked is None:
+        return "it was not asked"
+    if "error" in asked:
+        return _failure_text(asked, "pacman.py")
+    text = _read(rules).splitlines()
+
+    def where(name: str) -> str:  # the line that assigns it, where one line plainly does
+        lines = [i for i, line in enumerate(text, start=1) if re.match(rf"^{name}\s*=", line)]
+        return f"pacman.py:{lines[-1]}" if lines else "pacman.py"
+
+    return [f"{where(name)} sets {name} = {value!r} (pacman-ai plays {CLASSIC_CONSTANTS[name]})"
+            for name, value in asked["constants"].items() if value != CLASSIC_CONSTANTS[name]]
 
 
 # -- Python 2's random, for a course whose engine (and so its autograder) runs under Python 2 --------------------
