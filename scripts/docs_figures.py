@@ -253,6 +253,18 @@ def _page_figures(m: Measurements, layout: str, seed: int, short: int) -> tuple[
     return per_move, whole, moves, first
 
 
+def _course_engine_limits(m: Measurements) -> str:
+    """The limits of the child that asks a course's engine, from the constants that set them."""
+    from pacman.compat.cs188 import engine_probe, quirks
+
+    rows = [("files", "all read-only (a namespace of its own, where the system allows user namespaces)"),
+            ("network", "none (a network namespace of its own)"),
+            ("memory", f"{engine_probe.MEMORY_BYTES >> 30} GiB of address space"),
+            ("CPU time", f"{engine_probe.CPU_SECONDS} s"), ("wall clock", f"{quirks.RUN_SECONDS:g} s"),
+            ("output", "captured, not shown")]
+    return "\n\n| limit | value |\n|---|---|\n" + "\n".join(f"| {name} | {value} |" for name, value in rows) + "\n\n"
+
+
 def _web_page_readme(m: Measurements) -> str:
     per_move, whole, moves, first = _page_figures(m, "medium", 1, 40)
     return (f"about {per_move} bytes per move -- {_kb(whole)} for a {moves}-move game on `medium`, {_kb(first)}\n"
@@ -985,6 +997,8 @@ FIGURES: tuple[Figure, ...] = (
            "pacman-ai play --layout medium|tricky --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_doc),
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
+    Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.compat.cs188.quirks'", "exact",
+           _course_engine_limits),
     Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),
     Figure("solve-threeway", "docs/guide/solve.md", "pacman-ai solve threeway", "exact",
            _console("pacman-ai solve threeway")),

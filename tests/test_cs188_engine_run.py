@@ -30,6 +30,8 @@ SORTED = HERE / "cs188_variants" / "sorted_order"
 NAMES = ("North", "South", "East", "West", "Stop")
 CONSTANTS = {"North": "NORTH", "South": "SOUTH", "East": "EAST", "West": "WEST", "Stop": "STOP"}
 LOOKED_AT = list(range(30))
+#: The console script, as a user runs it (``python -m pacman`` in a course folder would run its pacman.py).
+PACMAN_AI = str(Path(sys.executable).parent / "pacman-ai")
 HELD_OUT = list(range(1000, 1012))
 
 _HEAD = '''\
@@ -191,7 +193,7 @@ def _course(tmp_path: Path, text: str, python: str) -> Path:
 
 def _graded_orders(folder: Path) -> list[list[str]]:
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    done = subprocess.run([sys.executable, "-m", "pacman", "grade", "test_cases", "order_student.py", "--question",
+    done = subprocess.run([PACMAN_AI, "grade", "test_cases", "order_student.py", "--question",
                            "q2", "--json", "-", "--quiet"], cwd=folder, capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.returncode == 0, done.stderr
@@ -295,3 +297,62 @@ def test_a_course_engine_that_loops_at_import_is_stopped_and_read(tmp_path, monk
     assert found.action_order == read_engine_quirks_statically(tmp_path).action_order
     assert "it cannot run here: " in found.order_evidence
     assert ("did not end within 2 s" in found.order_evidence or "killed by signal" in found.order_evidence)
+
+
+def _grade(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    return subprocess.run([PACMAN_AI, "grade", "test_cases", *args], cwd=folder,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_solutions_written_under_another_order_are_named_with_the_flag_that_grades_by_it(tmp_path):
+    """A port: its game.py now lists the dictionary as written (Python 3), its solutions were written sorted."""
+    folder = tmp_path / "port"
+    shutil.copytree(SORTED, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    game = folder / "game.py"
+    game.write_text(game.read_text().replace("sorted(_directions.items())", "_directions.items()"))
+    done = _grade(folder, "multiAgents.py", "--json", "-", "--quiet")
+    report = json.loads(done.stdout)
+    # graded as its own grader grades: by its game.py, so its right alpha-beta fails on the counts
+    assert [(q["id"], q["score"]) for q in report["questions"]] == [("q2", 5.0), ("q3", 0.0)]
+    assert report["context"].endswith(
+        "actions North, South, East, West, Stop from game.py, run (Actions._directionsAsList); rule constants "
+        "classic from pacman.py, run; the alpha-beta solutions' expanded-state counts fit another order, East, "
+        "North, South, Stop, West (sorted): grade by it with --action-order sorted")
+    by_flag = _grade(folder, "multiAgents.py", "--json", "-", "--quiet", "--action-order", "sorted")
+    report = json.loads(by_flag.stdout)
+    assert [(q["id"], q["score"]) for q in report["questions"]] == [("q2", 5.0), ("q3", 5.0)]
+    assert "actions East, North, South, Stop, West from --action-order (the course's engine: North, South, East, " \
+           "West, Stop from game.py, run" in report["context"] and "fit another order" not in report["context"]
+    listed = _grade(folder, "multiAgents.py", "--quiet", "--action-order", "North,South,East,West,Stop")
+    assert "fit another order, East, North, South, Stop, West (sorted)" in listed.stdout.splitlines()[0]
+
+
+def test_solutions_that_fit_the_courses_order_add_nothing_to_the_first_line(tmp_path):
+    done = _grade(HERE / "cs188_variants" / "sorted_order", "multiAgents.py", "--quiet", "--question", "q3")
+    assert done.returncode == 0 and "fit another order" not in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("value", ["Nort", "North,South", "North,North,East,West,Stop", ""])
+def test_a_bad_action_order_is_one_line_and_status_2(value):
+    done = _grade(HERE / "cs188_variants" / "sorted_order", "multiAgents.py", "--action-order", value)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"pacman-ai grade: --action-order {value!r}: expected classic, python3, sorted or the "
+                           f"five actions West, Stop, East, North, South in some order, comma-separated (see "
+                           f"pacman-ai grade --help)\n")
+
+
+def test_the_action_order_flag_is_for_classic_folders_only(tmp_path):
+    done = subprocess.run([PACMAN_AI, "grade", "expectimax", "x.py", "--action-order",
+                           "classic"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--action-order is for classic test folders" in done.stderr
+
+
+def test_the_pages_example_of_a_file_read_instead_of_run_is_what_grading_prints(tmp_path):
+    from test_cs188_variants import _GAME
+
+    (tmp_path / "game.py").write_text(_GAME % "_directions.items()"
+                                      + "\n\ndef warn(agent):\n    print 'Agent %d timed out' % agent\n")
+    line = read_engine_quirks(tmp_path).describe()
+    assert line.startswith("engine: game.py, Python 2 (game.py:19): actions West, Stop, East, North, South")
+    assert f"```text\n{line}\n```" in (HERE.parent / "docs" / "cs188.md").read_text(encoding="utf-8")

@@ -63,6 +63,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "enabled test and write each NAME.solution beside NAME.test; prints what changes, "
                             "leaves files with the same values as they are, and replaces none whose values "
                             "differ unless --force")
+    grade.add_argument("--action-order", default=None, metavar="ORDER",
+                       help="classic test folders only: list legal actions in ORDER instead of the order the "
+                            "course's own game.py gives: classic (West,Stop,East,North,South), python3 "
+                            "(North,South,East,West,Stop), sorted, or the five actions comma-separated (the "
+                            "report's first line names the order a folder's alpha-beta solutions fit)")
     grade.add_argument("--force", action="store_true",
                        help="with --write-solutions: replace .solution files whose values differ")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
@@ -100,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         return _grade_classic(args)
     if args.write_solutions:
         raise _usage("--write-solutions is for classic test folders (a folder with a CONFIG file)")
+    if args.action_order is not None:
+        raise _usage("--action-order is for classic test folders (a folder with a CONFIG file)")
     if args.force:
         raise _usage("--force goes with --write-solutions only")
     assignment = load_assignment(args.assignment)
@@ -134,7 +141,9 @@ def _grade_classic(args: argparse.Namespace) -> int:
         return _write_solutions(args)
     if args.force:
         raise _usage("--force goes with --write-solutions only")
-    course = load_course(args.assignment, questions=args.question)  # only the questions asked for are read
+    order = _action_order(args)
+    course = load_course(args.assignment, questions=args.question,  # only the questions asked for are read
+                         action_order=order)
     if args.submission is None:
         raise _usage("give SUBMISSION.py, the file to grade (e.g. multiAgents.py)")
     _check_outputs(args)
@@ -142,6 +151,17 @@ def _grade_classic(args: argparse.Namespace) -> int:
         for question in args.question:
             course.question(question)  # an unknown id is an error before anything runs
     return _grade(args, course, grade_course)
+
+
+def _action_order(args: argparse.Namespace) -> tuple[str, ...] | None:
+    from pacman.grading.classic.order_fit import OrderError, parse_action_order
+
+    if args.action_order is None:
+        return None
+    try:
+        return parse_action_order(args.action_order)
+    except OrderError as exc:
+        raise _usage(str(exc)) from None
 
 
 def _write_solutions(args: argparse.Namespace) -> int:
@@ -156,7 +176,7 @@ def _write_solutions(args: argparse.Namespace) -> int:
         raise _usage("--write-solutions: give the reference solution's .py file")
     if args.sandbox_user is not None and not args.sandbox_user.strip():
         raise _usage("--sandbox-user: expected a user name (e.g. nobody), got an empty string")
-    course = load_course(args.assignment, solutions=False, questions=args.question)
+    course = load_course(args.assignment, solutions=False, questions=args.question, action_order=_action_order(args))
     if args.question:
         for question in args.question:
             course.question(question)

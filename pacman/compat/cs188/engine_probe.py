@@ -220,7 +220,7 @@ def _where(exc: BaseException, folder: str) -> str:
 
 
 def _failure(exc: BaseException, folder: str) -> dict:
-    text = str(exc).strip().splitlines()
+    text = str(exc.msg if isinstance(exc, SyntaxError) else exc).strip().splitlines()
     return {"error": f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__,
             "where": _where(exc, folder), "syntax": isinstance(exc, SyntaxError)}
 

@@ -103,6 +103,8 @@ class EngineQuirks:
         parts.extend(f"cannot play: {u}" for u in self.unsupported)
         if self.isolation.startswith("not in a namespace"):
             parts.append(f"the course's code ran {self.isolation}")
+        if not self.files:
+            return "engine: no game.py or pacman.py beside the test folder: " + "; ".join(parts)
         python = f"Python {self.python or '?'}" + (f" ({self.python_evidence})" if self.python_evidence else "")
         return f"engine: {', '.join(self.files)}, {python}: " + "; ".join(parts)
 

@@ -31,7 +31,7 @@ import, separated by spaces (an empty value forbids nothing); without it,
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import replace, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -328,7 +328,7 @@ def _wanted(root: Path, order: list[str], questions: list[str]) -> list[str]:
 
 
 def load_course(directory: str | os.PathLike[str], solutions: bool = True,
-                questions: list[str] | None = None) -> ClassicCourse:
+                questions: list[str] | None = None, action_order: tuple[str, ...] | None = None) -> ClassicCourse:
     """Read and check a classic course folder; ClassicFormatError naming the file and line if anything is wrong.
 
     With ``solutions=False`` the ``.solution`` files are neither needed nor read
@@ -336,9 +336,10 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True,
     `questions`, only those questions and what they depend on are read (the
     course's ``-q``): a question of the course that is not asked for is never
     opened. A question whose files name something pacman-ai does not understand
-    is loaded as not gradable (`ClassicQuestion.problem`), costing that question only.
+    is loaded as not gradable (`ClassicQuestion.problem`), costing that question only. `action_order`
+    (``--action-order``) replaces the order the course's engine gives.
     """
-    from pacman.compat.cs188.quirks import read_engine_quirks
+    from pacman.compat.cs188.quirks import EngineQuirks, read_engine_quirks
 
     root = Path(directory)
     config = read_classic_file(root / "CONFIG")
@@ -375,6 +376,11 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True,
                 where = "is not a question of the course" if prerequisite not in order else "comes after it in order"
                 raise ClassicFormatError(f"{root / question.id / 'CONFIG'}: depends: {prerequisite!r} {where}")
     engine = read_engine_quirks(root.parent)
+    if action_order is not None:
+        own = ", ".join(engine.action_order) + f" from {engine.order_evidence}" if engine is not None and \
+            engine.order_evidence else "the classic order: no game.py"
+        engine = replace(engine or EngineQuirks(files=()), action_order=tuple(action_order),
+                         order_evidence=f"--action-order (the course's engine: {own})")
     if engine is not None and engine.unsupported:
         for index, question in enumerate(built):
             playing = [t for t in question.tests if t.class_name in ("PacmanGameTreeTest", "EvalAgentTest")]

@@ -144,8 +144,12 @@ def course_context(course: ClassicCourse, generation: str) -> str:
     how = course.generation_evidence if course.generation else "the student file's names"
     engine = course.engine.describe() if course.engine is not None else \
         "engine: the classic one (no game.py or pacman.py beside the test folder)"
+    from pacman.compat.cs188.quirks import DEFAULT_ORDER
+    from pacman.grading.classic.order_fit import order_note
+
     order = "" if course.order_source == "order" else "; questions: the subfolders, sorted (CONFIG gives no order)"
-    return f"CS188 {title} by {how}; {engine}{order}"
+    fit = order_note(course, course.engine.action_order if course.engine is not None else DEFAULT_ORDER, generation)
+    return f"CS188 {title} by {how}; {engine}{order}" + (f"; {fit}" if fit else "")
 
 
 def _scoring(question: ClassicQuestion) -> str:
