@@ -356,3 +356,48 @@ def test_the_pages_example_of_a_file_read_instead_of_run_is_what_grading_prints(
     line = read_engine_quirks(tmp_path).describe()
     assert line.startswith("engine: game.py, Python 2 (game.py:19): actions West, Stop, East, North, South")
     assert f"```text\n{line}\n```" in (HERE.parent / "docs" / "cs188.md").read_text(encoding="utf-8")
+
+
+_ISSUE_HEAD = '''\
+class Directions:
+    NORTH = 'North'
+    SOUTH = 'South'
+    EAST = 'East'
+    WEST = 'West'
+    STOP = 'Stop'
+
+
+class Actions:
+    _directions = {Directions.NORTH: (0, 1), Directions.SOUTH: (0, -1), Directions.EAST: (1, 0),
+                   Directions.WEST: (-1, 0), Directions.STOP: (0, 0)}
+
+'''
+#: The three forms three schools' game.py files use, as the issue quotes them (verbatim, indentation kept).
+_ISSUE_FORMS = [
+    ("""    def _sort(direction_tuple):
+        return [Directions.WEST, Directions.STOP, Directions.EAST,
+                Directions.NORTH, Directions.SOUTH].index(direction_tuple[0])
+
+    _directions_as_list = sorted(_directions.items(), key=_sort)
+""", ("West", "Stop", "East", "North", "South")),
+    ("""    @staticmethod
+    def _sort(direction_tuple):
+        return [Directions.WEST, Directions.STOP, Directions.EAST,
+                Directions.NORTH, Directions.SOUTH].index(direction_tuple[0])
+
+    _directions_as_list = sorted(_directions.items(), key=_sort.__func__)     # _sort a staticmethod above
+""", ("West", "Stop", "East", "North", "South")),
+    ("""    _directionsAsList = sorted(_directions.items(), key=lambda x:x[0])
+""", ("East", "North", "South", "Stop", "West")),
+]
+
+
+@pytest.mark.parametrize("form, order", _ISSUE_FORMS)
+def test_the_three_forms_the_static_reader_refused_are_asked_of_the_code(tmp_path, form, order):
+    from pacman.compat.cs188.quirks import QuirksError
+
+    (tmp_path / "game.py").write_text(_ISSUE_HEAD + form)
+    found = read_engine_quirks(tmp_path)
+    assert found.action_order == order and found.order_evidence.startswith("game.py, run (Actions._directions")
+    with pytest.raises(QuirksError, match="not a form pacman-ai reads statically"):
+        read_engine_quirks_statically(tmp_path)
