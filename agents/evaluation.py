@@ -34,6 +34,7 @@ from pacman.agents.dot_games import DotGames, dot_games
 from pacman.agents.small_mazes import SMALL_MAZE_CELLS, region_cells
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
+from pacman.user_code import ImportTimeout, frames_text, import_user_file
 from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
@@ -462,11 +463,14 @@ def load_object(spec: str, what: str) -> Any:
                 raise AgentSpecError(f"{what} {spec!r}: cannot load {target!r} as Python")
             module = importlib.util.module_from_spec(loader_spec)
             try:
-                loader_spec.loader.exec_module(module)
+                import_user_file(lambda: loader_spec.loader.exec_module(module), target)
+            except ImportTimeout as exc:
+                raise AgentSpecError(f"{what} {spec!r}: {exc}") from None
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # SystemExit too: a module that exits at import is a bad spec
-                raise AgentSpecError(f"{what} {spec!r}: importing {target} {describe_failure(exc)}") from None
+                raise AgentSpecError(f"{what} {spec!r}: importing {target} {describe_failure(exc)}"
+                                     + frames_text(exc)) from None
             sys.modules[module_name] = module
     else:
         try:

@@ -10,6 +10,7 @@ __all__ = [
     "AgentSpecError",
     "TreeError",
     "describe_failure",
+    "UserExit",
 ]
 
 
@@ -33,6 +34,11 @@ class AgentSpecError(PacmanError):
     """An agent name or its arguments that cannot be turned into an agent."""
 
 
+class UserExit(SystemExit):
+    """``os._exit(code)`` called by user code while the project guarded it (`pacman.user_code.exits_guarded`):
+    raised instead, so the command can say so and go on."""
+
+
 class TreeError(PacmanError):
     """An explicit game tree that cannot be searched; the message names the JSON path of the bad node."""
 
@@ -43,7 +49,9 @@ def describe_failure(exc: BaseException, limit: int = 300) -> str:
     Used wherever user code (an agent, an evaluation, a module loaded by path)
     fails, so the message fits the one line a front end prints.
     """
-    if isinstance(exc, SystemExit):
+    if isinstance(exc, UserExit):
+        text = f"called os._exit({exc.code!r})"
+    elif isinstance(exc, SystemExit):
         text = f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
     else:
         detail = " ".join(str(exc).split())

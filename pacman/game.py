@@ -44,6 +44,7 @@ from pacman.errors import AgentSpecError, IllegalActionError, PacmanError, descr
 from pacman.layout import Layout, load_layout
 from pacman.limits import MIN_DEFAULT_MAX_MOVES, MOVES_PER_CELL, default_max_moves, move_limit_reason
 from pacman.state import GameState
+from pacman.user_code import describe_user_error, exits_guarded
 
 __all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions",
            "default_max_moves", "move_limit_reason", "agent_time_allowance", "time_limit_problem", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
@@ -86,6 +87,11 @@ class GameResult:
     """Seconds Pacman's agent took over all its moves (None: the sum of `move_times`)."""
     slowest_move_seconds: float | None = field(default=None, repr=False)
     """Seconds of Pacman's slowest move (None: the largest of `move_times`)."""
+    error_frames: tuple[str, ...] = ()
+    """For a crash: the last frames of the user's own files the error passed through
+    (``file:line in function: source``, `pacman.user_code`); () when none."""
+    error_hint: str | None = None
+    """For a crash that is a common mistake (calling a property, returning None, a wrong signature): a hint."""
 
     @property
     def total_thinking(self) -> float:
@@ -120,6 +126,10 @@ class GameResult:
         else:
             del data["actions"]
         del data["move_times"]
+        if not self.error_frames:
+            del data["error_frames"]
+        if self.error_hint is None:
+            del data["error_hint"]
         return data
 
 
@@ -181,6 +191,12 @@ class _Worker:
         self._requests.put(None)
 
 
+def _user_error(exc: BaseException) -> dict[str, Any]:
+    """The crash's frames in the user's own files and its hint, as `GameResult` fields."""
+    frames, hint = describe_user_error(exc)
+    return {"error_frames": tuple(frames), "error_hint": hint}
+
+
 def run_game(
     layout: Layout | str | os.PathLike[str],
     pacman_agent: Any,
@@ -200,7 +216,25 @@ def run_game(
     off the main thread, so it works from any thread and on every OS. With
     `keep_moves` false the result holds no `actions` and no `move_times` (only
     their totals), so that however long the game, its memory stays flat.
+
+    A user's ``os._exit`` inside an agent ends its game as a crash, not the process (`exits_guarded`).
     """
+    with exits_guarded():
+        return _run_game(layout, pacman_agent, ghost_agents, seed, max_moves, display,
+                         move_time_limit=move_time_limit, keep_moves=keep_moves)
+
+
+def _run_game(
+    layout: Layout | str | os.PathLike[str],
+    pacman_agent: Any,
+    ghost_agents: Sequence[Any] = (),
+    seed: int = 0,
+    max_moves: int | None = None,
+    display: Display | None = None,
+    *,
+    move_time_limit: float | None = None,
+    keep_moves: bool = True,
+) -> GameResult:
     if not isinstance(layout, Layout):
         layout = load_layout(layout)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -229,7 +263,8 @@ def run_game(
     except (AgentSpecError, KeyboardInterrupt):
         raise  # the agent refuses this game (a search too large for it): the caller's error
     except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
-        outcome = dict(crashed=True, failed_agent=0, error=f"{_agent_name(0)} reset() {describe_failure(exc, 1000)}")
+        outcome = dict(crashed=True, failed_agent=0, error=f"{_agent_name(0)} reset() {describe_failure(exc, 1000)}",
+                       **_user_error(exc))
     if not outcome:
         reason = endless_reason(state)
         if reason is not None:
@@ -264,7 +299,7 @@ def run_game(
                     raise
                 except BaseException as exc:  # an agent's bug ends its game, not the program; sys.exit() too
                     outcome = dict(crashed=True, failed_agent=agent, error=(
-                        f"{_agent_name(agent)} {describe_failure(exc, 1000)}"))
+                        f"{_agent_name(agent)} {describe_failure(exc, 1000)}"), **_user_error(exc))
                     break
                 elapsed = time.perf_counter() - started
                 try:

@@ -450,13 +450,22 @@ class GameState(tuple):
         """How many ghosts are in the game."""
         return len(self[GHOSTS])
 
+    # Plain fields, read in C by itemgetter: no Python call per read in the search's hot loop. `doc=` is the
+    # docstring at run time (help(), inspect); the string under each line says the same to readers that do not
+    # run the code, such as the API reference's griffe. tests/test_evaluation_guide.py keeps the two equal.
     score = property(itemgetter(SCORE), doc="The game score so far.")
+    """The game score so far."""
     scared_timers = property(itemgetter(TIMERS), doc="Each ghost's remaining scared moves (0: not scared).")
+    """Each ghost's remaining scared moves (0: not scared)."""
     food_mask = property(
         itemgetter(FOOD), doc="The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food.")
+    """The food as a bitmask: bit ``x * height + y`` is set when cell (x, y) holds food."""
     capsule_mask = property(itemgetter(CAPSULES), doc="The capsules as a bitmask, numbered like `food_mask`.")
+    """The capsules as a bitmask, numbered like `food_mask`."""
     ghost_keys = property(itemgetter(GHOSTS), doc="Each ghost's key, doubled-grid position * 5 + last direction "
                                                   "(4: none), in agent order: its place and way in one int.")
+    """Each ghost's key, doubled-grid position * 5 + last direction (4: none), in agent order: its place and way in
+    one int."""
 
     @property
     def pacman_position(self) -> tuple[int, int]:

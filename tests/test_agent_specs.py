@@ -195,12 +195,13 @@ def test_a_constructor_that_fails_is_one_agent_spec_error(tmp_path, cls, message
     assert str(info.value) == message.format(f=file)
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("import sys\nsys.exit(3)\n", "importing {f} called sys.exit(3)"),
-    ("raise SystemExit\n", "importing {f} called sys.exit()"),
-    ("1/0\n", "importing {f} raised ZeroDivisionError: division by zero"),
+@pytest.mark.parametrize("body, expected, frame", [
+    ("import sys\nsys.exit(3)\n", "importing {f} called sys.exit(3)", "{f}:2 in <module>: sys.exit(3)"),
+    ("raise SystemExit\n", "importing {f} called sys.exit()", "{f}:1 in <module>: raise SystemExit"),
+    ("1/0\n", "importing {f} raised ZeroDivisionError: division by zero", "{f}:1 in <module>: 1/0"),
 ])
-def test_a_module_that_fails_at_import_is_one_agent_spec_error(tmp_path, body, expected):
+def test_a_module_that_fails_at_import_is_one_agent_spec_error(tmp_path, body, expected, frame):
+    """One error, then the line of the user's file where it happened."""
     file = tmp_path / "broken.py"
     file.write_text(body)
     for spec, kind in ((f"{file}:Agent", "Pacman agent"), (f"{file}:f", "evaluation")):
@@ -209,7 +210,8 @@ def test_a_module_that_fails_at_import_is_one_agent_spec_error(tmp_path, body, e
                 make_pacman_agent("expectimax", {"evaluation": spec})
             else:
                 make_pacman_agent(spec)
-        assert str(info.value) == f"{kind} {spec!r}: " + expected.format(f=file)
+        assert str(info.value).splitlines() == [f"{kind} {spec!r}: " + expected.format(f=file),
+                                                "  " + frame.format(f=file)]
 
 
 def test_keyboard_interrupt_in_a_constructor_still_stops(tmp_path):
@@ -284,8 +286,11 @@ def test_cli_play_survives_an_agent_that_exits(tmp_path, cls, stdout):
     (tmp_path / "exiting.py").write_text(EXITING)
     proc = _cli(["play", "--pacman", f"exiting.py:{cls}", "--display", "none", "--seed", "1",
                  "--max-moves", "5"], tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 4, proc.stderr  # a crashed game: EXIT_GAMES_FAILED
     assert proc.stdout.strip() == f"game 1: {stdout}"
+    assert proc.stderr.splitlines()[0] == f"pacman-ai: 1 of 1 game crashed or timed out; the first (seed 1, " \
+                                          f"medium): {stdout.split(' - ', 1)[1]}"
+    assert proc.stderr.splitlines()[1].startswith("  exiting.py:")
 
 
 def test_cli_batch_survives_an_agent_that_exits(tmp_path):

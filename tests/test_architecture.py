@@ -38,6 +38,7 @@ CORE = (
     "pacman.resources",
     "pacman.rules",
     "pacman.state",
+    "pacman.user_code",
 )
 
 #: Applications that must never load pygame.

@@ -140,6 +140,10 @@ def play_game(job: GameJob) -> dict[str, Any]:
         move_ms=[round(1000 * t, 4) for t in result.move_times],
         worker=f"{socket.gethostname()}:{os.getpid()}", worker_rss_mb=_rss_mb(),
     )
+    if result.error_frames:  # a crash in the user's own files: where, for the command's report
+        record["error_frames"] = list(result.error_frames)
+    if result.error_hint is not None:
+        record["error_hint"] = result.error_hint
     return record
 
 

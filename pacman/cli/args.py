@@ -9,7 +9,9 @@ is a `UsageError`: `pacman.cli.main` prints its one line and exits with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
+import sys
 from typing import Callable, NoReturn
 
 from pacman.files import output_problem
@@ -19,8 +21,12 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_INTERRUPTED",
     "EXIT_STOPPED",
+    "EXIT_GAMES_FAILED",
+    "failed_games_report",
+    "is_failed_game",
     "stop_words",
     "stop_status",
+    "report_stop",
     "UsageError",
     "OneLineParser",
     "positive_int",
@@ -43,6 +49,31 @@ EXIT_STOPPED = 3
 """Exit status of a run that stopped before its end for a cause other than a signal (its executor lost)."""
 
 
+EXIT_GAMES_FAILED = 4
+"""Exit status of `play`, `batch` and `compare` when a game crashed or timed out (the table and files are whole)."""
+
+
+def failed_games_report(first: dict | None, failed: int, total: int) -> list[str]:
+    """The lines that tell of a run's `failed` crashed or timed-out games out of `total`: how many, then the
+    `first` one's error (its record as `GameResult.to_dict` writes it), the frames of the user's own files it
+    passed through and its hint; [] when none failed. `play`, `batch` and `compare` print these on stderr and
+    exit with `EXIT_GAMES_FAILED`."""
+    if first is None or not failed:
+        return []
+    where = f"seed {first.get('seed')}" + (f", {first['layout']}" if first.get("layout") else "")
+    lines = [f"pacman-ai: {failed} of {total} game{'s' if total != 1 else ''} crashed or timed out; "
+             f"the first ({where}): {first.get('error') or first.get('outcome')}"]
+    lines.extend(f"  {frame}" for frame in first.get("error_frames") or ())
+    if first.get("error_hint"):
+        lines.append(f"  hint: {first['error_hint']}")
+    return lines
+
+
+def is_failed_game(record: dict) -> bool:
+    """A game that crashed or timed out (its record as `GameResult.to_dict` writes it)."""
+    return bool(record.get("crashed") or record.get("timed_out"))
+
+
 def stop_words(stop_signal: int | None, stopped_by: str) -> str:
     """Why a run of games stopped early, in a few words: ``interrupted`` (Ctrl-C), ``stopped by SIGTERM``, or
     ``stopped: `` and what its executor did; `batch` and `compare` say it alike."""
@@ -57,6 +88,21 @@ def stop_status(stop_signal: int | None, stopped_by: str) -> int:
     if stop_signal is not None:
         return EXIT_INTERRUPTED if stop_signal == signal.SIGINT else 128 + int(stop_signal)
     return EXIT_STOPPED if stopped_by else EXIT_INTERRUPTED
+
+
+def report_stop(exc: KeyboardInterrupt, unwritten: list[str]) -> int:
+    """Say in one line on stderr why `play` or `replay` stopped (Ctrl-C, or SIGTERM / SIGHUP as a `RunSignal`)
+    and which of its outputs it did not write (each is whole or absent: an earlier file of that name is as it
+    was), in the words of `stop_words`: ``pacman-ai: stopped by SIGTERM; game.gif and game.json not written``.
+    Returns the exit status, as `stop_status` gives it."""
+    number = getattr(exc, "signal", signal.SIGINT)
+    note = f"pacman-ai: {stop_words(number, '')}"
+    if unwritten:
+        names = unwritten[0] if len(unwritten) == 1 else f"{', '.join(unwritten[:-1])} and {unwritten[-1]}"
+        note += f"; {names} not written"
+    with contextlib.suppress(OSError, ValueError):  # after SIGHUP the terminal may be gone
+        print(note, file=sys.stderr, flush=True)
+    return stop_status(number, "")
 
 
 class UsageError(Exception):

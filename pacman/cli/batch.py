@@ -16,7 +16,10 @@ from typing import Any
 
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.args import (
+    EXIT_GAMES_FAILED,
     check_run_flags,
+    failed_games_report,
+    is_failed_game,
     stop_status,
     stop_words,
     NO_MOVE_LIMIT,
@@ -191,4 +194,9 @@ def run(args: argparse.Namespace) -> int:
         from pacman.batch.plot import plot_summary
 
         plot_summary(summary, args.plot)
+    failed = [record for record in result.records if is_failed_game(record)]
+    if failed:
+        for line in failed_games_report(failed[0], len(failed), len(result.records)):
+            _say(line)
+        return EXIT_GAMES_FAILED
     return 0

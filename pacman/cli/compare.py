@@ -19,8 +19,8 @@ import shlex
 import sys
 from typing import Any
 
-from pacman.cli.args import (UsageError, check_run_flags, max_moves, non_negative_int, positive_float, positive_int,
-                              stop_status, stop_words)
+from pacman.cli.args import (EXIT_GAMES_FAILED, UsageError, check_run_flags, failed_games_report, is_failed_game,
+                              max_moves, non_negative_int, positive_float, positive_int, stop_status, stop_words)
 from pacman.errors import PacmanError
 from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
 
@@ -295,4 +295,10 @@ def run(args: argparse.Namespace) -> int:
         from pacman.compare.plot import plot_comparison
 
         plot_comparison(result, args.plot)
+    records = [record for lines in result.records.values() for record in lines]
+    failed = [record for record in records if is_failed_game(record)]
+    if failed:
+        for line in failed_games_report(failed[0], len(failed), len(records)):
+            print(line, file=sys.stderr)
+        return EXIT_GAMES_FAILED
     return 0

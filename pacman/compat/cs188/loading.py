@@ -30,6 +30,7 @@ from typing import Any
 from pacman.compat.cs188.generation import CLASSIC, CURRENT, GENERATIONS, GenerationError, source_generation, \
     state_class
 from pacman.errors import AgentSpecError, describe_failure
+from pacman.user_code import ImportTimeout, frames_text, import_user_file
 
 __all__ = ["CLASSIC_DIR", "CURRENT_DIR", "CLASSIC_MODULES", "CURRENT_MODULES", "PacmanAlias", "load_classic_module",
            "is_classic_agent", "is_classic_file", "file_generation"]
@@ -116,12 +117,15 @@ def load_classic_module(path: str | os.PathLike[str], name: str | None = None,
         sys.modules["pacman"] = alias
     sys.modules[module_name] = module
     try:
-        loader_spec.loader.exec_module(module)
+        import_user_file(lambda: loader_spec.loader.exec_module(module), os.fspath(path))
+    except ImportTimeout as exc:
+        sys.modules.pop(module_name, None)
+        raise AgentSpecError(str(exc)) from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # SystemExit too (raiseNotDefined at import): a bad file, not the program's end
         sys.modules.pop(module_name, None)
-        raise AgentSpecError(f"{file}: importing it {describe_failure(exc)}") from None
+        raise AgentSpecError(f"{file}: importing it {describe_failure(exc)}{frames_text(exc)}") from None
     finally:
         sys.path[:] = saved_path
         for key in (*_COURSE_MODULES, "pacman"):
