@@ -1,4 +1,5 @@
-"""Build the optional compiled search core, `pacman.agents._core` (agents/core/*.c); everything else is in pyproject.toml.
+"""Build the optional compiled search core, `pacman.agents._core` (agents/core/*.c), and find the packages;
+everything else is in pyproject.toml.
 
 The extension is optional: where it cannot be compiled (no C compiler, no Python
 headers) setuptools prints a warning, skips it, and the install succeeds; every
@@ -9,7 +10,7 @@ purpose. See docs/engine.md.
 import os
 import platform
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_namespace_packages, setup
 from setuptools.command.build_ext import build_ext
 
 BUILD_VARIABLE = "PACMAN_AI_BUILD_CORE"
@@ -59,4 +60,16 @@ def core_extensions():
     return [Extension("pacman.agents._core", CORE_SOURCES, depends=[CORE_HEADER], optional=True)]
 
 
-setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})
+#: Top-level folders that install inside the pacman package (one import namespace: a top-level `agents`
+#: would collide with other distributions).
+MAPPED = {"pacman.agents": "agents", "pacman.layouts": "layouts", "pacman.assets": "assets"}
+
+
+def packages():
+    """Every package and data folder under pacman/, found by setuptools, and the `MAPPED` folders."""
+    found = find_namespace_packages(include=["pacman", "pacman.*"], exclude=["*.__pycache__"])
+    return sorted(set(found) | set(MAPPED))
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore}, packages=packages(), package_dir=MAPPED,
+      exclude_package_data={"pacman.agents": ["core/*.c"]})  # compiled into _core; the sdist keeps them

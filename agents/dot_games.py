@@ -11,7 +11,7 @@ as the other dot's one-dot game once one is eaten.
 
 So on a maze with one ghost, no capsule and one or two dots, these are the
 exact win probabilities of the game itself (the tests check them against the
-solver, `pacman.research.regret.optimal_values`). To win a game with more dots
+solver, `research.regret.optimal_values`). To win a game with more dots
 Pacman must eat every pair of them, so with one ghost the least pair value
 over the dots left is never below his win probability: a bound that
 docs/search-strength.md ("The exact value of one-dot games") measured as an

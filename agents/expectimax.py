@@ -641,7 +641,7 @@ class _SearchAgent:
         Only a decision searched from scratch (``depth="auto"`` on a small maze, or a `node_limit` without a
         time limit) depends on the position alone, so only it is remembered. With a registered evaluation
         (``score + f(position)``) the score is added to every leaf alike and never changes the move
-        (`pacman.research.policy` relies on the same fact), so the key leaves it out, and a position met
+        (`research.policy` relies on the same fact), so the key leaves it out, and a position met
         again later in the game, with another score, is not searched again. With any other evaluation the key
         holds the score too.
         """

@@ -476,7 +476,7 @@ def _gap_summaries(root: Path, data: str, agents: tuple[str, ...], command: str)
     made again from it, as the script makes them: [(summary, policy values, mazes, optima)]."""
     from types import SimpleNamespace
 
-    from pacman.research.gap import summarize
+    from research.gap import summarize
 
     path = root / data
     try:

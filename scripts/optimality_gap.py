@@ -4,16 +4,16 @@
                                      [--agent NAME[:ARGS]]... [--layout NAME]... [--jobs 2]
                                      [--cache DIR] [--json FILE] [--per-maze] [--draw FILE.png] [--draw-count 4]
 
-Mazes come from `pacman.research.mazes.random_maze`: seeds from 1,000,000 for
+Mazes come from `research.mazes.random_maze`: seeds from 1,000,000 for
 the held-out set (never tuned on), from 0 for the tuning set (`--first` moves
 the start); `--set wild` draws them from a second generator of other shapes
-(`pacman.research.mazes.wild_maze`, seeds from 5,000,000, never tuned on either);
+(`research.mazes.wild_maze`, seeds from 5,000,000, never tuned on either);
 `--set corridors` from a third, of bigger mazes of corridors (`corridor_maze`,
 25-45 cells, seeds from 6,000,000, never tuned on). The sets are
-`pacman.research.mazes.MAZE_SETS`. `--layout` adds a shipped (or any) layout
+`research.mazes.MAZE_SETS`. `--layout` adds a shipped (or any) layout
 instead of random ones when given. Each maze is solved exactly once (cached under `--cache`, default
 $PACMAN_AI_RESEARCH_CACHE or ~/.cache/pacman-ai/research) and each agent's
-policy is valued exactly (`pacman.research.policy`): win probability and
+policy is valued exactly (`research.policy`): win probability and
 expected score against random ghosts, no sampling. The report gives, per
 agent, the mean win, the mean gap to the optimum in points with its 95%
 t-interval over the mazes, the mean of the worst tenth of gaps with a bootstrap
@@ -23,7 +23,7 @@ expectimax depth 2 with `safe`, and with `better`.
 
 `--draw` draws, for the `--draw-count` mazes where the first agent falls
 shortest of the optimum, the position where its move costs most
-(`pacman.research.regret`), with the optimal moves and every agent's move
+(`research.regret`), with the optimal moves and every agent's move
 there, as a PNG.
 """
 
@@ -41,10 +41,10 @@ from pacman.batch.lifeline import die_with
 from pacman.errors import AgentSpecError
 from pacman.files import output_problem, write_atomically, write_json
 from pacman.layout import load_layout
-from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
-from pacman.research.mazes import MAZE_SETS, Maze, draw_set
-from pacman.research.pictures import Panel, panels_png
-from pacman.research.regret import costly_decisions, optimal_values
+from research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
+from research.mazes import MAZE_SETS, Maze, draw_set
+from research.pictures import Panel, panels_png
+from research.regret import costly_decisions, optimal_values
 
 DEFAULT_AGENTS = ["greedy", "expectimax:depth=2,evaluation=safe", "expectimax:depth=2,evaluation=better"]
 

@@ -21,7 +21,7 @@ from pacman.agents import ExpectimaxAgent
 from pacman.agents.compiled import CompiledSearcher, core_status
 from pacman.agents.expectimax import DEFAULT_TABLE_SIZE, MAX_DEPTH, SMALL_MAZE_NODES, PacmanGame, deepening_step
 from pacman.agents.search import iterative_search
-from pacman.research.mazes import TUNING_SEED, random_maze
+from research.mazes import TUNING_SEED, random_maze
 from pacman.state import GameState
 
 

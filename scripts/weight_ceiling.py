@@ -34,8 +34,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from pacman.agents.expectimax import DEEPENING_STEP, SMALL_MAZE_NODES
-from pacman.research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
-from pacman.research.mazes import HELD_OUT_SEED, TUNING_SEED, random_maze
+from research.gap import AgentSpec, agent_value, default_cache, optimum, summarize
+from research.mazes import HELD_OUT_SEED, TUNING_SEED, random_maze
 
 
 _AGENT: AgentSpec | None = None  # the agent valued in this (worker) process, set by `_weigh`

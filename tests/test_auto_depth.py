@@ -21,9 +21,9 @@ from pacman.agents.evaluation import region_cells
 from pacman.agents.expectimax import AUTO_DEPTH, SMALL_MAZE_CELLS, SMALL_MAZE_NODES
 from pacman.agents.ghosts import RandomGhost
 from pacman.errors import AgentSpecError
-from pacman.research.mazes import HELD_OUT_SEED, random_maze
-from pacman.research.policy import policy_value
-from pacman.research.regret import costly_decisions, optimal_values
+from research.mazes import HELD_OUT_SEED, random_maze
+from research.policy import policy_value
+from research.regret import costly_decisions, optimal_values
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_core = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
@@ -229,7 +229,7 @@ def test_held_out_mazes_gap_of_the_default_agent_as_measured():
     order, "One position, two scores"; 0.219 with the score in the keys; 0.084 with the budget at 160,000, 0.190
     there before the bounds, 0.426 one ply at a time; 0.301 with the budget at 40,000, 1.276 at 20,000); depth 2
     (a fixed depth: no depth before), 6.907."""
-    from pacman.research.gap import optimum
+    from research.gap import optimum
     gaps, two_gaps = [], []
     for seed in range(HELD_OUT_SEED, HELD_OUT_SEED + 100):
         layout = random_maze(seed).layout

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("scipy")  # the solver (pacman.research) is the reference
+pytest.importorskip("scipy")  # the solver (research) is the reference
 
 from pacman.agents import ExpectimaxAgent  # noqa: E402
 from pacman.agents.compiled import core_status  # noqa: E402
@@ -22,8 +22,8 @@ from pacman.agents.small_mazes import is_small_maze  # noqa: E402
 from pacman.agents.evaluation import (DOT_GAMES_PRODUCT_WEIGHT, DOT_GAMES_WEIGHT, dot_games_weight,  # noqa: E402
                                       dots_evaluation, dots_bounds_within, scaled_bounds_within, scaled_evaluation)
 from pacman.layout import Layout, load_layout, parse_layout  # noqa: E402
-from pacman.research.mazes import random_maze, wild_maze  # noqa: E402
-from pacman.research.regret import optimal_values  # noqa: E402
+from research.mazes import random_maze, wild_maze  # noqa: E402
+from research.regret import optimal_values  # noqa: E402
 from pacman.state import GHOSTS, GameState  # noqa: E402
 from test_evaluation_bounds import _random_roots  # noqa: E402
 

@@ -131,11 +131,11 @@ def test_both_engines_give_ties_to_the_preferred_move(name, evaluation, depth, p
 
 @needs_core
 def test_the_default_no_longer_paces_where_a_deep_search_ties_waiting_with_going():
-    """Corridor maze 6,000,054 (`pacman.research.mazes`, held out): the optimum wins for certain; the default used
+    """Corridor maze 6,000,054 (`research.mazes`, held out): the optimum wins for certain; the default used
     to pace North and South from the start, the game never ending. On the core: the Python engine takes a second or
     more a move at the small maze's budget, and plays the same moves (the engines' tests above and elsewhere)."""
-    from pacman.research.gap import AgentSpec, agent_value, optimum
-    from pacman.research.mazes import MAZE_SETS
+    from research.gap import AgentSpec, agent_value, optimum
+    from research.mazes import MAZE_SETS
     assert MAZE_SETS["corridors"][1](6000054).layout.text == CORRIDOR.text
     assert optimum(CORRIDOR, None).win == pytest.approx(1.0, abs=1e-9)
     assert agent_value(AgentSpec.parse("expectimax"), CORRIDOR).win == pytest.approx(1.0, abs=1e-9)

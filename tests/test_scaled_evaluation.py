@@ -20,9 +20,9 @@ from pacman.agents.evaluation import (SCALED_FULL, SCALED_LOST_PENALTY, SCALED_N
                                       scaled_evaluation)
 from pacman.agents.solver import OptimalAgent, estimated_nodes, solve
 from pacman.distances import DistanceTable
-from pacman.research.mazes import (CORRIDOR_CELLS, CORRIDOR_FAMILIES, CORRIDOR_SEED, FAMILIES, HELD_OUT_SEED, MAZE_SETS,
+from research.mazes import (CORRIDOR_CELLS, CORRIDOR_FAMILIES, CORRIDOR_SEED, FAMILIES, HELD_OUT_SEED, MAZE_SETS,
                                    WILD_FAMILIES, WILD_SEED, corridor_maze, draw_set, random_maze, wild_maze)
-from pacman.research.policy import policy_value
+from research.policy import policy_value
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -301,8 +301,8 @@ def test_the_weight_ceiling_script_values_each_setting_and_the_best_per_maze(tmp
     assert list(rows) == ["lost 1000, dearer 0", "lost 1000, dearer 200", "best setting per maze"]
     # the default setting is `scaled` (the default then) at that budget: the same gap as the harness gives it
     from pacman.agents import expectimax
-    from pacman.research.gap import AgentSpec, agent_value, optimum
-    from pacman.research.mazes import random_maze
+    from research.gap import AgentSpec, agent_value, optimum
+    from research.mazes import random_maze
     monkeypatch.setattr(expectimax, "DEEPENING_STEP", 1)
     gaps = [100 * (optimum(random_maze(s).layout, Path(cache)).win
                    - agent_value(AgentSpec.parse("expectimax:depth=None,node_limit=40000,evaluation=scaled"),

@@ -15,7 +15,7 @@ from pacman.agents.evaluation import better_evaluation, scaled_evaluation, score
 from pacman.agents.expectimax import DEFAULT_TABLE_SIZE, MAX_DEPTH, PacmanGame, is_score_additive
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.search import Searcher, iterative_search
-from pacman.research.mazes import random_maze
+from research.mazes import random_maze
 
 needs_core = pytest.mark.skipif(not USABLE, reason="the compiled core is not in use here")
 

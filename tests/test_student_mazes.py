@@ -1,7 +1,7 @@
 """The default agent on the two shapes issue 38 names, drawn here by their own parameters (not by
-`pacman.research.mazes`): a corridor with a ghost in a side pocket (a fork), and a cross with dots at the ends of
+`research.mazes`): a corridor with a ghost in a side pocket (a fork), and a cross with dots at the ends of
 its arms. On such mazes the depth-2 agent once won 0% where the optimum wins 32% and 41%. Each maze is solved
-exactly and the default agent's policy valued exactly against random ghosts (`pacman.research.policy`): it must be
+exactly and the default agent's policy valued exactly against random ghosts (`research.policy`): it must be
 within 3 points of the optimum on every one, the issue's bar."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pacman.agents import ExpectimaxAgent
 from pacman.agents.compiled import core_status
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.solver import solve
-from pacman.research.policy import policy_value
+from research.policy import policy_value
 
 needs_core = pytest.mark.skipif(not core_status()[0], reason="the sweep values ~130 mazes: the compiled core's job")
 

@@ -17,7 +17,7 @@ from pacman.agents.evaluation import better_evaluation
 from pacman.agents.expectimax import PacmanGame
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.search import CHANCE, Searcher
-from pacman.research.mazes import random_maze
+from research.mazes import random_maze
 
 ENGINES = ("python", "compiled") if USABLE else ("python",)
 

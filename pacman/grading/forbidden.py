@@ -57,7 +57,7 @@ DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.cli",
     "pacman.view",
     "pacman.draw",        # tree drawings, which solve trees with pacman.agents.trees
-    "pacman.research",    # the gap to the optimum: the solver's values and the agents' policies
+    "research",           # scripts/research (a clone's): the solver's values and the agents' policies
     "pacman.__main__",    # runs pacman.cli
 )
 #: The same for a classic CS188 file: the classic API (``util``, ``game``, ``ghostAgents``,

@@ -28,8 +28,8 @@ from pacman.agents.solver import SolverError, solve
 from pacman.batch.stats import mean_interval
 from pacman.files import write_json
 from pacman.layout import Layout
-from pacman.research.mazes import Maze
-from pacman.research.policy import PolicyValue, policy_value
+from research.mazes import Maze
+from research.policy import PolicyValue, policy_value
 
 __all__ = ["AgentSpec", "Optimum", "optimum", "agent_value", "summarize", "GapSummary"]
 

@@ -32,7 +32,7 @@ try:
     import scipy.sparse
     import scipy.sparse.linalg
 except ImportError:  # pragma: no cover - scipy comes with the test extra
-    raise ImportError("pacman.research needs scipy: pip install 'pacman-ai[test]' (or pip install scipy)") from None
+    raise ImportError("research needs scipy: pip install 'pacman-ai[test]' (or pip install scipy)") from None
 
 from pacman.actions import Action
 from pacman.agents.solver import node_key
