@@ -707,7 +707,7 @@ class ExpectimaxAgent(_SearchAgent):
     (seconds) deepens iteratively up to `depth` (or without limit if depth is
     None) and answers with the deepest search that finished. `transposition`
     and `pruning` are exact. `pruning` is Star1 at the chance layers, which needs
-    bounds on the evaluation: `scaled` (the default), `safe` and `better` declare them for each search
+    bounds on the evaluation: `dots` (the default), `scaled`, `safe` and `better` declare them for each search
     (``bounds_within(state, plies)``); with `score`, or any evaluation that
     declares neither that nor a fixed ``bounds = (low, high)``, it has no effect.
 

@@ -253,6 +253,26 @@ def _page_figures(m: Measurements, layout: str, seed: int, short: int) -> tuple[
     return per_move, whole, moves, first
 
 
+def _default_agent(m: Measurements) -> str:
+    """The default agent in one phrase, from the constants that make it (README's "Play and watch")."""
+    from pacman.agents.evaluation import DEFAULT_EVALUATION
+    from pacman.agents.expectimax import AUTO_DEPTH, DEEPENING_STEP, SMALL_MAZE_NODES
+    from pacman.agents.small_mazes import SMALL_MAZE_CELLS
+
+    return (f"expectimax at depth `auto` ({AUTO_DEPTH}; deeper on mazes under {SMALL_MAZE_CELLS} cells, "
+            f"{_WORDS[DEEPENING_STEP]} plies at a time, at most {SMALL_MAZE_NODES:,} nodes a move, its table keyed "
+            f"without the score) with the `{DEFAULT_EVALUATION}`")
+
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def _default_evaluation(m: Measurements) -> str:
+    from pacman.agents.evaluation import DEFAULT_EVALUATION
+
+    return f"`{DEFAULT_EVALUATION}`"
+
+
 def _course_engine_limits(m: Measurements) -> str:
     """The limits of the child that asks a course's engine, from the constants that set them."""
     from pacman.compat.cs188 import engine_probe, quirks
@@ -997,6 +1017,8 @@ FIGURES: tuple[Figure, ...] = (
            "pacman-ai play --layout medium|tricky --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_doc),
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
+    Figure("readme-default-agent", "README.md", "pacman-ai play --help", "exact", _default_agent),
+    Figure("play-default-evaluation", "docs/guide/play.md", "pacman-ai play --help", "exact", _default_evaluation),
     Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.compat.cs188.quirks'", "exact",
            _course_engine_limits),
     Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),

@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "docs_figures.py"
-FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "cs188-engine-limits", "layouts-table",
+FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "readme-default-agent",
+              "play-default-evaluation", "cs188-engine-limits", "layouts-table",
               "solve-threeway",
               "mcts-rollouts", "memory-estimates"]
 

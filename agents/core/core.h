@@ -2,7 +2,8 @@
  * pacman.agents._core: the compiled search core of pacman-ai.
  *
  * The rules of the classic game, successor generation, the built-in evaluations
- * (`score`, `better`) and ghost models (uniform, directional), and the generic
+ * that declare a core form (the registry, agents/declarations.py, lists them) and
+ * ghost models (uniform, directional), and the generic
  * expectiminimax of agents/search.py (max, min and chance nodes, transposition
  * table, alpha-beta, Star1), written again in C for speed. agents/compiled.py is
  * the only user: it builds a `Board` per layout and a `Searcher` per agent and

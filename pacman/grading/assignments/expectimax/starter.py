@@ -1,7 +1,7 @@
 """multi_agents.py: your expectimax agent and your evaluation function.
 
 Grade it with:  pacman-ai grade expectimax multi_agents.py
-Watch it play with your evaluation (leave out ",evaluation=..." for the project's `better`):
+Watch it play with your evaluation (leave out ",evaluation=..." for the project's default, `dots`):
     pacman-ai play --pacman multi_agents.py:ExpectimaxAgent --agent-args depth=2,evaluation=multi_agents.py:better_evaluation
 
 The states you get offer the GameState API:

@@ -2,7 +2,7 @@
 
 Grade it with:      pacman-ai grade multiagent multi_agents.py
 One question only:  pacman-ai grade multiagent multi_agents.py --question minimax --verbose
-Watch an agent play (leave out ",evaluation=..." for the project's `better` evaluation):
+Watch an agent play (leave out ",evaluation=..." for the project's default evaluation, `dots`):
     pacman-ai play --pacman multi_agents.py:ReflexAgent --layout small --num-ghosts 1
     pacman-ai play --pacman multi_agents.py:AlphaBetaAgent --agent-args depth=2
     pacman-ai play --pacman multi_agents.py:ExpectimaxAgent --agent-args depth=2,evaluation=multi_agents.py:better_evaluation
