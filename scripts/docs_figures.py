@@ -25,7 +25,7 @@ kind, which says how it is checked (`KINDS`):
 - **recorded** figures (the strength tables, RL training, batches of thousands of
   games, the harness's hundreds of mazes) take minutes to hours: their commands
   are parsed on every check, and when the run's results are checked into
-  docs/figures-data/ (`data`), the text is made again from them on every check.
+  scripts/figures-data/ (`data`), the text is made again from them on every check.
 
 Every figure-looking number of the documents (a percentage, a duration, a size, a
 ratio, a count with thousands separators, a decimal) must sit between markers or be
@@ -223,7 +223,7 @@ class Figure:
     """Further checks (a file the document shows): problems, [] if none. A recorded figure's verify makes its
     text again from its results file (`data`), on every check, with no Measurements (nothing is run)."""
     data: str | None = None
-    """A recorded figure's results file, checked into docs/figures-data/: what its command gave, in full."""
+    """A recorded figure's results file, checked into scripts/figures-data/: what its command gave, in full."""
     machine: str | None = None
     """Exact figures: a pattern for the parts of the text that describe the machine it was made on (its free
     memory); they are left out when the text is compared, so only the figure itself is checked."""
@@ -483,7 +483,7 @@ HELD_OUT_AGENTS = ("greedy", "expectimax:depth=2,evaluation=safe", "expectimax:d
 HELD_OUT_COMMAND = ("python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 "
                     + " ".join(f"--agent {agent}" for agent in HELD_OUT_AGENTS) + " --json held-out.json")
 #: The per-maze results of HELD_OUT_COMMAND (its --json, without the mazes' text and the agents' first moves).
-HELD_OUT_DATA = "docs/figures-data/held-out-gaps.json"
+HELD_OUT_DATA = "scripts/figures-data/held-out-gaps.json"
 
 
 def _held_out_summaries(root: Path) -> tuple[dict, list]:
@@ -581,20 +581,14 @@ WILD_AGENTS = ("greedy", "expectimax:depth=2,evaluation=scaled", "expectimax:eva
 WILD_COMMAND = ("python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 "
                 + " ".join(f"--agent {agent}" for agent in WILD_AGENTS) + " --json wild.json")
 #: The per-maze results of WILD_COMMAND (its --json, without the mazes' text and the agents' first moves).
-WILD_DATA = "docs/figures-data/wild-gaps.json"
+WILD_DATA = "scripts/figures-data/wild-gaps.json"
 
 
 CORRIDOR_AGENTS = ("expectimax", "expectimax:evaluation=scaled", "expectimax:depth=2,evaluation=scaled", "greedy")
 CORRIDOR_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 "
                     + " ".join(f"--agent {agent}" for agent in CORRIDOR_AGENTS) + " --json corridors.json")
 #: The per-maze results of CORRIDOR_COMMAND (its --json, without the mazes' text and the agents' first moves).
-CORRIDOR_DATA = "docs/figures-data/corridor-gaps.json"
-
-CORRIDOR_BUDGET_AGENTS = ("expectimax:node_limit=160000",)
-CORRIDOR_BUDGET_COMMAND = ("python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 "
-                           "--agent expectimax:node_limit=160000 --json corridor-budgets.json")
-#: The per-maze results of CORRIDOR_BUDGET_COMMAND (as CORRIDOR_DATA is of CORRIDOR_COMMAND).
-CORRIDOR_BUDGET_DATA = "docs/figures-data/corridor-budgets.json"
+CORRIDOR_DATA = "scripts/figures-data/corridor-gaps.json"
 
 
 def _set_gaps(m: Measurements | None, root: Path, *, figure: str, data: str, agents: tuple[str, ...], command: str,
@@ -730,81 +724,49 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai play --layout tricky --games 100 --seed 0 --display none; PACMAN_AI_ENGINE=python pacman-ai play --layout tricky --games 100 --seed 0 --display none'),
     Figure('strength-table', 'docs/guide/strength.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
-    Figure('solve-optimum', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai solve threeway; pacman-ai solve trapped'),
-    Figure('solver-size-limit', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai solve tiny --max-nodes 100000000'),
-    Figure('strength-table-notes', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/strength_table.py table --games 1000 --results strength-results'),
-    Figure('safe-99-claim', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai batch --layout small --games 3000 --seed 1 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe; pacman-ai batch --layout small --games 4000 --seed 2 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
-    Figure('tried-before', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai batch --layout small --games 4000 --seed 0 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=better --out small.jsonl'),
-    Figure('harness-summary', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
-    Figure('harness-mazes', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2'),
     Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
            data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
            verify=functools.partial(_set_gaps, figure='wild-gaps', data=WILD_DATA, agents=WILD_AGENTS,
-                                    command=WILD_COMMAND, prefix='wild', families_of='expectimax:evaluation=scaled')),
+                                    command=WILD_COMMAND, families_of='expectimax:evaluation=scaled')),
     Figure('corridor-gaps', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_COMMAND,
            data=CORRIDOR_DATA, verify=functools.partial(_set_gaps, figure='corridor-gaps', data=CORRIDOR_DATA,
                                                         agents=CORRIDOR_AGENTS, command=CORRIDOR_COMMAND,
                                                         families_of='expectimax:evaluation=scaled')),
-    Figure('corridor-budgets', 'docs/search-strength.md', kind='recorded', command=CORRIDOR_BUDGET_COMMAND,
-           data=CORRIDOR_BUDGET_DATA,
-           verify=functools.partial(_set_gaps, figure='corridor-budgets', data=CORRIDOR_BUDGET_DATA,
-                                    agents=CORRIDOR_BUDGET_AGENTS, command=CORRIDOR_BUDGET_COMMAND,
-                                    families_of=CORRIDOR_BUDGET_AGENTS[0])),
-    Figure('corridor-experiments', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set corridors --mazes 100 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax'),
-    Figure('relaxed-evaluation', 'docs/search-strength.md', kind='recorded',
-           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax:evaluation=dots'
-                             for where in ('--set tuning --mazes 200', '--set held-out --mazes 300',
-                                           '--set held-out --first 2000000 --mazes 300',
-                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
-                                           '--set corridors --mazes 300',
-                                           '--layout trapped --layout minimax --per-maze'))),
-    Figure('dots-default', 'docs/search-strength.md', kind='recorded',
-           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
-                             for where in ('--set held-out --mazes 300', '--set held-out --first 2000000 --mazes 300',
-                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
-                                           '--set corridors --mazes 300'))
-           + '; python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent '
-             'expectimax:evaluation=scaled --agent greedy --draw docs/images/where-dots-loses.png; '
-           + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1{args}'
-                       for layout in ('trapped', 'minimax', 'tiny') for args in ('', ' --agent-args evaluation=scaled'))),
-    Figure('two-ghost-games', 'docs/search-strength.md', kind='recorded',
-           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
-                             for where in ('--set tuning --mazes 300', '--set held-out --first 2000000 --mazes 300',
-                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
-                                           '--set corridors --mazes 300', '--layout trapped --layout minimax --per-maze'))
-           + '; python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent '
-             'expectimax:evaluation=scaled --agent greedy --draw docs/images/where-two-ghost-dots-loses.png; '
-           + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1{args}'
-                       for layout in ('tiny', 'examples/layouts/two-ghosts.lay')
-                       for args in ('', ' --agent-args evaluation=scaled'))),
-    Figure('root-ties', 'docs/search-strength.md', kind='recorded',
-           command='; '.join(f'python scripts/optimality_gap.py {where} --jobs 2 --agent expectimax'
-                             for where in ('--set tuning --mazes 300', '--set held-out --mazes 300',
-                                           '--set held-out --first 2000000 --mazes 300',
-                                           '--set held-out --first 3000000 --mazes 300', '--set wild --mazes 300',
-                                           '--set corridors --mazes 300', '--layout trapped --layout minimax --per-maze',
-                                           '--layout threeway --layout corridor --layout coinflip --layout pocket '
-                                           '--layout test --layout tiny --per-maze'))
-           + '; ' + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1'
-                              for layout in ('tiny', 'examples/layouts/two-ghosts.lay', 'trapped', 'minimax'))),
-    Figure('where-agents-lose', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --draw where-agents-lose.png'),
-    Figure('tuning-tried', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 300 --jobs 2'),
-    Figure('scaled-trades', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax:evaluation=scaled'),
-    Figure('learned-beside-searches', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai batch --layout small --pacman sb3:examples/rl/small.zip --games 1000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout medium --pacman sb3:examples/rl/medium.zip --games 1000 --seed 0 --max-moves 500 --jobs 2'),
+    Figure('default-move-time', 'docs/search-strength.md', kind='timing',
+           command='; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1'
+                             for layout in ('tiny', 'examples/layouts/two-ghosts.lay', 'trapped', 'minimax')),
+           fields=('ms/move', 'p99')),
+    Figure('default-budget-machine', 'docs/search-strength.md', kind='recorded',
+           command='pacman-ai bench --layout medium --part engine --runs 3; '
+                   + '; '.join(f'pacman-ai batch --layout {layout} --games 100 --seed 0 --max-moves 500 --jobs 1'
+                               f'{args}' for layout in ('trapped', 'minimax', 'tiny')
+                               for args in ('', ' --agent-args depth=None,node_limit=160000'))),
+    Figure('solver-layouts', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'pacman-ai solve {layout}{flags}{limit}'
+                             for layout, limit in (('coinflip', ''), ('threeway', ''), ('corridor', ''), ('test', ''),
+                                                   ('pocket', ''), ('trapped', ''),
+                                                   ('minimax', ' --max-nodes 100000000'),
+                                                   ('tiny', ' --max-nodes 100000000'))
+                             for flags in ('', ' --ghosts directional', ' --objective score'))),
+    Figure('default-every-set', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'python scripts/optimality_gap.py {where} --mazes 300 --jobs 2 --agent expectimax'
+                             for where in ('--set tuning', '--set held-out', '--set held-out --first 2000000',
+                                           '--set held-out --first 3000000', '--set wild', '--set corridors'))),
+    Figure('shipped-layouts-gap', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --layout trapped --layout minimax --per-maze --agent expectimax; '
+                   'python scripts/optimality_gap.py --layout threeway --layout corridor --layout coinflip '
+                   '--layout pocket --layout test --layout tiny --per-maze --agent expectimax'),
+    Figure('big-layouts-99', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'pacman-ai batch --layout {layout} --games 4000 --seed 0 --max-moves {moves} --jobs 2'
+                             for layout, moves in (('medium', 500), ('capsules', 500), ('large', 2000)))
+           + '; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 '
+             '--agent-args depth=2,evaluation=safe; pacman-ai batch --layout tricky --games 3000 --seed 1 '
+             '--max-moves 500 --jobs 2 --agent-args depth=3,evaluation=better'),
+    Figure('default-limits', 'docs/search-strength.md', kind='recorded',
+           command='python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 --agent expectimax; '
+                   'python scripts/optimality_gap.py --layout trapped --layout minimax --per-maze --agent expectimax; '
+                   'pacman-ai play --layout corr54.lay --games 40 --seed 0 --display none'),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('readme-suite-time', 'README.md', kind='timing',
@@ -816,14 +778,6 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('grade-progress-line', 'docs/grading.md', kind='timing',
            command='pacman-ai grade expectimax tests/submissions/correct.py',
            fields=('Total:', 'graded in')),
-    Figure('auto-danger-extend', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --first 1000019 --mazes 1 --per-maze '
-                   '--agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=320000; '
-                   'python scripts/optimality_gap.py --set wild --mazes 300 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=320000'),
     Figure('student-shapes', 'docs/search-strength.md', kind='tested',
            command='python -m pytest tests/test_student_mazes.py -k within_3_points'),
     Figure('reflex-games', 'docs/grading.md', kind='tested',
@@ -864,78 +818,6 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='pacman-ai solve test; pacman-ai solve corridor'),
     Figure('batch-speed-before-core', 'docs/guide/batch.md', kind='timing',
            command='PACMAN_AI_ENGINE=python pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2'),
-    Figure('auto-rules', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai batch --layout small --games 300 --seed 7 --max-moves 500 --jobs 1; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax:node_limit=20000'),
-    Figure('auto-harness', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --layout threeway --layout corridor --layout coinflip '
-                   '--layout pocket --layout test --layout trapped --layout minimax --per-maze --agent expectimax '
-                   '--agent expectimax:depth=2,evaluation=scaled; '
-                   'pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1'),
-    Figure('auto-deepening-step', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=160000; '
-                   'python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
-    Figure('auto-table-bounds', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=200000; '
-                   'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax --agent expectimax:depth=2,evaluation=scaled'),
-    Figure('auto-where-loses', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set held-out --mazes 300 --jobs 2 --agent expectimax --agent expectimax:depth=2,evaluation=scaled --agent greedy --draw docs/images/where-auto-loses.png; '
-                   'python scripts/weight_ceiling.py --set tuning --mazes 200 --jobs 2 --budget 40000 --step 1; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set tuning --first 107 --mazes 1 --per-maze '
-                   '--agent expectimax:depth=None,node_limit=40000 --agent expectimax'),
-    Figure('auto-move-time', 'docs/search-strength.md', kind='timing',
-           command='pacman-ai batch --layout trapped --games 600 --seed 0 --max-moves 500 --jobs 1; '
-                   'pacman-ai batch --layout minimax --games 600 --seed 0 --max-moves 500 --jobs 1'),
-    Figure('auto-move-time-160k', 'docs/search-strength.md', kind='timing',
-           command='pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
-                   'pacman-ai batch --layout minimax --games 100 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
-                   'pacman-ai batch --layout tiny --games 100 --seed 0 --max-moves 500 --jobs 1 --out tiny.jsonl; '
-                   'pacman-ai batch --layout tiny --games 100 --seed 0 --max-moves 500 --jobs 1 '
-                   '--agent-args depth=None,node_limit=320000 --out tiny-320000.jsonl',
-           fields=('ms/move',)),
-    Figure('auto-budget-slower-machine', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai bench --layout medium --part engine --runs 3; '
-                   'pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
-                   'pacman-ai batch --layout minimax --games 100 --seed 0 --max-moves 500 --jobs 1 '
-                   '--agent-args depth=None,node_limit=160000 --out minimax-160000.jsonl; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=80000; '
-                   'python scripts/optimality_gap.py --set held-out --first 3000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=70000'),
-    Figure('auto-fewer-nodes', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'PACMAN_FORCED_GHOSTS=1 python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax; '
-                   'PACMAN_PREDICT=1 python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax:depth=None,node_limit=140000; '
-                   'PACMAN_PREDICT=1 pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 '
-                   '--agent-args depth=None,node_limit=140000 --out trapped.jsonl'),
-    Figure('auto-score-free', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/search_depths.py; '
-                   'python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set tuning --first 200 --mazes 800 --jobs 2 --agent expectimax; '
-                   'python scripts/optimality_gap.py --set held-out --first 2000000 --mazes 300 --jobs 2 '
-                   '--agent expectimax; '
-                   'pacman-ai batch --layout trapped --games 100 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl'),
-    Figure('auto-move-time-quiet', 'docs/search-strength.md', kind='timing',
-           command='pacman-ai batch --layout trapped --games 300 --seed 0 --max-moves 500 --jobs 1 --out trapped.jsonl; '
-                   'pacman-ai batch --layout minimax --games 300 --seed 0 --max-moves 500 --jobs 1 --out minimax.jsonl; '
-                   'pacman-ai batch --layout large --games 300 --seed 0 --max-moves 2000 --jobs 1 --out large.jsonl',
-           fields=('ms/move',)),
-    Figure('auto-fitted-weights', 'docs/search-strength.md', kind='recorded',
-           command='python scripts/optimality_gap.py --set tuning --mazes 200 --jobs 2 '
-                   '--agent expectimax:evaluation=fitted.py:fit1000'),
-    Figure('auto-decision-cache', 'docs/search-strength.md', kind='recorded',
-           command='pacman-ai batch --layout nofood.lay --games 1 --seed 0 --max-moves 1000 --jobs 1 '
-                   '--agent-args engine=python --out nofood.jsonl'),
     Figure('readme-optimum-gap', 'README.md', kind='recorded',
            command=HELD_OUT_COMMAND.replace(' --json held-out.json', '') + ''.join(
                f'; python scripts/optimality_gap.py --set held-out --first {first} --mazes 300 --jobs 2 --agent expectimax'
@@ -1026,6 +908,7 @@ FIGURES: tuple[Figure, ...] = (
            _console("pacman-ai solve threeway")),
     Figure("mcts-rollouts", "docs/search-strength.md",
            MCTS_COMMAND.format(layout="test|corridor", depth="3|0"), "exact", _mcts_rollouts),
+    Figure("strength-default-agent", "docs/search-strength.md", "pacman-ai play --help", "exact", _default_agent),
     Figure("memory-estimates", "docs/long-runs.md", MEMORY_REFUSAL_COMMAND, "exact", _memory_estimates,
            machine=MACHINE_MEMORY),
     Figure("batch-outcome", "docs/guide/batch.md", BATCH_COMMAND, "exact", _batch_outcome, slow=True),

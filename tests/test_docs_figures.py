@@ -20,7 +20,7 @@ SCRIPT = ROOT / "scripts" / "docs_figures.py"
 FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "readme-default-agent",
               "play-default-evaluation", "cs188-engine-limits", "layouts-table",
               "solve-threeway",
-              "mcts-rollouts", "memory-estimates"]
+              "mcts-rollouts", "strength-default-agent", "memory-estimates"]
 
 
 def _script(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -55,7 +55,7 @@ def test_list_names_every_figure_with_its_document_and_command(tmp_path):
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert list(rows)[:len(FAST_EXACT) + 2] == FAST_EXACT + ["batch-outcome", "batch-speed"]
     assert {row.split()[1] for row in rows.values()} == {"exact", "timing", "tested", "recorded"}
-    assert "recorded (data)" in rows["held-out-gaps"] and "[results: docs/figures-data/held-out-gaps.json]" in rows[
+    assert "recorded (data)" in rows["held-out-gaps"] and "[results: scripts/figures-data/held-out-gaps.json]" in rows[
         "held-out-gaps"]
     # the strength table, RL training and the env speed table: recorded or timed, each with its command
     assert "recorded" in rows["strength-table"] and "python scripts/strength_table.py table" in rows["strength-table"]
@@ -242,10 +242,9 @@ def test_the_default_agents_table_is_checked_column_by_column_except_the_millise
 
 
 def test_the_held_out_table_is_made_again_from_its_recorded_results(tmp_path, copy):
-    (copy / "docs" / "figures-data").mkdir()
-    shutil.copy(ROOT / "docs" / "figures-data" / "held-out-gaps.json", copy / "docs" / "figures-data")
-    (copy / "scripts").mkdir()  # the command's script, whose flags are checked
-    shutil.copy(ROOT / "scripts" / "optimality_gap.py", copy / "scripts")
+    (copy / "scripts" / "figures-data").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "figures-data" / "held-out-gaps.json", copy / "scripts" / "figures-data")
+    shutil.copy(ROOT / "scripts" / "optimality_gap.py", copy / "scripts")  # the command's script: its flags
     page = copy / "docs" / "search-strength.md"
     text = page.read_text()
     assert _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps").returncode == 0
@@ -257,18 +256,17 @@ def test_the_held_out_table_is_made_again_from_its_recorded_results(tmp_path, co
     assert done.returncode == 1
     assert ("DIFFERS  held-out-gaps (docs/search-strength.md, recorded): its results file gives another text"
             in done.stdout)
-    assert (f"greedy: mazes > 3 points short: the document says 143, docs/figures-data/held-out-gaps.json gives "
+    assert (f"greedy: mazes > 3 points short: the document says 143, scripts/figures-data/held-out-gaps.json gives "
             f"{row.split('|')[5].strip()}") in done.stdout
     page.write_text(text)
-    (copy / "docs" / "figures-data" / "held-out-gaps.json").unlink()
+    (copy / "scripts" / "figures-data" / "held-out-gaps.json").unlink()
     done = _script(tmp_path, "--root", str(copy), "--only", "held-out-gaps")
-    assert done.returncode == 2 and "docs/figures-data/held-out-gaps.json: [Errno 2]" in done.stderr
+    assert done.returncode == 2 and "scripts/figures-data/held-out-gaps.json: [Errno 2]" in done.stderr
 
 
 def test_the_second_generators_table_is_made_again_from_its_recorded_results(tmp_path, copy):
-    (copy / "docs" / "figures-data").mkdir()
-    shutil.copy(ROOT / "docs" / "figures-data" / "wild-gaps.json", copy / "docs" / "figures-data")
-    (copy / "scripts").mkdir()
+    (copy / "scripts" / "figures-data").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "figures-data" / "wild-gaps.json", copy / "scripts" / "figures-data")
     shutil.copy(ROOT / "scripts" / "optimality_gap.py", copy / "scripts")
     page = copy / "docs" / "search-strength.md"
     text = page.read_text()
@@ -279,7 +277,7 @@ def test_the_second_generators_table_is_made_again_from_its_recorded_results(tmp
     page.write_text(text.replace(row, "|".join(cells)))
     done = _script(tmp_path, "--root", str(copy), "--only", "wild-gaps")
     assert done.returncode == 1
-    assert (f"expectimax: worst tenth: the document says 9.99 (0.00-0.01), docs/figures-data/wild-gaps.json gives "
+    assert (f"expectimax: worst tenth: the document says 9.99 (0.00-0.01), scripts/figures-data/wild-gaps.json gives "
             f"{row.split('|')[5].strip().strip('*')}") in done.stdout
     family = "- holes: 126 mazes, mean gap 0.30, 6 more than 3 points short;"
     assert family in text
