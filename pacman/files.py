@@ -2,7 +2,7 @@
 
 Inputs are read only when they are regular files of a bounded size (a FIFO or a
 device would block or never end); outputs are written whole or not at all: a
-temporary file beside the target, then a rename.
+temporary file beside the target (`PendingFile`), then a rename.
 """
 
 from __future__ import annotations
@@ -10,32 +10,112 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
+import shutil
 import stat
 import sys
 import time
 from typing import Any, Callable, Iterator
 
-__all__ = ["write_atomically", "write_json", "read_input_file", "file_kind", "output_problem", "same_file", "hold_lock",
-           "lock_path"]
+__all__ = ["PendingFile", "write_atomically", "write_json", "read_input_file", "file_kind", "output_problem",
+           "same_file", "hold_lock", "lock_path"]
+
+
+class PendingFile:
+    """An output written under a hidden temporary name beside `path`, which it takes only at `commit()`.
+
+    The one home of every "whole or not at all" output: `write_atomically` for a
+    file written in one call, a recording that grows frame by frame
+    (`pacman.view.gif.GifWriter`, an MP4, a folder of PNG frames: `folder=True`)
+    for the rest. The temporary name, ``.game.PID.RANDOM.tmp.gif`` for
+    ``game.gif``, is made (an empty file, or a folder) with this object; it keeps
+    the target's suffix, as ffmpeg and matplotlib pick the format by it.
+    `discard()` removes it, so that whatever stops the writing (an error, Ctrl-C,
+    SIGTERM as `pacman.process_guard.RunSignal`) leaves `path` as it was and
+    nothing beside it; so does dropping the object before either.
+
+    >>> pending = PendingFile("game.gif")                   # doctest: +SKIP
+    >>> try:                                                # doctest: +SKIP
+    ...     write_frames(pending.temporary)
+    ...     pending.commit()
+    ... finally:
+    ...     pending.discard()  # does nothing after a commit
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, folder: bool = False) -> None:
+        self.path = os.fspath(path)
+        """The name the output takes at `commit()`."""
+        self.folder = folder
+        """Whether the output is a folder (of frames) rather than a file."""
+        self.temporary = ""
+        """Where it is written meanwhile."""
+        self.is_pending = False
+        """Whether the temporary file is ours to commit or discard (False once either was done)."""
+        absolute = os.path.abspath(self.path)  # "frames/" names the folder frames
+        parent = os.path.dirname(absolute)
+        base, suffix = os.path.splitext(os.path.basename(absolute))
+        for _ in range(100):
+            self.temporary = os.path.join(parent, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp{suffix}")
+            self.is_pending = True  # before it is made: whatever interrupts the making, discard() finds it
+            try:
+                if folder:
+                    os.mkdir(self.temporary)
+                else:
+                    os.close(os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                                     | getattr(os, "O_CLOEXEC", 0), 0o666))
+            except FileExistsError:
+                self.is_pending = False  # another's: never removed by us
+                continue
+            except BaseException:
+                self.discard()
+                raise
+            return
+        self.is_pending = False  # pragma: no cover
+        raise FileExistsError(17, "cannot make a temporary name beside it", self.path)  # pragma: no cover
+
+    def commit(self) -> None:
+        """Move the temporary file (or folder) onto `path`; on failure it is removed and the OSError propagates."""
+        if not self.is_pending:
+            raise ValueError(f"{self.path}: the temporary file was committed or discarded already")
+        try:
+            os.replace(self.temporary, self.path)
+        except BaseException:
+            self.discard()
+            raise
+        self.is_pending = False
+
+    def discard(self) -> None:
+        """Remove the temporary file (or folder, with what it holds) and leave `path` as it was; harmless
+        after `commit()` and when called twice."""
+        if not self.is_pending:
+            return
+        if self.folder:
+            shutil.rmtree(self.temporary, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.remove(self.temporary)
+        self.is_pending = False
+
+    def __del__(self) -> None:
+        # Dropped while pending (say, a signal between its making and its owner keeping it): leave nothing behind.
+        if getattr(self, "is_pending", False):
+            self.discard()
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary_path)`, then move that file onto `path`: readers see the whole file or none.
 
-    The temporary file keeps the target's suffix (matplotlib picks the format by
-    it). On any failure it is removed and `path` is left as it was; the OSError
-    (or whatever `write` raised) propagates.
+    The temporary file (a `PendingFile`, which exists, empty, when `write` is
+    called) keeps the target's suffix (matplotlib picks the format by it). On any
+    failure, Ctrl-C or a stopping signal included, it is removed and `path` is
+    left as it was; the OSError (or whatever `write` raised) propagates.
     """
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    base, suffix = os.path.splitext(os.path.basename(target))
-    temporary = os.path.join(folder, f".{base}.{os.getpid()}.tmp{suffix}")
+    pending = PendingFile(path)
     try:
-        write(temporary)
-        os.replace(temporary, target)
+        write(pending.temporary)
+        pending.commit()
     finally:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
+        pending.discard()
 
 
 def write_json(path: str | os.PathLike[str], data: Any, indent: int = 2) -> None:

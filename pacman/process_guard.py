@@ -1,7 +1,8 @@
 """Processes that end cleanly whatever stops them: the parent-death signal, and SIGTERM/SIGHUP as Ctrl-C.
 
-Shared by batches (`pacman.batch.lifeline`) and grading (`pacman.grading.sandbox`,
-`pacman.grading.worker`): one place decides how a run is stopped by a signal.
+Shared by batches (`pacman.batch.lifeline`), grading (`pacman.grading.sandbox`,
+`pacman.grading.worker`) and the commands that write a game's files (`pacman.cli.play`,
+`pacman.cli.replay`): one place decides how a run is stopped by a signal.
 """
 
 from __future__ import annotations

@@ -15,12 +15,15 @@ import sys
 from typing import Any
 
 from pacman.cli.args import (
+    EXIT_GAMES_FAILED,
     UsageError,
+    failed_games_report,
     bounded_int,
     check_output,
     max_moves,
     non_negative_int,
     numbered,
+    report_stop,
 )
 from pacman.limits import DEFAULT, MAX_MOVES_HELP, resolve_max_moves
 from pacman.files import same_file
@@ -153,12 +156,41 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `pacman-ai play`; returns the exit status."""
-    with contextlib.ExitStack() as stack:  # the live web view's server, when there is one
-        return _run(args, stack)
+    """Run `pacman-ai play`; returns the exit status (130 after Ctrl-C, 128 + N after SIGTERM or SIGHUP).
+
+    Stopped by Ctrl-C, SIGTERM or SIGHUP, it writes none of the game's outputs
+    (each is written whole or not at all, an earlier file of that name left as it
+    was), says so in one line and leaves no temporary file behind.
+    """
+    from pacman.process_guard import stop_on_signals
+
+    game_outputs = _GameOutputs()
+    with stop_on_signals():
+        try:
+            with contextlib.ExitStack() as stack:  # the live web view's server, when there is one
+                return _run(args, stack, game_outputs)
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP (RunSignal)
+            return report_stop(exc, game_outputs.unwritten)
+        finally:
+            game_outputs.abort()  # whatever stopped the game; nothing to do once its recording is finished
 
 
-def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
+class _GameOutputs:
+    """The outputs of the game being played: the files not written yet, and its recording, if any."""
+
+    def __init__(self) -> None:
+        self.unwritten: list[str] = []
+        """The files of the game not written yet, in the order of the flags."""
+        self.recorder: Any = None
+        """The game's `FrameRecorder`, if it is recorded."""
+
+    def abort(self) -> None:
+        """Remove what the recording wrote so far and leave its target as it was (nothing once it is finished)."""
+        if self.recorder is not None:
+            self.recorder.abort()
+
+
+def _run(args: argparse.Namespace, stack: contextlib.ExitStack, game_outputs: _GameOutputs) -> int:
     import numpy as np
 
     from pacman.agents import make_ghosts, parse_agent_args
@@ -194,6 +226,12 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             check_output("play", "--html", args.html if args.games == 1 else numbered(args.html, game))
     outputs = [(flag, path) for flag, path in (("--save", args.save), ("--record", args.record),
                                                ("--html", args.html)) if path]
+
+    def files_of(game: int) -> list[str]:
+        """The files game number `game` writes, in the order of the flags."""
+        return [path if args.games == 1 else numbered(path, game) for _, path in outputs]
+
+    game_outputs.unwritten = files_of(0)  # stopped before the first game begins, none of them is written
     for i, (flag, path) in enumerate(outputs):
         for other_flag, other in outputs[i + 1:]:
             if same_file(path, other):
@@ -251,17 +289,21 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     web = stack.enter_context(web_view(args, "play", args.games)) if choice == "web" else None
 
     played = wins = 0
+    first_failed: dict | None = None  # the first crashed or timed-out game's record, then only a count
+    failed = 0
     scores: list[int] = []  # numbers only, so that memory stays small however many games
     total_moves = 0
     thinking = 0.0  # seconds Pacman's agent took over all its moves
     for game in range(args.games):
-        recorder = None
+        game_outputs.unwritten = files_of(game)
+        recorder = game_outputs.recorder = None
         if args.record:
             from pacman.view.record import FrameRecorder
 
             target = args.record if args.games == 1 else numbered(args.record, game)
-            recorder = FrameRecorder(layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
-                                     show_values=args.pacman != "keyboard", show_tree=args.tree)
+            recorder = game_outputs.recorder = FrameRecorder(
+                layout, target, fps=args.fps, zoom=args.zoom, agent=pacman_agent,
+                show_values=args.pacman != "keyboard", show_tree=args.tree)
 
         search_log = writer = None
         searching = args.pacman != "keyboard"
@@ -304,8 +346,13 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 web.hold()
         else:
             result = play(terminal)
+        if recorder is not None:  # finished with the game
+            game_outputs.unwritten.remove(target)
         played += 1
         wins += result.won
+        if result.crashed or result.timed_out:
+            failed += 1
+            first_failed = first_failed or result.to_dict()
         scores.append(result.score)
         total_moves += result.moves
         thinking += result.total_thinking
@@ -317,11 +364,13 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 writer.save(path, layout, result, agents)
             finally:
                 writer.close()
+            game_outputs.unwritten.remove(path)
         if args.html:
             from pacman.view.web import replay_of, write_game_page
 
             path = args.html if args.games == 1 else numbered(args.html, game)
             write_game_page(path, replay_of(layout, result, agents, search), fps=args.fps)
+            game_outputs.unwritten.remove(path)
         if args.json:
             record = result.to_dict()
             record.update(game=game, pacman=args.pacman, agent_args=recorded_args, ghosts=args.ghosts)
@@ -334,5 +383,9 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
               f"mean score {statistics.fmean(scores):.1f}, "
               f"mean moves {total_moves / played:.1f}, "
               f"{1000 * thinking / total_moves if total_moves else 0.0:.2f} ms per move")
+    if failed:
+        for line in failed_games_report(first_failed, failed, played):
+            print(line, file=sys.stderr, flush=True)
+        return EXIT_GAMES_FAILED
     return 0
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from pacman.cli.args import check_output
+from pacman.cli.args import check_output, report_stop
 from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
                                 display_choice, fps, text_display, web_view, zoom)
 
@@ -71,7 +71,22 @@ def recorded_agent(replay: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `pacman-ai replay`; returns the exit status."""
+    """Run `pacman-ai replay`; returns the exit status (130 after Ctrl-C, 128 + N after SIGTERM or SIGHUP).
+
+    Stopped by Ctrl-C, SIGTERM or SIGHUP, it says so in one line, naming the
+    --html page if it was not written yet (it is written whole or not at all).
+    """
+    from pacman.process_guard import stop_on_signals
+
+    unwritten = [] if args.html is None else [args.html]
+    with stop_on_signals():
+        try:
+            return _run(args, unwritten)
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP (RunSignal)
+            return report_stop(exc, unwritten)
+
+
+def _run(args: argparse.Namespace, unwritten: list[str]) -> int:
     from pacman.game import GameResult
     from pacman.replay import ReplayError, load_replay
 
@@ -109,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         from pacman.view.web import write_game_page
 
         size = write_game_page(args.html, replay, fps=args.fps)
+        unwritten.clear()
         print(f"wrote {args.html} ({size:,} bytes): open it in a web browser", file=sys.stderr)
     if choice == "pygame":
         from pacman.view.window import ReplayWindow, real_display, replay_rounds

@@ -44,12 +44,13 @@ other colour (`Palette.max_error`).
 from __future__ import annotations
 
 import os
-import secrets
 import struct
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
+
+from pacman.files import PendingFile
 
 __all__ = ["GifWriter", "Palette", "default_palette", "quantize", "lzw_encode", "lzw_encode_pillow", "ENCODERS",
            "has_pillow"]
@@ -339,10 +340,11 @@ def _sub_blocks(data: bytes) -> bytes:
 class GifWriter:
     """Streams frames into an animated GIF at `path`.
 
-    The file is written under a temporary name in the same folder and renamed to
-    `path` by `close()`, so a half-written GIF never appears under its final name.
-    Used as a context manager, an exception inside the block removes the
-    temporary file and leaves nothing at `path`.
+    The file is written under a temporary name in the same folder (a
+    `pacman.files.PendingFile`) and renamed to `path` by `close()`, so a
+    half-written GIF never appears under its final name. `abort()` removes the
+    temporary file and leaves `path` as it was; used as a context manager, an
+    exception inside the block (Ctrl-C and stopping signals included) does so.
 
     `fps` sets each frame's delay: round(100 / fps) hundredths of a second
     (at least 2: browsers slow down shorter delays). `loop` is the NETSCAPE2.0
@@ -374,22 +376,16 @@ class GifWriter:
         self._file = None
         if self.path.is_dir():
             raise IsADirectoryError(21, "is a folder, not a file name for a GIF", str(self.path))
-        folder = self.path.parent
-        for _ in range(100):
-            tmp = folder / f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-            try:
-                self._file = open(tmp, "xb")
-            except FileExistsError:
-                continue
-            except OSError as error:
-                reason = error.strerror or str(error)
-                if isinstance(error, FileNotFoundError):
-                    reason = f"folder {folder} does not exist"
-                raise OSError(error.errno, f"cannot write a GIF there: {reason}", str(self.path)) from error
-            break
-        else:  # pragma: no cover
-            raise FileExistsError(17, "cannot create a temporary file", str(self.path))
-        self._tmp = tmp
+        self._pending: PendingFile | None = None
+        try:
+            self._pending = PendingFile(self.path)
+            self._file = open(self._pending.temporary, "wb")
+        except OSError as error:
+            self._remove_tmp()
+            reason = error.strerror or str(error)
+            if isinstance(error, FileNotFoundError):
+                reason = f"folder {self.path.parent} does not exist"
+            raise OSError(error.errno, f"cannot write a GIF there: {reason}", str(self.path)) from error
 
     @property
     def closed(self) -> bool:
@@ -478,10 +474,11 @@ class GifWriter:
         self._closed = True
         self._previous = self._previous_rgb = None
         assert self._file is not None
+        assert self._pending is not None
         try:
             self._file.write(b";")
             self._file.close()
-            os.replace(self._tmp, self.path)
+            self._pending.commit()
         except BaseException:
             self._remove_tmp()
             raise
@@ -500,10 +497,8 @@ class GifWriter:
                 self._file.close()
             except OSError:
                 pass
-        try:
-            os.unlink(self._tmp)
-        except FileNotFoundError:
-            pass
+        if self._pending is not None:
+            self._pending.discard()
 
     def __enter__(self) -> GifWriter:
         return self
@@ -516,7 +511,7 @@ class GifWriter:
 
     def __del__(self) -> None:
         # An abandoned writer must not leave its temporary file behind.
-        if getattr(self, "_closed", True) is False and getattr(self, "_file", None) is not None:
+        if getattr(self, "_closed", True) is False and getattr(self, "_pending", None) is not None:
             try:
                 self.abort()
             except Exception:  # pragma: no cover - interpreter shutdown

@@ -15,7 +15,7 @@ from typing import Any
 
 from pacman.actions import Action
 from pacman.errors import PacmanError
-from pacman.files import output_problem
+from pacman.files import PendingFile, output_problem
 from pacman.game import GameResult
 from pacman.state import GameState
 from pacman.view.renderer import cell_pixels
@@ -31,8 +31,8 @@ def frame_folder_problem(folder: str | os.PathLike[str], *, replace: bool) -> st
 
     Old frames left beside new ones would play as one longer film, so a folder
     that is not empty is refused unless `replace` (``play --force``), and even then
-    only if it holds nothing but frames, which the recording removes first; other
-    files are never deleted.
+    only if it holds nothing but frames, which the finished recording replaces (a
+    recording stopped before its end leaves them); other files are never deleted.
     """
     try:
         names = os.listdir(folder)
@@ -58,7 +58,12 @@ class RecordingError(PacmanError):
 
 
 class _PngFolder:
-    """Frames as numbered PNG files in a folder."""
+    """Frames as numbered PNG files in a folder, written into a hidden folder beside it until `close()`.
+
+    Stopped before the end (`abort`: the window closed, Ctrl-C, a signal), the
+    recording leaves the folder as it was, earlier frames included; `close()`
+    replaces those (``play --force``) with the new ones.
+    """
 
     def __init__(self, folder: Path) -> None:
         import pygame
@@ -67,24 +72,40 @@ class _PngFolder:
         self.folder = folder
         self.frames = 0
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for old in folder.iterdir():  # an earlier recording's frames would play on after ours
-                if _FRAME_NAME.fullmatch(old.name) and old.is_file():
-                    old.unlink()
+            self._pending = PendingFile(folder, folder=True)
         except OSError as exc:
-            raise RecordingError(f"{folder}: cannot make a folder of PNG frames there ({exc.strerror or exc})") from None
+            raise RecordingError(f"{folder}: cannot make a folder of PNG frames there "
+                                 f"({exc.strerror or exc})") from None
+        self._staging = Path(self._pending.temporary)
 
     def add(self, frame: Any) -> None:
         surface = self._pygame.surfarray.make_surface(frame.swapaxes(0, 1))
         self.frames += 1
-        self._pygame.image.save(surface, str(self.folder / f"frame_{self.frames:05d}.png"))
+        self._pygame.image.save(surface, str(self._staging / f"frame_{self.frames:05d}.png"))
 
     def close(self) -> None:
-        pass
+        if not self._pending.is_pending:
+            return
+        try:
+            if not os.path.lexists(self.folder):
+                self._pending.commit()
+                return
+            for old in self.folder.iterdir():  # an earlier recording's frames would play on after ours
+                if _FRAME_NAME.fullmatch(old.name) and old.is_file():
+                    old.unlink()
+            for new in sorted(self._staging.iterdir()):
+                os.replace(new, self.folder / new.name)
+        except OSError as exc:
+            raise RecordingError(f"{self.folder}: cannot put the PNG frames there ({exc.strerror or exc})") from None
+        finally:
+            self._pending.discard()
+
+    def abort(self) -> None:
+        self._pending.discard()
 
 
 class _Mp4:
-    """Frames streamed to ffmpeg through imageio-ffmpeg."""
+    """Frames streamed to ffmpeg through imageio-ffmpeg, into a hidden file beside `path` until `close()`."""
 
     def __init__(self, path: Path, fps: float) -> None:
         try:
@@ -98,19 +119,39 @@ class _Mp4:
         self.fps = fps
         self._writer = None
         self.frames = 0
+        try:
+            self._pending = PendingFile(path)  # its suffix, .mp4, tells ffmpeg the format
+        except OSError as exc:
+            raise RecordingError(f"{path}: cannot write an MP4 there ({exc.strerror or exc})") from None
 
     def add(self, frame: Any) -> None:
         if self._writer is None:
             height, width = frame.shape[:2]
-            self._writer = self._ffmpeg.write_frames(str(self.path), (width, height), fps=self.fps,
+            self._writer = self._ffmpeg.write_frames(self._pending.temporary, (width, height), fps=self.fps,
                                                      macro_block_size=1)
             self._writer.send(None)
         self._writer.send(frame.tobytes())
         self.frames += 1
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        try:
+            if self._writer is not None:  # no frame, no ffmpeg: no file
+                self._end_ffmpeg()
+                self._pending.commit()
+        finally:
+            self._pending.discard()
+
+    def abort(self) -> None:
+        try:
+            self._end_ffmpeg()
+        finally:
+            self._pending.discard()
+
+    def _end_ffmpeg(self) -> None:
+        """Close ffmpeg's input and wait until it has finished the file (or was stopped)."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
 
 
 class _Discard:
@@ -219,7 +260,7 @@ class FrameRecorder:
             self.writer.close()
 
     def abort(self) -> None:
-        """Stop without finishing (the writer removes a partial GIF)."""
+        """Stop without finishing: the writer removes what it wrote and leaves its target as it was."""
         close = getattr(self.writer, "abort", None) or self.writer.close
         close()
 
