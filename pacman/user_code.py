@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import sysconfig
 import threading
 import traceback
@@ -155,7 +156,15 @@ def describe_user_error(exc: BaseException, every_frame: bool = False) -> tuple[
     return [str(frame) for frame in frames], hint_for(exc, source)
 
 
+_REAL_EXIT = os._exit
+
+
 def _exit_raises(code: int) -> None:
+    """``os._exit`` within `exits_guarded`: the project's own callers (a batch worker's lifeline, which ends
+    the process when the batch is gone, from its own thread) exit as ever; a user's code raises `UserExit`."""
+    caller = sys._getframe(1).f_code.co_filename
+    if not _is_user_file(caller, _PROJECT + _agents_root()):
+        _REAL_EXIT(code)
     raise UserExit(code)
 
 
@@ -164,10 +173,10 @@ def exits_guarded() -> Iterator[None]:
     """Within the block, ``os._exit(code)`` raises `UserExit` instead of ending the process at once, so that a
     user's ``os._exit`` in an agent or an evaluation ends its game with a message, not the command without a
     word. The project's own code calls ``os._exit`` only outside games (forked workers, the sandbox)."""
-    original = os._exit
-    if original is _exit_raises:  # nested: the outer block restores it
+    if os._exit is _exit_raises:  # nested (or another thread's game): the outer block restores it
         yield
         return
+    original = os._exit
     os._exit = _exit_raises  # type: ignore[assignment]
     try:
         yield

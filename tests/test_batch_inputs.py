@@ -98,9 +98,11 @@ def test_a_script_that_names_itself_as_the_agents_file_needs_its_guard_and_says_
     (tmp_path / "run.py").write_text(SELF_NAMING + RUN, encoding="utf-8")
     done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-    last = done.stderr.strip().splitlines()[-1]
+    lines = done.stderr.strip().splitlines()
+    last = next(line for line in lines if "importing run.py raised" in line)
     assert done.returncode != 0 and "importing run.py raised BatchError: run_batch was called while the batch " \
                                     "imported it" in last and 'if __name__ == "__main__":' in last
+    assert lines[-1].startswith("  run.py:") and "in <module>: result = run_batch(" in lines[-1]  # the line
     guarded = SELF_NAMING + 'if __name__ == "__main__":\n' + textwrap.indent(RUN, "    ")
     (tmp_path / "run.py").write_text(guarded, encoding="utf-8")
     done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
