@@ -1046,6 +1046,10 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     # the values of a tree a worked example writes by hand: none is measured
     ('README.md', 'ends, win rates with 95%'),
     ('docs/cs188.md', 'classic values (40, 0.7'),
+    # the grader's limits (pacman.grading.sandbox: IMPORT_TIME_LIMIT, the output kept, the watch's period)
+    ('docs/grading.md', 'first and last 2,000 characters'), ('docs/grading.md', "time limit, 10 s for the"),
+    ('docs/grading.md', 'every 0.2 s of CPU time'), ('docs/grading.md', 'keeping the first and last 2,000'),
+    ('docs/guide/grade.md', 'runs longer than 10 s'), ('docs/guide/grade.md', 'first and last 2,000 characters'),
     ('docs/search-strength.md', 'move is made (about 1 KB,'),
     ('docs/cs188.md', 'with a memory cap (1024 MB'),
     ('docs/cs188.md', 'MB), a CPU-time cap, 8 MB'),

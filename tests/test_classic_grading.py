@@ -359,7 +359,8 @@ def test_a_file_that_cannot_be_imported_is_one_line_naming_the_students_error(tm
     (tmp_path / "multiAgents.py").write_text("import util\nimport searchAgents\n", encoding="utf-8")
     done = _grade_cli(tmp_path, "test_cases", "multiAgents.py", "--gradescope", "results.json")
     line = ("multiAgents.py: the submission could not be imported: "
-            "ModuleNotFoundError: No module named 'searchAgents'")
+            "ModuleNotFoundError: No module named 'searchAgents' (at multiAgents.py:2: import searchAgents); "
+            "not graded")
     assert done.returncode == 2 and done.stderr == f"pacman-ai: {line}\n"
     results = json.loads((tmp_path / "results.json").read_text())
     assert (results["score"], results["output"], results["tests"]) == (0.0, f"Not graded: {line}", [])

@@ -364,7 +364,7 @@ def test_a_file_of_the_other_generation_is_refused_naming_both(tmp_path):
     assert done.returncode == 0, done.stderr
     tests = json.loads(done.stdout)["questions"][0]["tests"]
     assert tests[0]["messages"] == ["MinimaxAgent, depth 1, 2 agents: AttributeError: module 'util' has no "
-                                    "attribute 'manhattanDistance' (at line 7 in get_action: return "
+                                    "attribute 'manhattanDistance' (at mixed.py:7 in get_action: return "
                                     "util.manhattanDistance)"]
     trees = tmp_path / "trees"
     (trees / "q2").mkdir(parents=True)

@@ -337,8 +337,23 @@ def test_printing_and_writing_files_do_not_change_the_grade(tmp_path, mini):
 
 
 @pytest.mark.parametrize("name, message", [
-    ("import_crash", "could not be imported: ModuleNotFoundError: No module named 'this_module_does_not_exist'"),
+    ("import_crash", "could not be imported: ModuleNotFoundError: No module named 'this_module_does_not_exist' "
+                     "(at import_crash.py:3: import this_module_does_not_exist"),
     ("import_exit", "ended while importing the submission: the submission's process exited with status 0"),
+])
+def test_a_submission_that_fails_at_import_is_one_line_and_not_graded(tight, tmp_path, name, message, capsys):
+    # Every test would fail the same way: the first import failure ends the grading.
+    gradescope = tmp_path / "results.json"
+    code = main(["grade", str(tight.directory), submission(name), "--json", str(tmp_path / "out.json"),
+                 "--gradescope", str(gradescope)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err and err.endswith("; not graded\n"), err
+    assert not (tmp_path / "out.json").exists()
+    results = json.loads(gradescope.read_text())
+    assert results["score"] == 0 and results["tests"] == [] and message in results["output"]
+
+
+@pytest.mark.parametrize("name, message", [
     ("exits", "the submission's process exited with status"),
     ("loop", "took longer than the 1.5 s time limit"),
     ("memory", "ran out of memory"),
@@ -485,6 +500,10 @@ def test_hostile_submissions_on_the_shipped_assignment(tmp_path, name, questions
         toml.write_text(toml.read_text().replace("memory_mb = 1024", "memory_mb = 256"))
         assignment = str(copy)
     code = main(["grade", assignment, submission(name), "--json", str(out), "--gradescope", str(gradescope), *flags])
+    if name.startswith("import_"):  # failing at import: one line, nothing graded, Gradescope told why
+        assert code == 2 and not out.exists()
+        assert json.loads(gradescope.read_text())["output"].startswith("Not graded: ")
+        return
     assert code == 0
     data = json.loads(out.read_text())
     assert data["score"] == 0 and data["max_score"] == sum(q.points for q in chosen)

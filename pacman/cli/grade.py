@@ -20,6 +20,9 @@ from pacman.files import output_problem
 __all__ = ["add_parser", "run"]
 
 DEFAULT_ASSIGNMENT = "expectimax"
+#: Seconds a submission's module-level code may run (`pacman.grading.sandbox.IMPORT_TIME_LIMIT`; said by --help,
+#: which does not import the grader).
+IMPORT_SECONDS = 10
 #: The exit status of a grading that ran but could not grade every question (a classic question naming a test
 #: class pacman-ai does not know): the report and result files say which; the total is not the whole grade.
 EXIT_INCOMPLETE = 3
@@ -35,9 +38,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "separate process with time and memory limits, and (Linux, where user namespaces are allowed) "
                     "in a namespace of its own: a 32 MB writable folder, the rest read-only; elsewhere the report "
                     "says the write budget was only polled. "
-                    "The report goes to stdout; --json and --gradescope write result files. Exit status: 0 graded; "
-                    f"2 a usage error or a mistake in the folder (nothing graded); {EXIT_INCOMPLETE} graded, but some "
-                    "question could not be (the report names it and why).")
+                    "The report goes to stdout; --json and --gradescope write result files. A submission that "
+                    "cannot be graded at all (it does not compile, its module-level code fails or takes longer than "
+                    f"{IMPORT_SECONDS:g} s, or it defines none of the classes and functions graded) is one line "
+                    "naming the file and why, and nothing is graded. Exit status: 0 graded; 2 nothing graded (a "
+                    "usage error, a mistake in the folder, or such a submission); "
+                    f"{EXIT_INCOMPLETE} graded, but some question could not be (the report names it and why).")
     grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
                        help="shipped assignment id, assignment directory, or classic test folder (test_cases)")
     grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py", help="the student's file")
@@ -346,7 +352,11 @@ class _Progress:
             self.beat.hold(f"{self.done}/{self.total} tests finished")
 
     def close(self) -> None:
-        """Stop the heartbeat."""
+        """Stop the heartbeat, and clear a test's "running..." line (grading that stops says why on stderr)."""
+        if self.pending:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.pending = False
         if self.beat is not None:
             self.beat.close()
 

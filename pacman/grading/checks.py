@@ -26,7 +26,7 @@ from pacman.grading.assignment import AssignmentError, GamesTest, PositionsTest,
 from pacman.grading.sandbox import ItemOutcome
 from pacman.grading.states import state_key, tree_node_ids
 
-__all__ = ["TestResult", "Check", "prepare", "TOLERANCE"]
+__all__ = ["TestResult", "Check", "prepare", "shared_failure", "TOLERANCE"]
 
 #: Two action values this close are a tie: either action is correct.
 TOLERANCE = 1e-6
@@ -49,11 +49,43 @@ class TestResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     """Per item (tree, position, game): what was observed, for --json."""
     seconds: float = 0.0
+    error: str | None = None
+    """For a failed test: the one error every item of it failed with (the submission's exception, a limit), which
+    the text report says once for all the tests of a question that share it; None if it failed otherwise."""
+    where: str | None = None
+    """Where in the submission's file `error` came from (``FILE:LINE in FUNCTION: SOURCE``) when its text does not
+    say (an unfinished method, a game's crash); None otherwise."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "score": self.score, "max_score": self.max_score,
+        data = {"name": self.name, "kind": self.kind, "score": self.score, "max_score": self.max_score,
                 "passed": self.passed, "messages": list(self.messages), "items": self.items,
                 "seconds": round(self.seconds, 3)}
+        if self.error is not None:
+            data["error"] = self.error
+        if self.where is not None:
+            data["where"] = self.where
+        return data
+
+
+def shared_failure(outcomes: list[ItemOutcome]) -> tuple[str | None, str | None]:
+    """(error, where) when every item failed with the same error from the same place (a game item counts as
+    failed when the game crashed: its error is the crash's), else (None, None).
+
+    >>> shared_failure([ItemOutcome(False, error="boom"), ItemOutcome(False, error="boom")])
+    ('boom', None)
+    >>> shared_failure([ItemOutcome(False, error="boom"), ItemOutcome(True)])
+    (None, None)
+    """
+    failures = set()
+    for outcome in outcomes:
+        if not outcome.ok:
+            failures.add((outcome.error or "failed", outcome.where))
+        elif outcome.data.get("outcome") == "crashed" and isinstance(outcome.data.get("error"), str):
+            where = outcome.data.get("where")
+            failures.add((outcome.data["error"], where if isinstance(where, str) else None))
+        else:
+            return None, None
+    return next(iter(failures)) if len(failures) == 1 else (None, None)
 
 
 class Check(abc.ABC):

@@ -13,18 +13,20 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pacman.grading.assignment import Assignment, AssignmentError, Question
-from pacman.grading.checks import TestResult, prepare
+from pacman.grading.checks import TestResult, prepare, shared_failure
 from pacman.grading.forbidden import Violation, find_violations
-from pacman.grading.sandbox import WRITE_BUDGET, SandboxRun, check_sandbox_user, run_items
+from pacman.grading.sandbox import WRITE_BUDGET, ItemOutcome, SandboxRun, check_sandbox_user, printed_line, run_items
 
-__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog", "check_syntax"]
+__all__ = ["QuestionResult", "GradeReport", "grade", "SubmissionError", "ViolationLog", "check_syntax",
+           "graded_names", "check_defines", "import_stop", "unrun_after_import"]
 
 #: Submissions larger than this are refused before anything runs.
 MAX_SUBMISSION_BYTES = 1 << 20
 
 
 class SubmissionError(AssignmentError):
-    """A submission file that cannot be graded at all (missing, unreadable, not text)."""
+    """A submission file that cannot be graded at all (missing, unreadable, not text, not compiling, failing at
+    import, defining nothing that is graded): one line naming the file, nothing graded."""
 
 
 @dataclass
@@ -143,6 +145,54 @@ def check_syntax(source: str, submission: str | Path) -> None:
         pass
 
 
+def graded_names(items: list[dict[str, Any]]) -> list[str]:
+    """The names of the submission's module that `items` use, in order, each once: the agent classes they build
+    (``agent_class``; a classic item's ``alg`` or ``agent``) and ``better_evaluation`` for games played with it."""
+    names = []
+    for item in items:
+        kind = item.get("kind")
+        if kind in ("tree", "position"):
+            names.append(item.get("agent_class", "ExpectimaxAgent"))
+        elif kind == "game":
+            own = item.get("agent") == "submission"
+            if item.get("evaluation") == "submission" and not (own and item.get("agent_class") == "ReflexAgent"):
+                names.append("better_evaluation")
+            if own:
+                names.append(item.get("agent_class", "ExpectimaxAgent"))
+        else:  # a classic course's items name the agent class
+            name = item.get("alg") or item.get("agent")
+            if isinstance(name, str):
+                names.append(name)
+    return list(dict.fromkeys(names))
+
+
+def check_defines(run: SandboxRun, names: list[str], submission: str | Path, graded: str) -> None:
+    """SubmissionError naming the file and what it lacks when the module (as `run`'s process saw it once imported)
+    defines none of `names`, all that `graded` (an assignment, a course folder) grades: nothing could score, and
+    every test would fail with the same "defines no ..."."""
+    if run.defines is None or not names or any(name in run.defines for name in names):
+        return
+    raise SubmissionError(f"{submission}: defines nothing that {graded} grades (no {', no '.join(names)}); "
+                          f"not graded")
+
+
+def import_stop(run: SandboxRun, submission: str | Path) -> None:
+    """SubmissionError naming the file when the submission's own code failed at import (`SandboxRun.import_failed`:
+    its exception and line, an exit, its process ending, the import time limit and the line it was on): every
+    test would fail the same way, so the first failure ends the grading, with one line."""
+    if run.import_failed is not None:
+        raise SubmissionError(f"{submission}: {run.import_failed}; not graded")
+
+
+def unrun_after_import(failed: SandboxRun, count: int) -> SandboxRun:
+    """The run of a test not started because the submission failed at import in an earlier one in a way that does
+    not end the grading (a grading limit, a forbidden import: reported apart): its `count` items fail the same way,
+    and the import is not tried again."""
+    outcomes = [ItemOutcome(False, error=failed.import_error, violations=list(failed.violations))
+                for _ in range(count)]
+    return SandboxRun(outcomes, "", 0, 0.0, failed.import_error, list(failed.violations))
+
+
 def question_score(question: Question, tests: list[TestResult]) -> float:
     """`partial`: the question's points in proportion to test points earned; `all`: all or nothing."""
     total = sum(t.max_score for t in tests)
@@ -200,8 +250,11 @@ def grade(
     Every test runs in its own sandboxed process (as `sandbox_user`, if given:
     needs root); the expected answers of all tests are computed before the
     submission runs at all. A submission that does not compile is a
-    SubmissionError naming the file, line and column: nothing is graded (one whose
-    module-level code fails when run scores 0, each test saying why). A
+    SubmissionError naming the file, line and column: nothing is graded. So is one
+    whose module-level code fails in the first test's process (`import_stop`: its
+    exception, an exit, the import time limit), and one that defines none of the
+    names the chosen questions grade (`check_defines`); one stopped at import by a
+    grading limit scores 0, the limit reported, and is not imported again. A
     submission whose source imports a module of the
     assignment's ``forbid_imports`` scores 0 on every question without running;
     one that tries while running fails the tests where it tried. Either way the
@@ -231,20 +284,29 @@ def grade(
         return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, [],
                            log.violations)
     checks = [(question, [prepare(test) for test in question.tests]) for question in chosen]
+    names = graded_names([item for _, question_checks in checks for check in question_checks for item in check.items])
     results = []
     output = []
     limits: list[str] = []
     notes: list[str] = []  # limits enforced less than exactly (said once)
     written = 0  # by the submission, over every test: one write budget for the whole grading
+    printed = cut = 0  # what it printed in all; in how many tests the report's copy of it was cut
+    imported = False  # a process has imported it (and said what it defines)
+    failed_import: SandboxRun | None = None  # stopped at import by a limit or a forbidden import: not tried again
     for question, question_checks in checks:
         verdicts = []
         for check in question_checks:
             if starting is not None:
                 starting(question.id, check.test.name)
-            run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
-                            user=sandbox_user, forbid_imports=assignment.forbid_imports,
-                            write_budget=WRITE_BUDGET - written)
+            if failed_import is not None:
+                run = unrun_after_import(failed_import, len(check.items))
+            else:
+                run = run_items(source, path, check.items, check.time_limits, memory_mb=assignment.memory_mb,
+                                user=sandbox_user, forbid_imports=assignment.forbid_imports,
+                                write_budget=WRITE_BUDGET - written)
             written += run.written
+            printed += run.printed
+            cut += run.output_cut
             limits.extend(f"{question.id} / {check.test.name}: {line}" for line in run.limits)
             if run.write_cap is not None and run.write_cap not in notes:
                 notes.append(run.write_cap)
@@ -252,7 +314,18 @@ def grade(
             missing = missing_classic_module(run.import_error)
             if missing is not None:
                 raise SubmissionError(classic_hint(str(submission), assignment.id, [missing]))
+            if failed_import is None:
+                import_stop(run, submission)
+                if run.import_error is not None:
+                    failed_import = run
+            if not imported and run.defines is not None:
+                imported = True
+                check_defines(run, names, submission, f"assignment {assignment.id!r}"
+                              + (f" (question{'s' if len(chosen) > 1 else ''} {', '.join(q.id for q in chosen)})"
+                                 if questions else ""))
             verdict = check.judge(run.outcomes)
+            if not verdict.passed:
+                verdict.error, verdict.where = shared_failure(run.outcomes)
             verdicts.append(verdict)
             if run.output.strip():
                 output.append(f"[{question.id} / {verdict.name}]\n{run.output}")
@@ -260,5 +333,8 @@ def grade(
                 progress(question.id, verdict)
         results.append(QuestionResult(question.id, question.title, question_score(question, verdicts),
                                       float(question.points), question.scoring, question.visibility, verdicts))
+    shown = printed_line(printed, cut, "test")
+    if shown is not None:
+        limits.append(shown)
     return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
                        log.violations, limits=limits, limit_notes=notes)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from pacman.files import write_json
-from pacman.grading.grader import GradeReport
+from pacman.grading.checks import TestResult
+from pacman.grading.grader import GradeReport, QuestionResult
 
 __all__ = ["format_report", "gradescope_results", "write_json"]
 
@@ -35,10 +36,70 @@ def _limit_lines(report: GradeReport) -> list[str]:
     could enforce only less than exactly; [] if neither."""
     lines = []
     if report.limits:
-        lines += ["LIMITS HIT: the submission was stopped, or its files were, where it went over a grading limit:",
-                  *(f"  {line}" for line in report.limits)]
+        lines += ["LIMITS HIT: where the submission went over a grading limit (its processes were stopped, or what it "
+                  "wrote or printed was cut):", *(f"  {line}" for line in report.limits)]
     if report.limit_notes:
         lines += ["LIMITS NOT EXACT here:", *(f"  {line}" for line in report.limit_notes)]
+    return lines
+
+
+#: Test names a collapsed line lists before "and N more".
+_NAMES_SHOWN = 3
+
+
+def _test_groups(question: QuestionResult) -> list[list[TestResult]]:
+    """The question's tests in order, one to a group, except that the failed tests sharing one error from one place
+    (`TestResult.error`, `TestResult.where`) form one group, where the first of them is."""
+    groups: list[list[TestResult]] = []
+    shared: dict[tuple[str, str | None], list[TestResult]] = {}
+    for test in question.tests:
+        if test.passed or test.error is None:
+            groups.append([test])
+            continue
+        key = (test.error, test.where)
+        if key in shared:
+            shared[key].append(test)
+        else:
+            shared[key] = [test]
+            groups.append(shared[key])
+    return groups
+
+
+def _failure(test: TestResult) -> str:
+    """A shared failure's one line: the error, and where in the submission it came from when the error does not
+    say."""
+    return f"{test.error}" + (f" (at {test.where})" if test.where else "")
+
+
+def _group_head(question: QuestionResult, group: list[TestResult]) -> str:
+    """``N tests, all of them`` or ``N tests: a, b, c and 2 more`` for a group of tests that failed alike."""
+    if len(group) == len(question.tests):
+        return f"{len(group)} tests, all of them"
+    names = ", ".join(t.name for t in group[:_NAMES_SHOWN])
+    more = f" and {len(group) - _NAMES_SHOWN} more" if len(group) > _NAMES_SHOWN else ""
+    return f"{len(group)} tests: {names}{more}"
+
+
+def _group_points(group: list[TestResult]) -> str:
+    return f"{_points(sum(t.score for t in group))}/{_points(sum(t.max_score for t in group))}"
+
+
+def _test_lines(question: QuestionResult, verbose: bool) -> list[str]:
+    """The terminal report's lines for the question's tests: each test's verdict, points and why; the failed tests
+    that share one error are one line, said once (``--json`` keeps every test's own messages)."""
+    lines = []
+    for group in _test_groups(question):
+        test = group[0]
+        if len(group) > 1:
+            lines.append(f"  FAIL {_group_head(question, group)}  {_group_points(group)}: {_failure(test)}")
+            continue
+        verdict = "PASS" if test.passed else "FAIL"
+        lines.append(f"  {verdict} {test.name} ({test.kind})  {_points(test.score)}/{_points(test.max_score)}")
+        shown = test.messages if (verbose or not test.passed) else test.messages[:0]
+        for message in shown:
+            lines.append(f"       {message}")
+        if not test.passed and test.where:
+            lines.append(f"       at {test.where}")
     return lines
 
 
@@ -59,12 +120,7 @@ def format_report(report: GradeReport, verbose: bool = False) -> str:
         if question.not_graded is not None:
             lines.append(f"  NOT GRADED: {question.not_graded}")
         lines.extend(f"  {note}" for note in question.notes)
-        for test in question.tests:
-            verdict = "PASS" if test.passed else "FAIL"
-            lines.append(f"  {verdict} {test.name} ({test.kind})  {_points(test.score)}/{_points(test.max_score)}")
-            shown = test.messages if (verbose or not test.passed) else test.messages[:0]
-            for message in shown:
-                lines.append(f"       {message}")
+        lines.extend(_test_lines(question, verbose))
         lines.append("")
     lines.append(f"Total: {_points(report.score)}/{_points(report.max_score)}  "
                  f"(graded in {report.seconds:.1f} s)")
@@ -85,17 +141,25 @@ def _incomplete_line(report: GradeReport) -> str:
 
 def gradescope_results(report: GradeReport) -> dict[str, Any]:
     """Gradescope's results.json: one entry per question, its output the forbidden imports that cost it points,
-    then the tests' verdicts and reasons; the forbidden imports again in the top-level output."""
+    then the tests' verdicts and reasons (the failed tests that share one error said once, as in the terminal
+    report); the forbidden imports and the limits hit again in the top-level output."""
     tests = []
     for number, question in enumerate(report.questions, start=1):
         output = [f"FORBIDDEN IMPORT: {v.message}" for v in report.violations if question.id in v.questions]
         if question.not_graded is not None:
             output.append(f"NOT GRADED: {question.not_graded}")
         output.extend(question.notes)
-        for test in question.tests:
+        for group in _test_groups(question):
+            test = group[0]
+            if len(group) > 1:
+                output.append(f"FAIL {_group_head(question, group)}: {_group_points(group)}")
+                output.append(f"    {_failure(test)}")
+                continue
             output.append(f"{'PASS' if test.passed else 'FAIL'} {test.name} ({test.kind}): "
                           f"{_points(test.score)}/{_points(test.max_score)}")
             output.extend(f"    {m}" for m in test.messages)
+            if not test.passed and test.where:
+                output.append(f"    at {test.where}")
         tests.append({
             "name": f"{question.id}: {question.title}" + (" (NOT GRADED)" if question.not_graded is not None else ""),
             "number": str(number),

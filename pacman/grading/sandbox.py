@@ -12,8 +12,10 @@ the memory cap) fails the item it was running; the parent starts a fresh child f
 the items after it. A submission that fails to import fails every item at once.
 
 Results come back over a private pipe as JSON lines carrying a random nonce that
-is never printed; the child's stdout and stderr go to files that are shown
-(truncated) in verbose reports and never parsed. The parent only records
+is never printed; the child's stdout and stderr go to another pipe, which the
+grader drains as the child runs: what it prints is kept up to `_OUTPUT_KEPT`
+characters at each end, shown in verbose reports and never parsed, and printing
+however much never fails a test (nor counts as writing: it is stored nowhere). The parent only records
 observations (actions, expanded nodes, game results); it computes what they are
 worth itself. See ``docs/grading.md`` for what this does not protect against.
 """
@@ -44,10 +46,15 @@ from pacman.grading.forbidden import Violation
 from pacman.grading.reaper import children as _children_now, end_children
 
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
-           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS", "namespace_unavailable"]
+           "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS", "namespace_unavailable", "printed_line"]
 
-#: Seconds a submission may take to import (module-level code included).
+#: Seconds a submission may take to import (module-level code included), from when its process starts loading it:
+#: past it the grader stops the import, naming the line it was on when the child last said (`_ImportPlace` in
+#: `pacman.grading.worker`).
 IMPORT_TIME_LIMIT = 10.0
+#: Seconds the grader's own start of a child (Python, the project's modules, the namespace) may take before it
+#: loads the submission; a busy machine's slowness there is not the submission's import time.
+_STARTUP_LIMIT = 30.0
 #: CPU seconds (all threads and processes together) a submission's process may use before its first item; each
 #: item started adds its time limit.
 IMPORT_CPU_LIMIT = 10.0
@@ -55,6 +62,8 @@ IMPORT_CPU_LIMIT = 10.0
 _MESSAGE_LIMIT = 64 << 20
 #: Characters of captured output kept for the report (head and tail).
 _OUTPUT_KEPT = 2000
+#: Bytes read from the output pipe at a time.
+_OUTPUT_CHUNK = 1 << 20
 #: Seconds allowed between items (reporting one, starting the next).
 _BETWEEN_ITEMS = 5.0
 #: Forbidden-import attempts kept per item.
@@ -63,8 +72,9 @@ _MAX_VIOLATIONS = 20
 
 #: Processes the sandbox user may run at once (RLIMIT_NPROC), with --sandbox-user only.
 _SANDBOX_PROCESSES = 64
-#: Bytes a submission's processes may write in all, over every test of a grading (files, printed output, pipes;
-#: its messages to the grader left out): the total the grader's watch enforces, beside the per-file RLIMIT_FSIZE.
+#: Bytes a submission's processes may write in all, over every test of a grading (files and pipes; its messages to
+#: the grader and its printed output, which the grader drains and stores nowhere, left out): the total the grader's
+#: watch enforces, beside the per-file RLIMIT_FSIZE.
 WRITE_BUDGET = 32 << 20
 #: Processes a submission may have at once, counted by the grader's watch (with or without --sandbox-user).
 MAX_PROCESSES = 16
@@ -73,6 +83,9 @@ MAX_PROCESSES = 16
 MAX_THREADS = 4
 #: Seconds between two looks of the watch at the submission's processes (CPU time, writes, processes, sockets).
 _WATCH_EVERY = 0.05
+#: CPU seconds past its allowance before the watch stops the submission: a wall-clock limit reached at the same
+#: moment (a busy loop of one thread at import) is the one reported.
+_CPU_SLACK = 0.5
 
 
 class SandboxError(PacmanError):
@@ -118,6 +131,10 @@ class ItemOutcome:
     seconds: float = 0.0
     violations: list[dict[str, Any]] = field(default_factory=list)
     """Forbidden imports the submission attempted during the item, as its process reported them."""
+    where: str | None = None
+    """Where in the submission's file the `error` came from (``FILE:LINE in FUNCTION: SOURCE``), when the error's
+    own text does not say: an unfinished method (``raiseNotDefined()``: "not implemented: getAction"), a game's
+    crash; None otherwise."""
 
 
 @dataclass
@@ -126,7 +143,7 @@ class SandboxRun:
 
     outcomes: list[ItemOutcome]
     output: str
-    """The submission's stdout and stderr, truncated; for humans only."""
+    """The submission's stdout and stderr, truncated (`output_cut`); for humans only."""
     processes: int
     """Child processes started (one, plus one after each that died or was killed)."""
     seconds: float
@@ -137,11 +154,31 @@ class SandboxRun:
     limits: list[str] = field(default_factory=list)
     """One line per limit the submission hit (disk, CPU, processes, sockets), for the report."""
     written: int = 0
-    """Bytes the submission's processes wrote in all (files, output, pipes; its messages to the grader left out); all
+    """Bytes the submission's processes wrote in all (files, pipes; its messages to the grader and its printed output
+    left out); all
     of `write_budget` once the space of its namespace was full (the grading's budget is then used up)."""
     write_cap: str | None = None
     """None if what the submission could store was capped exactly (its namespace, `pacman.grading.jail`); else the
     report line saying the write budget was only polled, and why."""
+    printed: int = 0
+    """Bytes the submission's processes printed (stdout and stderr), all of it read and dropped but for `output`."""
+    output_cut: bool = False
+    """Whether `output` leaves part of what was printed out (it keeps `_OUTPUT_KEPT` characters at each end)."""
+    defines: list[str] | None = None
+    """The public names the submission's module defines once imported (its first process says), None if it was
+    not imported or did not say."""
+    loaded: bool = True
+    """Whether the submission's code started to run (its process began loading it): False when the grader's own
+    start of the process failed first (`import_error` then says so; it is not the submission's)."""
+
+    @property
+    def import_failed(self) -> str | None:
+        """Why the submission's own module-level code could not be imported (an exception, an exit, its process
+        ending, `IMPORT_TIME_LIMIT`), or None: imported, stopped at import by a grading limit (one of `limits`)
+        or a forbidden import (`violations`), which reports list apart, or never loaded (`loaded`)."""
+        if self.import_error is None or self.violations or self.import_error in self.limits or not self.loaded:
+            return None
+        return self.import_error
 
 
 def _package_roots() -> list[str]:
@@ -393,6 +430,20 @@ def _kill(process: subprocess.Popen) -> None:
     process.wait()
 
 
+def printed_line(printed: int, cut: int, unit: str) -> str | None:
+    """The report's limits line when the report's copy of what the submission printed was cut (in `cut` of its
+    `unit`s: tests, questions), else None. Printing itself is never a failure: all of it is read, and dropped.
+
+    >>> printed_line(5_000_000, 2, "test")[:44]
+    'output: the submission printed 4.8 MB (5,000'
+    """
+    if not cut:
+        return None
+    return (f"output: the submission printed {printed / 2**20:.1f} MB ({printed:,} bytes); the report keeps the "
+            f"first and last {_OUTPUT_KEPT:,} characters of what each {unit} printed (cut in {cut} "
+            f"{unit}{'s' if cut != 1 else ''}; printing never fails a test)")
+
+
 def _clip(text: str) -> str:
     if len(text) <= 2 * _OUTPUT_KEPT:
         return text
@@ -454,6 +505,10 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
     limits: list[str] = []
     outside: list[str] = []
     written = 0
+    printed = 0
+    output_cut = False
+    defines: list[str] | None = None
+    loaded = True
     roots = _package_roots()
     unavailable = namespace_unavailable(ids)  # None: each child in its own namespace, its writes capped exactly
     with tempfile.TemporaryDirectory(prefix="pacman-grade-") as scratch:
@@ -464,11 +519,10 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             home = tempfile.mkdtemp(prefix="run-", dir=scratch)
             if ids is not None:
                 os.chown(home, *ids)
-            capture_path = os.path.join(scratch, f"output-{processes}.txt")
             before = _own_written()
             try:
                 status = _run_child(source, path, items, time_limits, first, outcomes, memory_mb, roots, home,
-                                    capture_path, ids, loader, forbid_imports, scratch, write_budget - written,
+                                    ids, loader, forbid_imports, scratch, write_budget - written,
                                     unavailable is None)
             finally:
                 # Orphans of a killed stand-in come here when this process is a subreaper (as `pacman-ai grade`
@@ -477,7 +531,13 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
             after = _own_written()
             # Everything the child's processes wrote, counted by the kernel as they were reaped (into this process's
             # figures): exact, where the watch only samples.
-            child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received)
+            # What it printed is left out: the grader drained it and stored only the ends.
+            printed += status.output.total
+            output_cut = output_cut or status.output.cut
+            if defines is None:
+                defines = status.defines
+            child_written = max(status.sampled_written, (after - before - status.job_bytes - status.received
+                                                         - status.output.total)
                                 if before is not None and after is not None else 0)
             if status.filled:  # its space was full (maybe seen only once it ended): the grading's budget is used up
                 child_written = max(child_written, write_budget - written)
@@ -496,23 +556,19 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
                 # Said with the kernel's exact count (the watch stops it within one look, _WATCH_EVERY s).
                 total = WRITE_BUDGET - write_budget + written
                 status.limit = (f"disk: the submission's processes wrote {_megabytes(total)} in this grading, over "
-                                f"its {_megabytes(WRITE_BUDGET)} write budget (files, output and pipes, all its "
-                                f"processes together): stopped")
+                                f"its {_megabytes(WRITE_BUDGET)} write budget (files and pipes, all its processes "
+                                f"together): stopped")
                 if status.current is not None:
                     status.reason = status.limit
                 elif status.fatal is not None:
                     status.fatal = status.limit
             if status.limit is not None:
                 limits.append(status.limit)
-            try:
-                with open(capture_path, "rb") as handle:
-                    text = handle.read(4 * _OUTPUT_KEPT + 4096).decode("utf-8", "replace")
-                if text:
-                    output_parts.append(text)
-            except OSError:
-                pass
+            if status.output.total:
+                output_parts.append(status.output.text())
             if status.fatal is not None:  # the submission cannot be imported: nothing else can run
                 import_error = status.fatal
+                loaded = status.loading
                 import_violations = status.violations
                 for i in range(first, len(items)):
                     if outcomes[i] is None:
@@ -540,9 +596,12 @@ def _run_items(source: str, path: str, items: list[dict[str, Any]], time_limits:
                      "the grader find and remove them")
         limits.append(f"disk: the submission wrote files outside its folder: {shown} ({what})")
     final = [o if o is not None else ItemOutcome(False, error="not run") for o in outcomes]
-    return SandboxRun(final, _clip("".join(output_parts)), processes, time.perf_counter() - started, import_error,
+    output = "".join(output_parts)
+    return SandboxRun(final, _clip(output), processes, time.perf_counter() - started, import_error,
                       import_violations, limits, written,
-                      None if unavailable is None else _polled_line(unavailable, ids is not None))
+                      None if unavailable is None else _polled_line(unavailable, ids is not None),
+                      printed=printed, output_cut=output_cut or len(output) > 2 * _OUTPUT_KEPT, defines=defines,
+                      loaded=loaded)
 
 
 @contextlib.contextmanager
@@ -622,6 +681,14 @@ class _ChildStatus:
     """In a namespace: the size of its tmpfs if it was full when it ended, else 0."""
     no_space: set[int] = field(default_factory=set)
     """Items that failed on a full disk (ENOSPC): the disk limit's, when the grader finds its space was full."""
+    output: _Output = field(default_factory=lambda: _Output())
+    """What its processes printed (kept at both ends, counted)."""
+    import_at: str | None = None
+    """Where the submission's import last was, as its process said (``line N: SOURCE``)."""
+    loading: bool = False
+    """Its process said it is loading the submission (what ends or stops it from then on is the submission's)."""
+    defines: list[str] | None = None
+    """The public names of the submission's module, as its process said once it was imported."""
 
 
 class _Watch:
@@ -630,8 +697,9 @@ class _Watch:
     RLIMIT_CPU and RLIMIT_FSIZE are per process (and per file): sixteen busy
     threads, forty files or forty processes each stay under them. The grader
     therefore looks at the whole tree of the submission's processes every
-    `_WATCH_EVERY` seconds (Linux /proc): its CPU time over every thread may not
-    exceed the time limits of the items started so far plus `IMPORT_CPU_LIMIT`, its
+    `_WATCH_EVERY` seconds (Linux /proc): its CPU time over every thread, from when
+    it starts loading the submission, may not exceed the time limits of the items
+    started so far plus `IMPORT_CPU_LIMIT`, its
     bytes written may not exceed what is left of `WRITE_BUDGET`, it may run at most
     `MAX_PROCESSES` processes of at most `MAX_THREADS` threads each, and it may open
     no socket.
@@ -645,6 +713,7 @@ class _Watch:
         self.own = 1 if space is None else 2
         self.filled = 0  # the size of that tmpfs, once the watch has seen it full
         self.cpu_allowed = IMPORT_CPU_LIMIT
+        self.cpu_before = 0.0  # CPU seconds of the grader's start of the child, before it loaded the submission
         self.files: list[str] = []
         self.pids: list[tuple[int, int | None]] = []  # (pid, start) of the tree at the last look
         self.written = 0  # the most the submission had written at any look
@@ -653,6 +722,13 @@ class _Watch:
 
     def started(self, limit: float) -> None:
         self.cpu_allowed += limit
+
+    def loading(self) -> None:
+        """The child starts to load the submission: the CPU time used so far (Python's start, the grader's
+        modules) is not the submission's; and the import's wall-clock limit, which starts now, acts first on a
+        busy import of one thread (`_CPU_SLACK`)."""
+        if self.enabled:
+            self.cpu_before = _usage(self.root, self.scratch).cpu
 
     def check(self, received: int) -> str | None:
         """The report line of the limit gone over, if one is (the caller stops the tree), else None."""
@@ -675,12 +751,12 @@ class _Watch:
                 return _filled_line(self.filled)
         if written > self.write_allowance:
             return (f"disk: the submission's processes wrote more than {_megabytes(self.write_allowance)}, what "
-                    f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files, output and "
-                    f"pipes, all its processes together): stopped")
-        if usage.cpu > self.cpu_allowed:
-            return (f"CPU: the submission's processes used {usage.cpu:.1f} s of CPU time (all their threads "
-                    f"together), more than the {self.cpu_allowed:g} s its time limits allow: stopped (busy threads "
-                    f"or processes?)")
+                    f"was left of the {_megabytes(WRITE_BUDGET)} write budget of a grading (files and pipes, "
+                    f"all its processes together): stopped")
+        if usage.cpu - self.cpu_before > self.cpu_allowed + _CPU_SLACK:
+            return (f"CPU: the submission's processes used {usage.cpu - self.cpu_before:.1f} s of CPU time (all "
+                    f"their threads together), more than the {self.cpu_allowed:g} s its time limits allow: stopped "
+                    f"(busy threads or processes?)")
         if usage.threads > MAX_THREADS:
             return (f"CPU: the submission ran {usage.threads} threads in one process, more than {MAX_THREADS} (busy "
                     f"threads would stretch every test to its time limit): stopped")
@@ -695,7 +771,7 @@ class _Watch:
 
 def _run_child(source: str, path: str, items: list[dict], time_limits: list[float], first: int,
                outcomes: list[ItemOutcome | None], memory_mb: int, roots: list[str], home: str,
-               capture_path: str, ids: tuple[int, int] | None, loader: str = "module",
+               ids: tuple[int, int] | None, loader: str = "module",
                forbid_imports: tuple[str, ...] = (), scratch: str = "",
                write_allowance: int = WRITE_BUDGET, namespace: bool = False) -> _ChildStatus:
     nonce = secrets.token_hex(16)
@@ -723,11 +799,20 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     as_user: dict[str, Any] = {}
     if ids is not None:
         as_user = {"user": ids[0], "group": ids[1], "extra_groups": []}
-    with open(capture_path, "wb") as capture:
+    # What it prints goes to a pipe the grader drains (`_Output`), not to a file: printing is never a failed
+    # write, whatever the amount, and it is stored nowhere.
+    output_read, output_write = os.pipe()
+    os.set_blocking(output_read, False)
+    try:
         process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=capture, stderr=capture,
+            command, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
             cwd=home, env=_child_env(home), pass_fds=(write_fd,) if report_write < 0 else (write_fd, report_write), start_new_session=True, **as_user,
         )
+    except BaseException:
+        os.close(output_read)
+        raise
+    finally:
+        os.close(output_write)
     os.close(write_fd)
     if report_write >= 0:
         os.close(report_write)
@@ -741,7 +826,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
         except BrokenPipeError:
             pass
         _read_messages(process, read_fd, nonce, time_limits, outcomes, memory_mb, status,
-                       lambda found: _violation_error(found, path, forbid_imports), watch)
+                       lambda found: _violation_error(found, path, forbid_imports), watch, output_read)
     finally:
         status.files = watch.files
         status.sampled_written = watch.written
@@ -761,6 +846,10 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        try:
+            _drain_rest(output_read, status.output)  # every writer is gone: what is left in the pipe, then its end
+        finally:
+            os.close(output_read)
         status.filled = watch.filled
         if report_read >= 0:  # the jail has ended: what its tmpfs held at the end, exactly
             try:
@@ -775,29 +864,97 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
 
 def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_limits: list[float],
                    outcomes: list[ItemOutcome | None], memory_mb: int, status: _ChildStatus,
-                   forbidden_error: Callable[[list[dict[str, Any]]], str], watch: _Watch | None = None) -> None:
+                   forbidden_error: Callable[[list[dict[str, Any]]], str], watch: _Watch | None = None,
+                   output_fd: int | None = None) -> None:
     selector = selectors.DefaultSelector()
     selector.register(read_fd, selectors.EVENT_READ)
+    if output_fd is not None:
+        selector.register(output_fd, selectors.EVENT_READ)
     buffer = b""
     received = 0
     ready = False
     item_started = time.perf_counter()
-    deadline = time.monotonic() + IMPORT_TIME_LIMIT
-    limit_text = f"importing the submission took longer than {IMPORT_TIME_LIMIT:g} s"
+    deadline = time.monotonic() + _STARTUP_LIMIT  # then IMPORT_TIME_LIMIT, once it loads the submission
+    limit_text = ""  # "": the import's own, which names the line it was on (`_import_limit_text`)
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 _kill(process)
                 if not ready:
-                    status.fatal = limit_text
+                    status.fatal = (_import_limit_text(status.import_at) if status.loading else
+                                    f"the grader's process for the submission did not start within "
+                                    f"{_STARTUP_LIMIT:g} s (a busy machine?)")
                 else:
                     status.reason = limit_text
                     if status.current is not None:
                         status.current_seconds = time.perf_counter() - item_started
                 return
-            ready_now = selector.select(timeout=min(left, _WATCH_EVERY if watch is not None else 1.0))
-            hit = None if watch is None else watch.check(received)
+            events = selector.select(timeout=min(left, _WATCH_EVERY if watch is not None else 1.0))
+            # Printed output is drained first: it is not the submission's writing (the watch leaves it out).
+            if output_fd is not None and any(key.fd == output_fd for key, _ in events):
+                if not _drain(output_fd, status.output):
+                    selector.unregister(output_fd)
+                    output_fd = None
+            # Messages before the watch's look: a limit hit just after "ready" or "start" is the item's, not the
+            # import's.
+            chunk = os.read(read_fd, 1 << 16) if any(key.fd == read_fd for key, _ in events) else None
+            ended = chunk == b""  # the child closed the pipe: it has ended
+            if chunk:
+                received += len(chunk)
+                status.received = received
+                if received > _MESSAGE_LIMIT:
+                    _kill(process)
+                    status.reason = f"the submission's process sent more than {_MESSAGE_LIMIT >> 20} MB of results"
+                    return
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    message = _decode(line, nonce)
+                    if message is None:
+                        continue  # not ours: a submission writing to the pipe without the nonce
+                    event = message.get("event")
+                    if event == "loading" and not status.loading:
+                        status.loading = True
+                        deadline = time.monotonic() + IMPORT_TIME_LIMIT
+                        if watch is not None:
+                            watch.loading()
+                    elif event == "importing" and not ready:
+                        status.import_at = _import_place(message)
+                    elif event == "import_error":
+                        status.violations = _violations(message)
+                        status.fatal = (forbidden_error(status.violations) if status.violations
+                                        else f"the submission could not be imported: {message.get('error')}")
+                        return
+                    if event == "ready":
+                        ready = True
+                        deadline = time.monotonic() + _BETWEEN_ITEMS
+                        found = message.get("defines")
+                        if isinstance(found, list):
+                            status.defines = [name for name in found if isinstance(name, str)]
+                    elif event == "start" and _valid_item(message.get("item"), outcomes):
+                        status.current = message["item"]
+                        if watch is not None:
+                            watch.started(time_limits[status.current])
+                        item_started = time.perf_counter()
+                        deadline = time.monotonic() + time_limits[status.current]
+                        limit_text = f"took longer than the {time_limits[status.current]:g} s time limit"
+                    elif event == "result" and message.get("item") == status.current and status.current is not None:
+                        violations = _violations(message)
+                        where = message.get("where")
+                        outcomes[status.current] = ItemOutcome(
+                            bool(message.get("ok")) and not violations, data=message.get("data") or {},
+                            error=forbidden_error(violations) if violations else message.get("error"),
+                            seconds=float(message.get("seconds", 0.0)), violations=violations,
+                            where=where[:300] if isinstance(where, str) and not violations else None)
+                        if message.get("no_space") is True and not outcomes[status.current].ok:
+                            status.no_space.add(status.current)
+                        status.current = None
+                        deadline = time.monotonic() + _BETWEEN_ITEMS
+                        limit_text = "the submission's process hung between two tests"
+                    elif event == "done":
+                        return
+            hit = None if watch is None else watch.check(received + status.output.total)
             if hit is not None:
                 _end_tree(watch.pids)
                 _kill(process)
@@ -807,52 +964,8 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                 elif status.current is not None:
                     status.current_seconds = time.perf_counter() - item_started
                 return
-            if not ready_now:
-                continue
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:  # the child closed the pipe: it has ended
+            if ended:
                 break
-            received += len(chunk)
-            status.received = received
-            if received > _MESSAGE_LIMIT:
-                _kill(process)
-                status.reason = f"the submission's process sent more than {_MESSAGE_LIMIT >> 20} MB of results"
-                return
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                message = _decode(line, nonce)
-                if message is None:
-                    continue  # not ours: a submission writing to the pipe without the nonce
-                event = message.get("event")
-                if event == "import_error":
-                    status.violations = _violations(message)
-                    status.fatal = (forbidden_error(status.violations) if status.violations
-                                    else f"the submission could not be imported: {message.get('error')}")
-                    return
-                if event == "ready":
-                    ready = True
-                    deadline = time.monotonic() + _BETWEEN_ITEMS
-                elif event == "start" and _valid_item(message.get("item"), outcomes):
-                    status.current = message["item"]
-                    if watch is not None:
-                        watch.started(time_limits[status.current])
-                    item_started = time.perf_counter()
-                    deadline = time.monotonic() + time_limits[status.current]
-                    limit_text = f"took longer than the {time_limits[status.current]:g} s time limit"
-                elif event == "result" and message.get("item") == status.current and status.current is not None:
-                    violations = _violations(message)
-                    outcomes[status.current] = ItemOutcome(
-                        bool(message.get("ok")) and not violations, data=message.get("data") or {},
-                        error=forbidden_error(violations) if violations else message.get("error"),
-                        seconds=float(message.get("seconds", 0.0)), violations=violations)
-                    if message.get("no_space") is True and not outcomes[status.current].ok:
-                        status.no_space.add(status.current)
-                    status.current = None
-                    deadline = time.monotonic() + _BETWEEN_ITEMS
-                    limit_text = "the submission's process hung between two tests"
-                elif event == "done":
-                    return
     finally:
         selector.close()
     try:
@@ -861,12 +974,94 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
         _kill(process)
         code = process.returncode
     reason = _exit_reason(code, memory_mb)
-    if not ready:
+    if not ready and status.loading:
         status.fatal = f"the submission's process ended while importing the submission: {reason}"
+    elif not ready:  # the grader's own start failed (its output says how)
+        said = [line.strip() for line in status.output.text().splitlines() if line.strip()]
+        status.fatal = (f"the grader's process for the submission ended before loading it (exit status {code})"
+                        + (f": {said[-1][:200]}" if said else ""))
     else:
         status.reason = reason
         if status.current is not None:
             status.current_seconds = time.perf_counter() - item_started
+
+
+def _import_place(message: dict) -> str | None:
+    """Where the submission's import is, as its process said (`pacman.grading.worker`): ``line N[ in F]: SOURCE``."""
+    line, function, source = message.get("line"), message.get("function"), message.get("source")
+    if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+        return None
+    inside = f" in {function[:80]}" if isinstance(function, str) and function != "<module>" else ""
+    code = f": {source.strip()[:80]}" if isinstance(source, str) and source.strip() else ""
+    return f"line {line}{inside}{code}"
+
+
+def _import_limit_text(place: str | None) -> str:
+    """Why an import was stopped at `IMPORT_TIME_LIMIT`, with the line it was on (`place`) when known."""
+    where = f"stopped at {place}" if place else "a loop at import?"
+    return (f"importing the submission took longer than {IMPORT_TIME_LIMIT:g} s, the time limit of its "
+            f"module-level code ({where})")
+
+
+class _Output:
+    """What the submission prints, read from its pipe as it comes: the first and last bytes kept, the rest
+    counted and dropped."""
+
+    def __init__(self, head: int = 4 * _OUTPUT_KEPT, tail: int = 4 * _OUTPUT_KEPT) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self._head_size, self._tail_size = head, tail
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self._head_size - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if len(chunk) >= self._tail_size:
+            self.tail = bytearray(chunk[-self._tail_size:])
+        elif chunk:
+            self.tail += chunk
+            del self.tail[:max(0, len(self.tail) - self._tail_size)]
+
+    @property
+    def cut(self) -> bool:
+        """Whether some of it was dropped."""
+        return self.total > len(self.head) + len(self.tail)
+
+    def text(self) -> str:
+        head, tail = self.head.decode("utf-8", "replace"), self.tail.decode("utf-8", "replace")
+        if not self.cut:
+            return head + tail
+        return f"{head}\n... ({self.total - len(self.head) - len(self.tail)} bytes left out) ...\n{tail}"
+
+
+def _drain(fd: int, output: _Output, chunks: int = 8) -> bool:
+    """Read what the (non-blocking) output pipe holds, at most `chunks` reads (so that a flood does not hold up the
+    grader's clock); False once it is closed."""
+    for _ in range(chunks):
+        try:
+            chunk = os.read(fd, _OUTPUT_CHUNK)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        output.add(chunk)
+    return True
+
+
+def _drain_rest(fd: int, output: _Output, seconds: float = 1.0) -> None:
+    """After the child's processes have ended: what is left in the output pipe, until its end (or, if a process
+    that escaped still holds it open, until it has been quiet for a moment or `seconds` passed)."""
+    end = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while time.monotonic() < end:
+            if not selector.select(timeout=0.1) or not _drain(fd, output):
+                return
 
 
 def _violations(message: dict) -> list[dict[str, Any]]:

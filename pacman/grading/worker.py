@@ -7,8 +7,10 @@ assignment forbids (`pacman.grading.forbidden.seal`), imports the submission and
 runs the items one by one, reporting each on the pipe as a JSON line carrying the
 nonce, with the forbidden imports the submission tried during it. It
 reports observations only (actions, expanded nodes, game results); the parent
-decides what they are worth. Whatever the submission prints goes to files the
-parent never parses.
+decides what they are worth. Whatever the submission prints goes to a pipe the
+parent drains and never parses. While the submission is imported it says which
+of its lines runs (`_ImportPlace`), so that an import stopped at its time limit
+is reported with its line; once imported, which names the module defines.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import time
 import traceback
 import types
 from typing import Any, Callable
+
+import pacman.user_code
 
 # Everything the items need is imported here, at module level: once the submission's
 # forbidden modules are sealed off (`pacman.grading.forbidden.seal`), an import of one of
@@ -44,7 +48,11 @@ from pacman.state import GameState
 
 __all__ = ["main"]
 
-_OUTPUT_LIMIT = 8 << 20  # bytes a submission may write to any file (its stdout included)
+_OUTPUT_LIMIT = 8 << 20  # bytes a submission may write to any file (its printed output goes to the grader's pipe)
+#: Public names of the submission's module reported to the grader at most (it looks for the ones it grades).
+_MAX_NAMES = 2000
+#: CPU seconds between two looks at where the submission's import is.
+_IMPORT_PLACE_EVERY = 0.2
 
 
 class _Channel:
@@ -73,7 +81,9 @@ def _limit(kind: int, value: int) -> None:
 
 
 def _describe(exc: BaseException, submission_path: str) -> str:
-    """One line for the exception plus the submission's own frames (the grader's are left out)."""
+    """One line for the exception plus the submission's own innermost frame, ``(at FILE:LINE in FUNCTION:
+    SOURCE)`` (the grader's frames are left out). An unfinished method is ``not implemented: METHOD``, as the
+    course says it; where it is, is `_where`'s."""
     if isinstance(exc, MemoryError):
         return "ran out of memory (MemoryError)"
     if isinstance(exc, RecursionError):
@@ -83,15 +93,59 @@ def _describe(exc: BaseException, submission_path: str) -> str:
         return f"not implemented: {method}"
     if isinstance(exc, SystemExit):
         return f"called exit() / raised SystemExit({exc.code!r})"
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == submission_path]
-    where = ""
-    if frames:
-        last = frames[-1]
-        where = f" (at line {last.lineno} in {last.name}: {(last.line or '').strip()[:80]})"
+    frame = _student_frame(exc, submission_path)
+    where = f" (at {frame})" if frame else ""
     text = str(exc)
     if len(text) > 300:
         text = text[:300] + "..."
     return f"{type(exc).__name__}: {text}{where}"
+
+
+def _student_frame(exc: BaseException, submission_path: str, caller_of: tuple[str, ...] = ()) -> str | None:
+    """``FILE:LINE in FUNCTION: SOURCE`` of the innermost frame of `exc`'s traceback in the submission's file (the
+    one that called a function of `caller_of`, if such a call is there), FILE its name only; None if none is."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    chosen = None
+    for caller, frame in zip(frames, frames[1:]):
+        if frame.name in caller_of and caller.filename == submission_path:
+            chosen = caller
+    if chosen is None:
+        own = [f for f in frames if f.filename == submission_path]
+        chosen = own[-1] if own else None
+    if chosen is None:
+        return None
+    source = (chosen.line or "").strip()[:80]
+    inside = f" in {chosen.name}" if chosen.name != "<module>" else ""
+    return f"{os.path.basename(submission_path)}:{chosen.lineno}{inside}" + (f": {source}" if source else "")
+
+
+#: The course's ``util`` function that an unfinished method calls (both generations' spellings).
+_NOT_DEFINED = ("raiseNotDefined", "raise_not_defined")
+
+
+def _where(exc: BaseException, submission_path: str) -> str | None:
+    """Where in the submission an error whose text does not say it came from: an unfinished method (the line that
+    calls ``util.raiseNotDefined()``, as the course's own message names it), looked for in the exceptions it was
+    raised from too (a game's wrapper of it); None for any other error (`_describe` says where)."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if _not_implemented(exc) is not None:
+            return _student_frame(exc, submission_path, _NOT_DEFINED)
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
+
+
+def _game_where(frames: Any, submission_path: str) -> str | None:
+    """The innermost of a crashed game's user frames (`pacman.game.GameResult.error_frames`) in the submission's
+    file, with the file's name only; None if none is."""
+    if not isinstance(frames, (list, tuple)):
+        return None
+    name = os.path.basename(submission_path)
+    for shown in (submission_path, os.path.relpath(submission_path)):
+        for frame in reversed(frames):
+            if isinstance(frame, str) and frame.startswith(shown + ":"):
+                return (name + frame[len(shown):])[:300]
+    return None
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -108,9 +162,72 @@ def _not_implemented(exc: BaseException) -> str | None:
     """The method that called the classic ``util.raiseNotDefined()``, if that is where `exc` came from."""
     frames = traceback.extract_tb(exc.__traceback__)
     for caller, frame in zip(frames, frames[1:]):
-        if frame.name == "raiseNotDefined":
+        if frame.name in _NOT_DEFINED:
             return caller.name
     return None
+
+
+def _defined_names(module: types.ModuleType) -> list[str] | None:
+    """The public names `module` defines (for the grader to tell a file that defines nothing it grades), None if
+    there are too many to say."""
+    try:
+        names = [name for name in vars(module) if isinstance(name, str) and not name.startswith("_")]
+    except BaseException:  # a module whose namespace cannot be listed: say nothing
+        return None
+    return sorted(names) if len(names) <= _MAX_NAMES else None
+
+
+class _ImportPlace:
+    """While the submission is imported: which of its lines runs, sent to the grader when it changes, so that an
+    import the grader stops at its time limit is reported with the line it was on.
+
+    A profiling timer (CPU time, `_IMPORT_PLACE_EVERY`) interrupts the import and the handler looks at the frame
+    it interrupted: no thread (the submission's count of threads stays its own) and no clash with the wall-clock
+    timer a loader may set (`pacman.user_code.import_user_file`). An import that waits without using CPU, or
+    that loops inside C code, is not seen.
+    """
+
+    def __init__(self, channel: _Channel, path: str, source: str) -> None:
+        self._channel = channel
+        self._path = path
+        self._real = os.path.realpath(path)
+        self._lines = source.splitlines()
+        self._files: dict[str, bool] = {}
+        self._last: tuple[int, str] | None = None
+
+    def _is_submission(self, filename: str) -> bool:
+        known = self._files.get(filename)
+        if known is None:
+            known = filename == self._path or os.path.realpath(filename) == self._real
+            self._files[filename] = known
+        return known
+
+    def _look(self, number: int, frame: Any) -> None:
+        while frame is not None and not self._is_submission(frame.f_code.co_filename):
+            frame = frame.f_back
+        if frame is None:
+            return
+        place = (frame.f_lineno, frame.f_code.co_name)
+        if place == self._last:
+            return
+        self._last = place
+        line = frame.f_lineno or 0
+        source = self._lines[line - 1].strip()[:120] if 0 < line <= len(self._lines) else ""
+        self._channel.send("importing", line=line, function=frame.f_code.co_name, source=source)
+
+    def __enter__(self) -> "_ImportPlace":
+        try:
+            signal.signal(signal.SIGPROF, self._look)
+            signal.siginterrupt(signal.SIGPROF, False)  # the submission's system calls go on (SA_RESTART)
+            signal.setitimer(signal.ITIMER_PROF, _IMPORT_PLACE_EVERY, _IMPORT_PLACE_EVERY)
+        except (AttributeError, ValueError, OSError):  # no profiling timer here: the line is not known
+            pass
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, signal.SIG_IGN)  # one still on its way must not end the process
 
 
 def _load(source: str, path: str) -> types.ModuleType:
@@ -211,8 +328,12 @@ def _run_game(module: types.ModuleType, item: dict) -> dict:
         return {"outcome": "timed-out", "actions": clock.actions,
                 "error": f"the game took longer than its {item['game_time_limit']:g} s limit"}
     # The parent replays the actions itself: it takes neither the score nor the outcome from here.
-    return {"outcome": result.outcome, "actions": clock.actions, "error": result.error,
+    data = {"outcome": result.outcome, "actions": clock.actions, "error": result.error,
             "ms_per_move_max": round(1000 * max(result.move_times, default=0.0), 3)}
+    where = _game_where(getattr(result, "error_frames", ()), module.__file__ or "")
+    if where is not None:
+        data["where"] = where
+    return data
 
 
 _RUNNERS = {"tree": _run_tree, "position": _run_position, "game": _run_game}
@@ -291,6 +412,15 @@ def _stand_between(fd: int, grader: int | None = None, scratch: str | None = Non
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 
 
+def _keep_user_code_roots() -> None:
+    """Where `pacman.user_code` looks for the project's agents (to leave their frames out of a crashed game's), found
+    now, before the agents are sealed off: found later, the look would be a forbidden import of the submission's."""
+    find = getattr(pacman.user_code, "_agents_root", None)
+    if callable(find):
+        roots = find()
+        pacman.user_code._agents_root = lambda: roots
+
+
 def main() -> None:
     """Run the job given on stdin; every outcome goes to the parent over the pipe."""
     job = json.loads(sys.stdin.readline())
@@ -321,15 +451,19 @@ def main() -> None:
     else:
         _stand_between(job["fd"], job.get("grader"), job.get("scratch"))
     path = job["path"]
+    _keep_user_code_roots()
+    loaded_from = local_copy(path) if classic else path
     # From here on the forbidden modules are neither loaded nor loadable (by name).
-    guard = seal(job.get("forbid_imports") or (), local_copy(path) if classic else path)
+    guard = seal(job.get("forbid_imports") or (), loaded_from)
+    channel.send("loading")  # from here on, what happens is the submission's (its import time starts now)
     try:
-        if classic:
-            module, path = load_classic_submission(job["source"], path, [item for _, item in job["items"]])
-        else:
-            module = _load(job["source"], path)
+        with _ImportPlace(channel, loaded_from, job["source"]):
+            if classic:
+                module, path = load_classic_submission(job["source"], path, [item for _, item in job["items"]])
+            else:
+                module = _load(job["source"], path)
     except BaseException as exc:  # anything at import, SystemExit included, fails every item
-        channel.send("import_error", error=_describe(exc, path), violations=_attempts(guard))
+        channel.send("import_error", error=_describe(exc, loaded_from), violations=_attempts(guard))
         sys.stdout.flush()
         os._exit(0)
     attempts = _attempts(guard)
@@ -337,7 +471,7 @@ def main() -> None:
         channel.send("import_error", error="forbidden import", violations=attempts)
         sys.stdout.flush()
         os._exit(0)
-    channel.send("ready")
+    channel.send("ready", defines=_defined_names(module))
     completed = False
     for index, item in job["items"]:
         channel.send("start", item=index)
@@ -345,7 +479,7 @@ def main() -> None:
         try:
             data = runners[item["kind"]](module, item)
         except BaseException as exc:  # the submission's failure is this item's, not the grader's
-            channel.send("result", item=index, ok=False, error=_describe(exc, path),
+            channel.send("result", item=index, ok=False, error=_describe(exc, path), where=_where(exc, path),
                          seconds=time.perf_counter() - started, violations=_attempts(guard),
                          no_space=_out_of_space(exc))
             if isinstance(exc, MemoryError):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from pacman.grading.checks import TestResult
+from pacman.grading.checks import TestResult, shared_failure
 from pacman.grading.classic.course import ClassicCourse, ClassicQuestion
 from pacman.grading.classic.questions import SCORING, Verdict, question_score
 from pacman.grading.forbidden import find_violations
@@ -23,10 +23,12 @@ from pacman.grading.grader import (
     QuestionResult,
     SubmissionError,
     ViolationLog,
+    check_defines,
+    graded_names,
     read_submission,
     unrun_for_violations,
 )
-from pacman.grading.sandbox import WRITE_BUDGET, check_sandbox_user, run_items
+from pacman.grading.sandbox import WRITE_BUDGET, check_sandbox_user, printed_line, run_items
 
 __all__ = ["grade_course", "settle_generation"]
 
@@ -87,6 +89,16 @@ class _Usage:
     limits: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Limits enforced less than exactly (the write budget only polled), one line each."""
+    printed: int = 0
+    """Bytes the submission printed in all."""
+    cut: int = 0
+    """Questions in which the report's copy of what it printed was cut."""
+    graded: list[str] = field(default_factory=list)
+    """The names of the student's file the chosen questions grade (its agent classes)."""
+    imported: bool = False
+    """Whether a process has imported the file and said which names it defines (checked against `graded` once)."""
+    folder: str = ""
+    """The course folder, as reports name it."""
 
 
 def grade_course(
@@ -126,11 +138,16 @@ def grade_course(
     # As the course's autograder: prerequisites gate a question when the whole course is graded; with
     # questions named (its -q), they are graded first but gate nothing.
     gate = not questions
-    usage = _Usage()  # one write budget for the whole grading, as for an assignment
+    # One write budget for the whole grading, as for an assignment; the names its questions grade.
+    usage = _Usage(graded=graded_names([item for q in chosen for test in q.tests for item in test.items]),
+                   folder=str(course.directory))
     for question in chosen:
         results[question.id] = _grade_question(question, results, source, path, submission, sandbox_user,
                                                memory_mb, output, progress, course.forbid_imports, log, generation,
                                                course.engine, gate, usage)
+    shown = printed_line(usage.printed, usage.cut, "question")
+    if shown is not None:
+        usage.limits.append(shown)
     return GradeReport(course.id, str(submission), list(results.values()), time.perf_counter() - started, output,
                        log.violations, context, limits=usage.limits, limit_notes=usage.notes)
 
@@ -194,12 +211,19 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
     run = run_items(source, path, items, limits, memory_mb=memory_mb, user=sandbox_user, loader="classic",
                     forbid_imports=forbid_imports, write_budget=WRITE_BUDGET - usage.written)
     usage.written += run.written
+    usage.printed += run.printed
+    usage.cut += run.output_cut
     usage.limits.extend(f"{question.id}: {line}" for line in run.limits)
     if run.write_cap is not None and run.write_cap not in usage.notes:
         usage.notes.append(run.write_cap)
     log.add_run(run, question.id)
-    if run.import_error is not None and not run.violations:  # a forbidden import at import: every test fails
-        raise SubmissionError(f"{submission}: {run.import_error}")
+    # The first failure at import ends the grading (every question would fail with it), a grading limit hit
+    # there too; a forbidden import at import fails every test, and the report lists it.
+    if run.import_error is not None and not run.violations:
+        raise SubmissionError(f"{submission}: {run.import_error}; not graded")
+    if not usage.imported and run.defines is not None:
+        usage.imported = True
+        check_defines(run, usage.graded, submission, usage.folder or "the course folder")
     if run.output.strip():
         output.append(f"[{question.id}]\n{run.output}")
     first = 0
@@ -214,6 +238,8 @@ def _grade_question(question: ClassicQuestion, done: dict[str, QuestionResult], 
         tested = TestResult(test.name, test.class_name, score, float(test.max_points),
                             completed and score >= test.max_points, messages, [observed] if observed else [],
                             sum(o.seconds for o in outcomes))
+        if not tested.passed and not completed:
+            tested.error, tested.where = shared_failure(outcomes)
         result.tests.append(tested)
         verdicts.append(Verdict(completed, tested.score, test.test_points, test.stops(outcomes)))
         if progress is not None:
