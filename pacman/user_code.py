@@ -24,6 +24,7 @@ was on, instead of hanging the command.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -62,8 +63,10 @@ def _not_user_roots() -> tuple[str, ...]:
 _NOT_USER = _not_user_roots()
 
 
+@functools.lru_cache(maxsize=1)
 def _agents_root() -> tuple[str, ...]:
-    """Where the agents layer lives (found, not imported: the core imports no agent)."""
+    """Where the agents layer lives (found, not imported: the core imports no agent), looked up once: a
+    grading child asks before it seals the project's modules off from the submission."""
     import importlib.util
 
     try:

@@ -415,10 +415,7 @@ def _stand_between(fd: int, grader: int | None = None, scratch: str | None = Non
 def _keep_user_code_roots() -> None:
     """Where `pacman.user_code` looks for the project's agents (to leave their frames out of a crashed game's), found
     now, before the agents are sealed off: found later, the look would be a forbidden import of the submission's."""
-    find = getattr(pacman.user_code, "_agents_root", None)
-    if callable(find):
-        roots = find()
-        pacman.user_code._agents_root = lambda: roots
+    pacman.user_code._agents_root()  # looked up once, and kept
 
 
 def main() -> None:
