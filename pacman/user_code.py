@@ -113,6 +113,9 @@ def user_frames(exc: BaseException, every_frame: bool = False) -> list[UserFrame
         text = (exc.text or "").strip()
         frames.append(traceback.FrameSummary(exc.filename, exc.lineno, "<module>", line=text))
     chosen = [f for f in frames if every_frame or _is_user_file(f.filename, roots)]
+    # a recursion repeats one frame: shown once
+    chosen = [f for i, f in enumerate(chosen) if i == 0 or (f.filename, f.lineno) !=
+              (chosen[i - 1].filename, chosen[i - 1].lineno)]
     if not every_frame:
         chosen = chosen[-SHOWN_FRAMES:]
     return [UserFrame(_shown_path(f.filename), f.lineno or 0, f.name, (f.line or "").strip()) for f in chosen]

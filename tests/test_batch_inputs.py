@@ -227,11 +227,11 @@ def test_games_the_executor_failed_are_sent_again_and_never_recorded_as_crashed(
     assert [deterministic_part(r) for r in result.records] == [deterministic_part(r) for r in clean.records]
 
 
-def test_an_exiting_agent_on_the_command_line_ends_its_games_and_the_batch_exits_0(capsys):
+def test_an_exiting_agent_on_the_command_line_ends_its_games_and_the_batch_exits_4(capsys):
     status = main(["batch", "--layout", "test", "--pacman", f"{HELPERS}:ExitingAgent", "--games", "3", "--quiet",
                    "--json"])
     out, err = capsys.readouterr()
-    assert status == 0, err
+    assert status == 4 and err.startswith("pacman-ai: 3 of 3 games crashed or timed out"), err
     summary = json.loads(out)
     assert summary["crashes"] == 3 and summary["games"] == 3 and summary["wins"] == 0
 
