@@ -265,7 +265,7 @@ class CompiledSearcher:
         # same numbers
         bounds = (region.to_bytes(self._bytes, "little"), diameter, UNREACHABLE) if features else None
         self._bounds_in_core = (prune and features
-                                and getattr(game, "_bounds_within", None) is game.evaluation.bounds_within)
+                                and game._bounds_within is game.evaluation.bounds_within)
         self._options = dict(board=core_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
                              directional=directional, probabilities=tables, distances=distances, weights=weights,

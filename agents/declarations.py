@@ -4,9 +4,12 @@ Two engines play Pacman: the Python one runs any evaluation and any ghost model;
 the compiled core (agents/core/*.c) runs the ones that declare a *core form*
 here, beside their Python definition:
 
-- an evaluation function carries ``core_form = CoreEvaluation(function, kernel,
-  parameters)``: the C kernel that computes it (evaluation.c) and what that kernel
-  reads of a layout (distances, weights, tables);
+- an evaluation is an `Evaluation`: the function ``state -> float`` with what it
+  declares to the search (bounds, ghost horizon, what it builds per maze) and
+  its ``core_form = CoreEvaluation(function, kernel, parameters)``: the C kernel
+  that computes it (evaluation.c) and what that kernel reads of a layout
+  (distances, weights, tables). A plain function declares the same as its
+  attributes (``f.ghost_horizon = 8``); `Evaluation.of` reads them, once;
 - a ghost class defines ``core_form(self) -> CoreGhost`` in its own body: the C
   kernel of its chance layer (ghosts.c) and the table it reads. A subclass does
   not inherit it: a class that changes how a ghost moves says again how the core
@@ -29,12 +32,19 @@ then exact without them, only slower.
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from pacman import rules
 
-__all__ = ["CoreEvaluation", "CoreGhost", "EVALUATION_KERNELS", "GHOST_KERNELS", "PROOFS", "PROOF_RULES",
+if TYPE_CHECKING:
+    from pacman.layout import Layout
+    from pacman.state import GameState
+
+__all__ = ["Evaluation", "CoreEvaluation", "CoreGhost", "EVALUATION_KERNELS", "GHOST_KERNELS", "PROOFS", "PROOF_RULES",
            "core_evaluation", "core_ghost", "proof_gaps"]
 
 #: The evaluation kernels a core form may name (agents/core/evaluation.c): the score, and the feature evaluation
@@ -73,6 +83,81 @@ class CoreEvaluation:
     or None where the evaluation adds none."""
 
 
+@dataclass(frozen=True, repr=False)
+class Evaluation:
+    """An evaluation function, ``state -> float``, with what it declares to the search beside itself.
+
+    Calling it calls `function`. The registered evaluations (`pacman.agents.evaluation.EVALUATIONS`) are
+    Evaluations; a function of your own becomes one at the agent's door (`of`). Declare a field only with a
+    proof: the search takes it as true.
+
+    >>> flat = Evaluation(lambda state: 0.0, bounds=(0.0, 0.0))
+    >>> flat.bounds, flat.core_form is None
+    ((0.0, 0.0), True)
+    """
+
+    function: Callable[[GameState], float]
+    """The function itself."""
+    bounds: tuple[float, float] | None = None
+    """(low, high) true of every value it gives: Star1 prunes with them."""
+    bounds_within: Callable[[GameState, int], tuple[float, float]] | None = None
+    """``bounds_within(state, plies)``: (low, high) true of every state `plies` moves of each agent reach from
+    `state`; taken over `bounds` by Star1 and Star2."""
+    ghost_horizon: int | Callable[[Layout], int | None] | None = None
+    """Its value of a live state ignores a hunting ghost more than this many maze steps from Pacman, and a scared
+    one whose timer is at most its distance (or a function of the layout giving that, or None): far ghosts are
+    then skipped (docs/engine.md, "Far ghosts")."""
+    prepare: Callable[[Layout], object] | None = None
+    """``prepare(layout)``: what it builds once per maze, which a search agent builds before a game's first move."""
+    core_form: CoreEvaluation | None = None
+    """How the compiled core computes it; None: only the Python engine does."""
+    score_additive: bool = False
+    """It is the state's score plus a function of the rest of the state (terminal or not): a search's values move
+    with the score, so tables and remembered decisions may leave the score out."""
+
+    def __post_init__(self) -> None:
+        if self.core_form is not None and self.core_form.function is not self.function:
+            raise ValueError(f"{self!r}: its core_form belongs to {self.core_form.function!r}")
+
+    def __call__(self, state: GameState) -> float:
+        return self.function(state)
+
+    @property
+    def __name__(self) -> str:
+        """The function's name (``better_evaluation``), as a function answers it."""
+        return getattr(self.function, "__name__", "callable")
+
+    @classmethod
+    def of(cls, function: Callable[[GameState], float]) -> Evaluation:
+        """`function` if it is an Evaluation, else one that calls it, with the declarations written as its
+        attributes: ``bounds``, ``bounds_within``, ``ghost_horizon``, ``prepare`` and ``core_form`` (a core
+        form naming another function, as `functools.wraps` copies it, is not taken). A function of your own
+        is never taken to be `score_additive`: it may read the score otherwise than by adding it."""
+        if isinstance(function, Evaluation):
+            return function
+        form = getattr(function, "core_form", None)
+        return cls(function, bounds=getattr(function, "bounds", None),
+                   bounds_within=getattr(function, "bounds_within", None),
+                   ghost_horizon=getattr(function, "ghost_horizon", None), prepare=getattr(function, "prepare", None),
+                   core_form=form if isinstance(form, CoreEvaluation) and form.function is function else None)
+
+    def __repr__(self) -> str:
+        return f"Evaluation({self.__name__})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # One a module holds under its function's name (`better_evaluation`) pickles by that name, as a function
+        # does; its declarations need not pickle (lambdas). Any other pickles by its fields.
+        module = sys.modules.get(getattr(self.function, "__module__", None) or "")
+        if module is not None and vars(module).get(self.__name__) is self:
+            return _module_attribute, (module.__name__, self.__name__)
+        return Evaluation, tuple(getattr(self, field.name) for field in dataclasses.fields(self))
+
+
+def _module_attribute(module: str, name: str) -> Any:
+    """`name` of `module`: how a module's evaluation comes back from a pickle."""
+    return getattr(importlib.import_module(module), name)
+
+
 @dataclass(frozen=True)
 class CoreGhost:
     """How the compiled core computes one ghost's chance layer."""
@@ -83,10 +168,9 @@ class CoreGhost:
     """For "directional": the probabilities by (scared, legal count, best-move mask), in legal order."""
 
 
-def core_evaluation(evaluation: Any) -> CoreEvaluation | None:
-    """The core form `evaluation` declares for itself, or None."""
-    form = getattr(evaluation, "core_form", None)
-    return form if isinstance(form, CoreEvaluation) and form.function is evaluation else None
+def core_evaluation(evaluation: Callable[[GameState], float]) -> CoreEvaluation | None:
+    """The core form `evaluation` (an `Evaluation`, or a function with the attribute) declares for itself, or None."""
+    return Evaluation.of(evaluation).core_form
 
 
 def core_ghost(model: Any) -> CoreGhost | None:

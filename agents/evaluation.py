@@ -1,23 +1,29 @@
 """Evaluation functions: a state's value to Pacman where the search stops.
 
-An evaluation is any callable ``state -> float``. It may declare bounds on the
-values it returns, and search then prunes with Star1 (exactly): a fixed attribute
-``bounds = (low, high)`` true for every state, or a function attribute
-``bounds_within(state, plies) -> (low, high)`` true for every state that `plies`
-moves of each agent can reach from `state` (scores have no fixed bounds: every
-move costs a point). `better`, `safe`, `scaled` and `dots` declare `bounds_within`; `score` declares none.
-It may also declare ``ghost_horizon = H`` (an int >= 0, or a function of the
-layout giving H or None): its value of a live
-state does not depend on where a ghost is, or which way it faces, while the
-ghost is hunting and more than H maze steps from Pacman, or scared with a
-timer no greater than its distance from him. Expectimax with Star2 then skips
-ghosts that stay so (docs/engine.md, "Far ghosts"): `better`, `safe` and `scaled` declare 8,
-`score` 0, `dots` 8 on a maze without dot games and none on one with them. It
-may declare ``prepare(layout)``: tables it builds once per maze, which a search
-agent builds before a game's first move. `resolve_evaluation` turns what a user
-writes into a callable: a callable, a registered name (``score``, ``better``,
-``safe``, ``scaled``, ``dots``: the default),
-``module:function`` or ``path/to/file.py:function``.
+An evaluation is any callable ``state -> float``. The registered ones are
+`Evaluation` objects (`pacman.agents.declarations`): the function with what it
+declares to the search. A function of your own declares the same as its
+attributes, which `resolve_evaluation` reads once, at the agent's door:
+
+- bounds on its values, and search then prunes with Star1 (exactly): a fixed
+  ``bounds = (low, high)`` true for every state, or a function
+  ``bounds_within(state, plies) -> (low, high)`` true for every state that
+  `plies` moves of each agent can reach from `state` (scores have no fixed
+  bounds: every move costs a point). `better`, `safe`, `scaled` and `dots`
+  declare `bounds_within`; `score` declares none.
+- ``ghost_horizon = H`` (an int >= 0, or a function of the layout giving H or
+  None): its value of a live state does not depend on where a ghost is, or which
+  way it faces, while the ghost is hunting and more than H maze steps from
+  Pacman, or scared with a timer no greater than its distance from him.
+  Expectimax with Star2 then skips ghosts that stay so (docs/engine.md, "Far
+  ghosts"): `better`, `safe` and `scaled` declare 8, `score` 0, `dots` 8 on a
+  maze without dot games and none on one with them.
+- ``prepare(layout)``: tables it builds once per maze, which a search agent
+  builds before a game's first move.
+
+`resolve_evaluation` turns what a user writes into an `Evaluation`: a callable,
+a registered name (``score``, ``better``, ``safe``, ``scaled``, ``dots``: the
+default), ``module:function`` or ``path/to/file.py:function``.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from pacman.agents.declarations import CoreEvaluation
+from pacman.agents.declarations import CoreEvaluation, Evaluation
 from pacman.agents.dot_games import DotGames, dot_games
 from pacman.agents.small_mazes import SMALL_MAZE_CELLS, region_cells
 from pacman.distances import UNREACHABLE, DistanceTable
@@ -39,17 +45,24 @@ from pacman.layout import Layout
 from pacman.rules import FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, MOVE_COST, WIN_POINTS
 from pacman.state import GameState
 
-__all__ = ["EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation", "better_bounds_within",
-           "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within", "dots_evaluation",
-           "dots_bounds_within", "DOT_GAMES_WEIGHT", "DOT_GAMES_PRODUCT_WEIGHT", "dot_games_weight",
+__all__ = ["Evaluation", "EVALUATIONS", "DEFAULT_EVALUATION", "score_evaluation", "better_evaluation",
+           "better_bounds_within", "safe_evaluation", "safe_bounds_within", "scaled_evaluation", "scaled_bounds_within",
+           "dots_evaluation", "dots_bounds_within", "DOT_GAMES_WEIGHT", "DOT_GAMES_PRODUCT_WEIGHT", "dot_games_weight",
            "better_parameters",
            "resolve_evaluation", "load_object", "defined_here", "describe_definitions", "region_cells"]
 
-Evaluation = Callable[[GameState], float]
 Bounds = Callable[[GameState, int], tuple[float, float]]
 
 
-def score_evaluation(state: GameState) -> float:
+def _named(function: Callable[[GameState], float], name: str) -> Callable[[GameState], float]:
+    """`function` named `name`, its qualified name the `Evaluation` that holds it (``name.function``), where
+    pickle finds it."""
+    function.__name__ = name
+    function.__qualname__ = f"{name}.function"
+    return function
+
+
+def _score(state: GameState) -> float:
     """The game score, nothing else.
 
     It declares no bounds, so Star1 does not prune with it: bounds that hold
@@ -57,6 +70,12 @@ def score_evaluation(state: GameState) -> float:
     little with a value this flat that they cost more time than they save.
     """
     return float(state.score)
+
+
+#: `score`: hunting ghosts change nothing in it (horizon 0); the compiled core's score kernel
+#: (agents/core/evaluation.c; inline in core.h) reads nothing of a layout
+score_evaluation = Evaluation(_named(_score, "score_evaluation"), ghost_horizon=0,
+                              core_form=CoreEvaluation(_score, "score"), score_additive=True)
 
 
 class _Weights(NamedTuple):
@@ -116,11 +135,16 @@ class _BetterTables:
         self.ghost_starts = tuple(self.distances.cell(start) for start in layout.agent_starts[1:])
 
 
+#: The feature evaluations' ghost horizon: hunting ghosts farther than this from Pacman change nothing in them
+#: (nor in the score).
+_FEATURE_HORIZON = 8
+
+
 def _feature_evaluation(name: str, weights: _Weights | Callable[[int], _Weights]) -> tuple[Evaluation, Bounds]:
     """(evaluation, its bounds_within) with these weights (or the weights a function gives for the number of
     cells of Pacman's region): `better_evaluation`'s features, whose docstrings say what each term is and why
     the bounds hold for any weights >= 0."""
-    key = f"{name}_evaluation"
+    key = f"{name}_evaluation"  # the tables' key in `Layout.derived`
 
     def build(layout: Layout) -> _BetterTables:
         return _BetterTables(layout, weights)
@@ -190,24 +214,19 @@ def _feature_evaluation(name: str, weights: _Weights | Callable[[int], _Weights]
         low = b0 - plies * MOVE_COST - ghosts * LOSE_POINTS + min(live, -lost_penalty if ghosts else 0.0)
         return (low, high)
 
-    evaluation.__name__ = evaluation.__qualname__ = key
+    def parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
+        return _feature_parameters(layout.derived(key, build))
+
     bounds_within.__name__ = bounds_within.__qualname__ = f"{name}_bounds_within"
-    evaluation.bounds_within = bounds_within  # type: ignore[attr-defined]
-    #: hunting ghosts farther than this from Pacman change nothing in the evaluation (nor in the score)
-    evaluation.ghost_horizon = 8  # type: ignore[attr-defined]
-    #: the weights (a function of the size of Pacman's region for `scaled`); the core takes each layout's from
-    #: its tables (better_parameters)
-    evaluation.weights = weights  # type: ignore[attr-defined]
-    evaluation.tables = build  # type: ignore[attr-defined]
-    evaluation.tables_key = key  # type: ignore[attr-defined]  # the tables' key in `Layout.derived`
-    #: the compiled core's feature kernel (agents/core/evaluation.c), with this evaluation's weights and tables
-    evaluation.core_form = CoreEvaluation(  # type: ignore[attr-defined]
-        evaluation, "features", lambda layout: better_parameters(layout, evaluation))
-    return evaluation, bounds_within
+    _named(evaluation, key)
+    # the compiled core's feature kernel (agents/core/evaluation.c) computes it with each layout's weights, tables
+    declared = Evaluation(evaluation, bounds_within=bounds_within, ghost_horizon=_FEATURE_HORIZON,
+                          core_form=CoreEvaluation(evaluation, "features", parameters), score_additive=True)
+    return declared, bounds_within
 
 
 better_evaluation, better_bounds_within = _feature_evaluation("better", _BETTER)
-better_evaluation.__doc__ = """A feature-based evaluation: the score, food left, the way to food, and the ghosts.
+better_evaluation.function.__doc__ = """A feature-based evaluation: the score, food left, the way to food, and the ghosts.
 
     Maze distances come from the layout's BFS table. Each food dot left costs more
     than the longest path in the maze, so eating never looks worse than the walk
@@ -261,7 +280,7 @@ better_bounds_within.__doc__ = """(low, high) holding `better_evaluation` of eve
     """
 
 safe_evaluation, safe_bounds_within = _feature_evaluation("safe", _SAFE)
-safe_evaluation.__doc__ = """`better`'s features weighted to win rather than to score.
+safe_evaluation.function.__doc__ = """`better`'s features weighted to win rather than to score.
 
     Scared ghosts pull Pacman nowhere (`better` pulls him 150 / (1 + d) toward
     each he can still reach): he eats one only when it is in his way, so games
@@ -276,7 +295,7 @@ safe_bounds_within.__doc__ = """(low, high) holding `safe_evaluation` of every s
     each ghost can reach from `state`: `better_bounds_within` with `safe`'s weights."""
 
 scaled_evaluation, scaled_bounds_within = _feature_evaluation("scaled", _scaled_weights)
-scaled_evaluation.__doc__ = """`safe`, with its fear of ghosts scaled to the size of the maze.
+scaled_evaluation.function.__doc__ = """`safe`, with its fear of ghosts scaled to the size of the maze.
 
     On a maze where Pacman's region has 64 cells or more it is `safe`, to the
     last bit. On smaller ones the three danger terms (a hunting ghost within one
@@ -337,11 +356,6 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
     return dots, capsules, eats, scared
 
 
-score_evaluation.ghost_horizon = 0  # type: ignore[attr-defined]
-#: the compiled core's score kernel (agents/core/evaluation.c; inline in core.h): it reads nothing of a layout
-score_evaluation.core_form = CoreEvaluation(score_evaluation, "score")  # type: ignore[attr-defined]
-
-
 #: The weight of the dot games' chance in `dots_evaluation` where the games are played against all of the maze's
 #: ghosts at once (one ghost, or two with their games together: `DotGames.joint`): a won game is worth this much
 #: more than a lost one on top of `scaled`'s difference, so the chance decides a move and `scaled` breaks its ties
@@ -358,7 +372,7 @@ def dot_games_weight(games: DotGames) -> float:
     return DOT_GAMES_WEIGHT if games.joint else DOT_GAMES_PRODUCT_WEIGHT
 
 
-def dots_evaluation(state: GameState) -> float:
+def _dots(state: GameState) -> float:
     """`scaled`, plus a weight (`dot_games_weight`) times the chance that the exact games of one and two dots give
     Pacman (`pacman.agents.dot_games.DotGames.chance`), and the weight whole for a won game.
 
@@ -372,7 +386,7 @@ def dots_evaluation(state: GameState) -> float:
     far), so the far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s
     with the weight more at the top.
     """
-    value = scaled_evaluation(state)
+    value = scaled_evaluation.function(state)
     games = dot_games(state.layout)
     if games is None:
         return value
@@ -401,32 +415,39 @@ def _core_dots(layout: Layout) -> tuple | None:
 def dots_ghost_horizon(layout: Layout) -> int | None:
     """`dots`' ghost horizon on `layout`: none where the maze has dot games (the chance depends on every ghost,
     however far), and `scaled`'s elsewhere, where `dots` is `scaled`."""
-    return None if dot_games(layout) is not None else scaled_evaluation.ghost_horizon  # type: ignore[attr-defined]
+    return None if dot_games(layout) is not None else _FEATURE_HORIZON
 
 
-dots_evaluation.bounds_within = dots_bounds_within  # type: ignore[attr-defined]
-dots_evaluation.ghost_horizon = dots_ghost_horizon  # type: ignore[attr-defined]
-#: built once per maze, before a game's first move (`_SearchAgent.reset`)
-dots_evaluation.prepare = dot_games  # type: ignore[attr-defined]
-#: `scaled`'s weights and tables, which the core's feature kernel reads, and the dot games it adds
-dots_evaluation.weights = scaled_evaluation.weights  # type: ignore[attr-defined]
-dots_evaluation.tables = scaled_evaluation.tables  # type: ignore[attr-defined]
-dots_evaluation.tables_key = scaled_evaluation.tables_key  # type: ignore[attr-defined]
-dots_evaluation.core_form = CoreEvaluation(  # type: ignore[attr-defined]
-    dots_evaluation, "features", lambda layout: better_parameters(layout, dots_evaluation), dots=_core_dots)
+def _scaled_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
+    return better_parameters(layout, scaled_evaluation)
+
+
+#: `dots`: its games are built once per maze, before a game's first move (`_SearchAgent.reset`); the core's
+#: feature kernel computes it with `scaled`'s weights and tables, and adds the dot games
+dots_evaluation = Evaluation(_named(_dots, "dots_evaluation"), bounds_within=dots_bounds_within,
+                             ghost_horizon=dots_ghost_horizon, prepare=dot_games, score_additive=True,
+                             core_form=CoreEvaluation(_dots, "features", _scaled_parameters, dots=_core_dots))
+
+
+def _feature_parameters(tables: _BetterTables) -> tuple[Any, tuple[float, ...], int, int]:
+    """`better_parameters` from a layout's tables."""
+    w = tables.weights
+    weights = (tables.food_weight, w.capsule_price, w.lost_penalty, w.step_price, w.scared_pull,
+               w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
+    return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
 
 
 def better_parameters(layout: Layout,
                       evaluation: Evaluation = better_evaluation) -> tuple[Any, tuple[float, ...], int, int]:
-    """What a compiled feature evaluation (`better_evaluation`, `safe_evaluation`) and its bounds need of
-    `layout`: the maze-distance matrix (read-only int32, cells x cells); the weights in the order (food weight,
-    capsule price, lost penalty, step price, scared pull, caught penalty, near penalty, room price, room
-    cells); the mask of Pacman's region; and the maze's diameter: one home for the numbers."""
-    tables = layout.derived(evaluation.tables_key, evaluation.tables)  # type: ignore[attr-defined]
-    w: _Weights = tables.weights
-    weights = (tables.food_weight, w.capsule_price, w.lost_penalty, w.step_price, w.scared_pull,
-               w.caught_penalty, w.near_penalty, w.room_price, w.room_cells)
-    return tables.distances.matrix, weights, tables.pacman_region, tables.distances.diameter
+    """What a compiled feature evaluation (`better_evaluation`, `safe_evaluation`, `scaled_evaluation`,
+    `dots_evaluation`) and its bounds need of `layout`: the maze-distance matrix (read-only int32, cells x
+    cells); the weights in the order (food weight, capsule price, lost penalty, step price, scared pull, caught
+    penalty, near penalty, room price, room cells); the mask of Pacman's region; and the maze's diameter: one
+    home for the numbers. Raises ValueError for an evaluation that is not a feature evaluation."""
+    form = evaluation.core_form
+    if form is None or form.kernel != "features" or form.parameters is None:
+        raise ValueError(f"{evaluation!r} is not a feature evaluation")
+    return form.parameters(layout)
 
 
 #: The evaluation an agent gets when none is named (on the command line, or None in Python).
@@ -515,14 +536,15 @@ def describe_definitions(module: Any) -> str:
     return f"it defines {' and '.join(parts)}" if parts else "it defines no public class or function"
 
 
-def resolve_evaluation(spec: str | Evaluation) -> Evaluation:
-    """A callable evaluation from a callable, a registered name, module:function or file.py:function."""
+def resolve_evaluation(spec: str | Callable[[GameState], float]) -> Evaluation:
+    """The `Evaluation` of a callable (`Evaluation.of`: a function of your own with the declarations written as
+    its attributes), a registered name, module:function or file.py:function."""
     if callable(spec):
-        return spec
+        return Evaluation.of(spec)
     if not isinstance(spec, str):
         raise AgentSpecError(f"evaluation must be a callable or a string, got {type(spec).__name__}")
     if spec in EVALUATIONS:
-        return EVALUATIONS[spec]
+        return Evaluation.of(EVALUATIONS[spec])
     if ":" not in spec:
         raise AgentSpecError(
             f"evaluation {spec!r}: not a registered name ({', '.join(EVALUATIONS)}), "
@@ -531,4 +553,4 @@ def resolve_evaluation(spec: str | Evaluation) -> Evaluation:
     function = load_object(spec, "evaluation")
     if not callable(function):
         raise AgentSpecError(f"evaluation {spec!r} is a {type(function).__name__}, not a function")
-    return function
+    return Evaluation.of(function)

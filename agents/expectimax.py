@@ -2,7 +2,9 @@
 
 Depth counts Pacman plies: one ply is Pacman's move and one move of every ghost.
 Terminal states and states at the depth limit are valued by the evaluation
-function. Ties between actions break by action order (North, South, East, West, Stop),
+function. How far each decision searches is one budget, chosen once from an
+agent's arguments: `Depth`, `Nodes`, `Time`, or `Auto`, ExpectimaxAgent's default.
+Ties between actions break by action order (North, South, East, West, Stop),
 except where a decision deepens (a node budget or a time limit): there each depth gives
 its ties to the action the depth before chose (`pacman.agents.search.iterative_search`).
 """
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, core_status, requested_engine
-from pacman.agents.declarations import proof_gaps
+from pacman.agents.declarations import Evaluation, proof_gaps
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult, iterative_search
@@ -29,15 +31,13 @@ from pacman.layout import Layout
 from pacman.state import PACMAN, SCORE, STATUS, GameState
 
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
+           "Budget", "Depth", "Nodes", "Time", "Auto", "AUTO",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
            "MAX_NODE_LIMIT",
            "DEEPENING_STEP", "DECISION_CACHE_SIZE", "deepening_step", "is_small_maze", "estimated_leaves",
            "check_search_size"]
 
 Node = tuple  # (GameState, agent to move)
-
-#: The registered evaluations, each the score plus a function of the position (`_SearchAgent._cache_key`).
-_SCORE_PLUS_POSITION = tuple(EVALUATIONS.values())
 
 #: Transposition-table entries kept at most; the table is cleared when it fills.
 DEFAULT_TABLE_SIZE = 100_000
@@ -70,6 +70,191 @@ def deepening_step(layout: Layout) -> int:
     DEEPENING_STEP on a small maze (`is_small_maze`), 1 elsewhere, where one ply more multiplies the tree and two
     would skip a depth that fits. A time limit deepens one ply at a time everywhere."""
     return DEEPENING_STEP if is_small_maze(layout) else 1
+
+
+# -- budgets: how far each decision searches ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Depth:
+    """Every decision searches to exactly this depth: the textbook depth-limited search (``depth=3``)."""
+
+    depth: int
+    """Pacman plies."""
+
+    def on(self, layout: Layout) -> Depth:
+        """The budget a decision on `layout` searches under: this one."""
+        return self
+
+    @property
+    def keywords(self) -> tuple[int | None, float | None, int | None]:
+        """(depth, time_limit, node_limit): the agents' keywords that give this budget."""
+        return self.depth, None, None
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """Deepen while the searches of a decision together count at most `nodes` nodes (``node_limit``): the deepest
+    finished search answers. Each decision searches from scratch, so the move depends on the position alone, on
+    every machine and both engines, and is remembered (DECISION_CACHE_SIZE)."""
+
+    nodes: int
+    """Nodes a decision, from 1 to MAX_NODE_LIMIT."""
+    depth: int | None = None
+    """The deepest it goes (``depth``); None: as deep as the nodes allow (MAX_DEPTH)."""
+    min_depth: int = 1
+    """Every depth up to this one is searched to the end, its nodes counted: AUTO_DEPTH for `Auto`'s own budget."""
+
+    def on(self, layout: Layout) -> Nodes:
+        """The budget a decision on `layout` searches under: this one (by `deepening_step` plies on `layout`)."""
+        return self
+
+    @property
+    def keywords(self) -> tuple[int | None, float | None, int | None]:
+        """(depth, time_limit, node_limit): the agents' keywords that give this budget (all but `min_depth`)."""
+        return self.depth, None, self.nodes
+
+
+@dataclass(frozen=True)
+class Time:
+    """Deepen one ply at a time while `seconds` last (``time_limit``), and while the searches count at most `nodes`
+    if given (then by `deepening_step` plies, each decision from scratch): the deepest finished search answers."""
+
+    seconds: float
+    """Seconds a decision, > 0; depth 1 always finishes, however long it takes."""
+    depth: int | None = None
+    """The deepest it goes (``depth``); None: as deep as the time allows (MAX_DEPTH)."""
+    nodes: int | None = None
+    """Nodes a decision at most (``node_limit``), or None."""
+
+    def on(self, layout: Layout) -> Time:
+        """The budget a decision on `layout` searches under: this one."""
+        return self
+
+    @property
+    def keywords(self) -> tuple[int | None, float | None, int | None]:
+        """(depth, time_limit, node_limit): the agents' keywords that give this budget."""
+        return self.depth, self.seconds, self.nodes
+
+
+@dataclass(frozen=True)
+class Auto:
+    """ExpectimaxAgent's tuned default (``depth="auto"``): AUTO_DEPTH, and on a small maze deeper, within
+    SMALL_MAZE_NODES nodes; a limit given takes the place of that budget (`on`)."""
+
+    nodes: int | None = None
+    """A node limit (``node_limit``) in place of SMALL_MAZE_NODES, or None."""
+    seconds: float | None = None
+    """A time limit (``time_limit``), or None."""
+
+    def on(self, layout: Layout) -> Depth | Nodes | Time:
+        """The budget a decision on `layout` searches under. On a small maze (`is_small_maze`): `Nodes` as deep as
+        they go, SMALL_MAZE_NODES from AUTO_DEPTH on (the given `nodes` from depth 1), or with `seconds` `Time` as
+        deep as it goes. On a bigger maze: `Depth(AUTO_DEPTH)`, or the limits given, no deeper than AUTO_DEPTH.
+
+        >>> from pacman import load_layout
+        >>> AUTO.on(load_layout("trapped")), AUTO.on(load_layout("medium"))
+        (Nodes(nodes=70000, depth=None, min_depth=2), Depth(depth=2))
+        """
+        nodes = self.small_maze_nodes(layout)
+        if nodes is not None:
+            return Nodes(nodes, min_depth=AUTO_DEPTH if self.nodes is None else 1)
+        if self.seconds is not None:
+            return Time(self.seconds, None if is_small_maze(layout) else AUTO_DEPTH, self.nodes)
+        return Depth(AUTO_DEPTH) if self.nodes is None else Nodes(self.nodes, AUTO_DEPTH)
+
+    def small_maze_nodes(self, layout: Layout) -> int | None:
+        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
+        with no time limit and Pacman's region under SMALL_MAZE_CELLS, `nodes` if given, else SMALL_MAZE_NODES."""
+        if self.seconds is not None or not is_small_maze(layout):
+            return None
+        return SMALL_MAZE_NODES if self.nodes is None else self.nodes
+
+    @property
+    def keywords(self) -> tuple[int | None, float | None, int | None]:
+        """(depth, time_limit, node_limit) as the agents report them: ``depth="auto"`` is AUTO_DEPTH."""
+        return AUTO_DEPTH, self.seconds, self.nodes
+
+
+#: The default budget: ``depth="auto"`` without limits.
+AUTO = Auto()
+#: How far a search agent's decisions search: chosen once from its arguments (`_search_budget`).
+Budget = Depth | Nodes | Time | Auto
+
+
+def _is_count(value: Any) -> bool:
+    """True for an int >= 1 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _search_budget(agent: str, depth: Any, time_limit: Any = None, node_limit: Any = None,
+                   takes_auto: bool = False) -> Budget:
+    """The one budget a search agent's arguments give: `depth` itself when it is a budget, else the one that
+    `depth` (an int, None, or "auto" where the agent `takes_auto`), `time_limit` and `node_limit` give.
+    AgentSpecError names `agent` and quotes the first bad argument, in that order."""
+    if isinstance(depth, (Depth, Nodes, Time, Auto)):
+        return _given_budget(agent, depth, time_limit, node_limit, takes_auto)
+    auto = takes_auto and isinstance(depth, str)
+    if auto and depth != "auto":
+        raise AgentSpecError(f"{agent}: depth must be an int >= 1, 'auto' or None, got {depth!r}")
+    if depth is None:
+        if time_limit is None and node_limit is None:
+            raise AgentSpecError(f"{agent}: depth=None (no limit) needs a time_limit or a node_limit")
+    elif not auto and not _is_count(depth):
+        raise AgentSpecError(f"{agent}: depth must be an int >= 1, got {depth!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0 or math.isinf(time_limit)):
+        raise AgentSpecError(f"{agent}: time_limit must be a positive number of seconds, got {time_limit!r}")
+    if node_limit is not None and not (_is_count(node_limit) and node_limit <= MAX_NODE_LIMIT):
+        raise AgentSpecError(f"{agent}: node_limit must be an int from 1 to {MAX_NODE_LIMIT:,} (nodes a move), "
+                             f"got {node_limit!r}")
+    seconds = float(time_limit) if time_limit is not None else None
+    if auto:
+        return Auto(node_limit, seconds)
+    if seconds is not None:
+        return Time(seconds, depth, node_limit)
+    return Depth(depth) if node_limit is None else Nodes(node_limit, depth)
+
+
+def _given_budget(agent: str, budget: Budget, time_limit: Any, node_limit: Any, takes_auto: bool) -> Budget:
+    """`budget`, given as `depth`, checked as the keywords it stands for are (`_search_budget`)."""
+    if time_limit is not None or node_limit is not None:
+        raise AgentSpecError(f"{agent}: depth={budget!r} is a whole budget: give no time_limit or node_limit with it")
+    if isinstance(budget, Auto) and not takes_auto:
+        raise AgentSpecError(f"{agent}: depth={budget!r} is ExpectimaxAgent's budget; give a Depth, Nodes or Time")
+    _search_budget(agent, *budget.keywords)
+    if isinstance(budget, Nodes) and not _is_count(budget.min_depth):
+        raise AgentSpecError(f"{agent}: min_depth must be an int >= 1, got {budget.min_depth!r}")
+    return budget
+
+
+def _from_scratch(budget: Depth | Nodes | Time) -> bool:
+    """Whether each decision under `budget` searches from scratch, its transposition table emptied first: under
+    a node limit (`Nodes`, or `Time` with `nodes`), so that the depth reached depends on the position alone, not
+    on the moves before. Only then does the table key positions without the score (`PacmanGame.score_free`):
+    elsewhere it lives from move to move."""
+    return isinstance(budget, Nodes) or (isinstance(budget, Time) and budget.nodes is not None)
+
+
+def _check_options(agent: str, transposition: Any, pruning: Any, ghost_model: Any, engine: Any) -> None:
+    """AgentSpecError naming `agent` and quoting the first bad one of a search agent's other arguments (the
+    evaluation aside: `resolve_evaluation` checks it)."""
+    _check_flags(agent, transposition=transposition, pruning=pruning)
+    if not (ghost_model is None or (isinstance(ghost_model, str) and ghost_model in GHOST_KINDS)
+            or (isinstance(ghost_model, (list, tuple)) and all(hasattr(g, "distribution") for g in ghost_model))):
+        kinds = ", ".join(repr(kind) for kind in GHOST_KINDS)
+        raise AgentSpecError(
+            f"{agent}: ghost_model must be a ghost kind ({kinds}), a list of ghost agents or None, got {ghost_model!r}"
+        )
+    if engine not in ENGINES:
+        raise AgentSpecError(f"{agent}: engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+
+
+def _check_flags(agent: str, **flags: Any) -> None:
+    """AgentSpecError naming `agent` and the first of `flags` that is not True or False."""
+    for flag, value in flags.items():
+        if not isinstance(value, bool):
+            raise AgentSpecError(f"{agent}: {flag} must be true or false, got {value!r}")
 
 
 def estimated_leaves(layout: Layout, num_ghosts: int, depth: int) -> float:
@@ -142,6 +327,7 @@ class PacmanGame:
 
     `ghost_models` gives each ghost's `distribution(state)`; None means uniform over
     legal moves. With ``ghosts_minimise`` the ghosts are min layers instead of chance layers.
+    `evaluation` is taken as `Evaluation.of` takes it: a plain function's declarations are its attributes.
     """
 
     def __init__(
@@ -153,23 +339,24 @@ class PacmanGame:
         score_free: bool = False,
     ) -> None:
         self.num_agents = num_agents
-        self.evaluation = evaluation
+        self.evaluation = evaluation = Evaluation.of(evaluation)
+        self._value = evaluation.function  # called at every leaf: without the Evaluation's call in between
         self.ghost_models = list(ghost_models) if ghost_models is not None else None
         self.ghost_kind = MIN if ghosts_minimise else CHANCE
         #: the proofs that do not cover these ghosts or rules (pacman.agents.declarations.proof_gaps), each with
         #: its reason: their shortcuts are off, by declaration
         self.proof_gaps = {} if ghosts_minimise else proof_gaps(self.ghost_models)
         covered = "bounds" not in self.proof_gaps
-        self.bounds = getattr(evaluation, "bounds", None) if covered else None
-        self._bounds_within = getattr(evaluation, "bounds_within", None) if covered else None
+        self.bounds = evaluation.bounds if covered else None
+        self._bounds_within = evaluation.bounds_within if covered else None
         #: far ghosts are skipped only for an evaluation that says how far they matter (`horizon`), and uniform
         #: chance layers (None: the shortcut's sums are uniform ones) that the far-ghost proof covers
         self._far_ghosts = ghost_models is None and not ghosts_minimise and "far_ghosts" not in self.proof_gaps
         self._horizon_of: tuple[Layout | None, int | None] = (None, None)  # the last layout asked, its horizon
         #: the table keys a node by its state without the score and keeps its values less the score
         #: (`SearchGame.table_offset`), so that one position reached with two scores is searched once: only for
-        #: an evaluation that is the score plus a function of the rest (`is_score_additive`)
-        self.score_free = score_free and is_score_additive(evaluation)
+        #: an evaluation that is the score plus a function of the rest (`Evaluation.score_additive`)
+        self.score_free = score_free and evaluation.score_additive
         self.table_offset: Callable[[Node], float] | None = _score if self.score_free else None
 
     def horizon(self, layout: Layout) -> int | None:
@@ -230,7 +417,7 @@ class PacmanGame:
         """The best evaluation Pacman reaches in `moves` moves with the ghosts standing still."""
         counter[0] += 1
         if moves == 0:
-            return self.evaluation(state)
+            return self._value(state)
         best = -math.inf
         for child in state.successors(0):
             v = self._pacman_value(child, moves - 1, counter)
@@ -297,7 +484,7 @@ class PacmanGame:
 
     def evaluate(self, node: Node) -> float:
         state, _ = node
-        return self.evaluation(state)
+        return self._value(state)
 
     def cost(self, node: Node) -> int:
         _, agent = node
@@ -315,12 +502,12 @@ def _score(node: Node) -> float:
 
 
 def is_score_additive(evaluation: Callable[[GameState], float]) -> bool:
-    """Whether `evaluation` is one of the registered ones, each the state's score plus a function of the rest
-    of the state (terminal or not): a search's values then move with the score, so the table may keep them
-    without it (`PacmanGame.score_free`) and a decision searched from scratch is remembered without it
-    (`_SearchAgent._cache_key`). An evaluation of your own is not taken to be one: it may read the score
-    otherwise than by adding it."""
-    return any(evaluation is registered for registered in _SCORE_PLUS_POSITION)
+    """Whether `evaluation` declares itself the state's score plus a function of the rest of the state (terminal
+    or not), as every registered one does (`Evaluation.score_additive`): a search's values then move with the
+    score, so the table may keep them without it (`PacmanGame.score_free`) and a decision searched from scratch
+    is remembered without it (`_SearchAgent._cache_key`). A function of your own is not taken to be one: it may
+    read the score otherwise than by adding it."""
+    return Evaluation.of(evaluation).score_additive
 
 
 def ghost_horizon(evaluation: Callable[[GameState], float], layout: Layout | None = None) -> int | None:
@@ -329,7 +516,7 @@ def ghost_horizon(evaluation: Callable[[GameState], float], layout: Layout | Non
     is at most its distance (see `pacman.agents.evaluation`). A declaration may be a function of the layout
     (`dots`' horizon depends on whether the maze has dot games): its value on `layout`, and None without one.
     Raises AgentSpecError for a declaration that is not an int >= 0 (or None, from a function)."""
-    horizon = getattr(evaluation, "ghost_horizon", None)
+    horizon = Evaluation.of(evaluation).ghost_horizon
     if callable(horizon):
         if layout is None:
             return None
@@ -382,77 +569,67 @@ def _evaluation_name(evaluation: Callable[[GameState], float]) -> str:
 
 
 class _SearchAgent:
-    """Shared by the three search agents: arguments, ghost models, the searcher, the root call."""
+    """Shared by the three search agents: arguments, ghost models, the searcher, the root call.
+
+    Its arguments come down to one `budget` (`Depth`, `Nodes`, `Time` or `Auto`), chosen once in
+    `_search_budget`; each decision searches under what that budget is on the maze played (`Auto.on`).
+    """
 
     ghosts_minimise = False
 
-    def __init__(
-        self,
-        depth: int | None = 2,
-        evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
-        ghost_model: str | Sequence[Any] | None = None,
-        time_limit: float | None = None,
-        transposition: bool = True,
-        pruning: bool = True,
-        engine: str = "auto",
-        node_limit: int | None = None,
-    ) -> None:
+    #: whether ``depth="auto"`` (`Auto`) is taken: ExpectimaxAgent's default
+    takes_auto = False
+
+    def __init__(self, depth: int | str | Budget | None = 2,
+                 evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
+                 ghost_model: str | Sequence[Any] | None = None, time_limit: float | None = None,
+                 transposition: bool = True, pruning: bool = True, engine: str = "auto",
+                 node_limit: int | None = None, star2: bool = False, ordering: bool = False) -> None:
         name = type(self).__name__
-        if depth is None:
-            if time_limit is None and node_limit is None:
-                raise AgentSpecError(f"{name}: depth=None (no limit) needs a time_limit or a node_limit")
-        elif isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise AgentSpecError(f"{name}: depth must be an int >= 1, got {depth!r}")
-        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or not time_limit > 0 or math.isinf(time_limit)):
-            raise AgentSpecError(f"{name}: time_limit must be a positive number of seconds, got {time_limit!r}")
-        if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                       or not 1 <= node_limit <= MAX_NODE_LIMIT):
-            raise AgentSpecError(f"{name}: node_limit must be an int from 1 to {MAX_NODE_LIMIT:,} (nodes a move), "
-                                 f"got {node_limit!r}")
-        for flag, value in (("transposition", transposition), ("pruning", pruning)):
-            if not isinstance(value, bool):
-                raise AgentSpecError(f"{name}: {flag} must be true or false, got {value!r}")
-        if not (ghost_model is None or (isinstance(ghost_model, str) and ghost_model in GHOST_KINDS)
-                or (isinstance(ghost_model, (list, tuple)) and all(hasattr(g, "distribution") for g in ghost_model))):
-            kinds = ", ".join(repr(kind) for kind in GHOST_KINDS)
-            raise AgentSpecError(
-                f"{name}: ghost_model must be a ghost kind ({kinds}), a list of ghost agents or None, got {ghost_model!r}"
-            )
-        if engine not in ENGINES:
-            raise AgentSpecError(f"{name}: engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-        self.depth = depth
-        if evaluation is None:
-            evaluation = DEFAULT_EVALUATION
+        #: how far each decision searches, chosen once from `depth`, `time_limit` and `node_limit`
+        self.budget: Budget = _search_budget(name, depth, time_limit, node_limit, self.takes_auto)
+        _check_options(name, transposition, pruning, ghost_model, engine)
+        self.ghost_model, self.engine, self.transposition, self.pruning = ghost_model, engine, transposition, pruning
+        #: Star2 and move ordering (ExpectimaxAgent; exact, on top of `pruning`)
+        self.star2, self.ordering = star2, ordering
+        evaluation = DEFAULT_EVALUATION if evaluation is None else evaluation
         self.evaluation = resolve_evaluation(evaluation)
-        self.evaluation_name = evaluation if isinstance(evaluation, str) else _evaluation_name(evaluation)
+        self.evaluation_name = evaluation if isinstance(evaluation, str) else _evaluation_name(self.evaluation)
         ghost_horizon(self.evaluation)  # a bad declaration fails here, not at the first move
-        self.engine = engine
         #: the engine of the last search ("compiled" or "python") and why, once the agent has searched
         self.engine_used: str | None = None
         self.engine_reason = ""
-        if self._wanted_engine() == "compiled":
-            obstacle = core_obstacle(self.evaluation, None, self.ghosts_minimise, self.evaluation_name)
-            if obstacle is not None:
-                raise AgentSpecError(self._refusal(obstacle))
-        self.ghost_model = ghost_model
-        self.time_limit = float(time_limit) if time_limit is not None else None
-        self.node_limit = node_limit
-        self.transposition = transposition
-        self.pruning = pruning
-        #: Star2 and move ordering (ExpectimaxAgent; exact, on top of `pruning`)
-        self.star2 = False
-        self.ordering = False
-        #: ExpectimaxAgent's depth="auto": AUTO_DEPTH, deeper on a small maze (`small_maze_budget`)
-        self.auto_depth = False
+        self._check_core()
+        _check_flags(name, star2=star2, ordering=ordering)  # after the evaluation: errors come in the order they did
         self._game_ghosts: tuple = ()
-        self._searcher: Searcher | None = None
+        self._searcher: Searcher | CompiledSearcher | None = None
         self._searcher_key: tuple | None = None
         self.last_search: SearchInfo | None = None
         self.explain = False
         #: position -> (root score, SearchInfo, all values exact) of the decisions searched from scratch this game
         #: (`_cache_key`); at most DECISION_CACHE_SIZE entries
         self._decisions: dict[tuple, tuple[int, SearchInfo, bool]] = {}
+
+    @property
+    def depth(self) -> int | None:
+        """The depth of a fixed-depth search, the deepest a limited one goes (None: as deep as the limit allows),
+        AUTO_DEPTH for ``depth="auto"``."""
+        return self.budget.keywords[0]
+
+    @property
+    def time_limit(self) -> float | None:
+        """Seconds a decision, or None."""
+        return self.budget.keywords[1]
+
+    @property
+    def node_limit(self) -> int | None:
+        """Nodes a decision, or None."""
+        return self.budget.keywords[2]
+
+    @property
+    def auto_depth(self) -> bool:
+        """ExpectimaxAgent's ``depth="auto"``: AUTO_DEPTH, deeper on a small maze (`small_maze_budget`)."""
+        return isinstance(self.budget, Auto)
 
     # -- the game's hooks --------------------------------------------------------------
 
@@ -464,18 +641,13 @@ class _SearchAgent:
         """
         if layout is not None:
             check_search_size(self, layout, len(ghost_agents), ghost_agents)
-            prepare = getattr(self.evaluation, "prepare", None)
-            if prepare is not None:  # what the evaluation builds once per maze, before the first move's clock
-                prepare(layout)
+            if self.evaluation.prepare is not None:  # what it builds once per maze, before the first move's clock
+                self.evaluation.prepare(layout)
         self._game_ghosts = tuple(ghost_agents)
         self._searcher = None
         self.last_search = None
         self._decisions.clear()
-        if self._wanted_engine() == "compiled":  # refuse the game now rather than fail on the first move
-            obstacle = core_obstacle(self.evaluation, self._ghost_models(len(self._game_ghosts)),
-                                     self.ghosts_minimise, self.evaluation_name)
-            if obstacle is not None:
-                raise AgentSpecError(self._refusal(obstacle))
+        self._check_core(len(self._game_ghosts))  # refuse the game now rather than fail on the first move
 
     def get_action(self, state: GameState) -> Action:
         """The first best action for Pacman in `state`.
@@ -530,6 +702,15 @@ class _SearchAgent:
         """The engine asked for: the ``engine`` argument, where ``auto`` yields to PACMAN_AI_ENGINE."""
         return requested_engine() if self.engine == "auto" else self.engine
 
+    def _check_core(self, num_ghosts: int | None = None) -> None:
+        """Refuse, naming why, an agent that insists on the compiled core (``engine="compiled"``, or from the
+        environment) where the core cannot run its evaluation, or its ghost models for `num_ghosts` ghosts."""
+        if self._wanted_engine() == "compiled":
+            models = None if num_ghosts is None else self._ghost_models(num_ghosts)
+            obstacle = core_obstacle(self.evaluation, models, self.ghosts_minimise, self.evaluation_name)
+            if obstacle is not None:
+                raise AgentSpecError(self._refusal(obstacle))
+
     def _refusal(self, obstacle: str) -> str:
         wanted = self.engine if self.engine != "auto" else f"{requested_engine()} (from the environment)"
         return f"{type(self).__name__}: engine={wanted!r} cannot be used: {obstacle}"
@@ -564,40 +745,16 @@ class _SearchAgent:
         if state.is_terminal():
             raise AgentSpecError(f"{type(self).__name__}: no action in a finished game")
         searcher = self._searcher_for(state)
-        root = (state, 0)
         started = time.perf_counter()
-        budget = self.small_maze_budget(state.layout)
+        budget = self.budget.on(state.layout)
         cache_key = self._cache_key(state, budget)
         if cache_key is not None:
             remembered = self._decisions.get(cache_key)
             if remembered is not None and (remembered[2] or not all_values):
                 return self._remembered(remembered, state, started)
-        if self._from_scratch(state.layout):
+        if _from_scratch(budget):
             searcher.clear()
-        # Under a node budget alone the depth reached, and so the move, must not depend on whether every
-        # action's value is wanted (a view's `explain`): the budget's search decides without them, and a second
-        # search to the depth it reached, not counted, values every action for the view.
-        counted = budget is not None or (self.node_limit is not None and self.time_limit is None)
-        try:
-            if budget is not None:  # the default's own budget goes to depth 2 at least; a node_limit is a limit
-                result = iterative_search(searcher, root, MAX_DEPTH, None, all_values=False, node_limit=budget,
-                                          min_depth=self.depth if self.node_limit is None else 1,
-                                          step=deepening_step(state.layout))
-            elif self.time_limit is None and self.node_limit is None:
-                result = searcher.search(root, self.depth, all_values=all_values)
-            else:
-                result = iterative_search(searcher, root, self._deepest(state.layout), self.time_limit,
-                                          all_values=all_values and not counted, node_limit=self.node_limit,
-                                          step=deepening_step(state.layout) if self.node_limit is not None else 1)
-            valued = self._every_value(searcher, root, result) if counted and all_values else None
-        except TypeError:
-            self._check_evaluation(state)  # a str or None from the evaluation: say so
-            raise
-        if not math.isfinite(result.value) or any(v != v for v in result.action_values.values()):
-            # NaN never wins a comparison, so a max root can hide it behind -inf: look closer.
-            self._check_evaluation(state)
-            if math.isnan(result.value) or any(v != v for v in result.action_values.values()):
-                raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
+        result, valued = self._search(searcher, (state, 0), budget, all_values)
         info = SearchInfo(
             action=result.action,
             action_values=result.action_values if valued is None else valued.action_values,
@@ -612,6 +769,36 @@ class _SearchAgent:
                 self._decisions.clear()
             self._decisions[cache_key] = (state.score, info, all_values)
         return info
+
+    def _search(self, searcher: Searcher | CompiledSearcher, root: Node, budget: Depth | Nodes | Time,
+                all_values: bool) -> tuple[SearchResult, SearchResult | None]:
+        """(the decision's search under `budget`, and the search that values every root action, or None).
+
+        Under a node budget the depth reached, and so the move, must not depend on whether every action's
+        value is wanted (a view's `explain`): the budget's search decides without them, and a second search to
+        the depth it reached, not counted, values every action (`_every_value`)."""
+        step = deepening_step(root[0].layout)
+        try:
+            match budget:
+                case Depth(depth):
+                    result = searcher.search(root, depth, all_values=all_values)
+                case Nodes(nodes, depth, min_depth):
+                    result = iterative_search(searcher, root, MAX_DEPTH if depth is None else depth, None,
+                                              all_values=False, node_limit=nodes, min_depth=min_depth, step=step)
+                case Time(seconds, depth, nodes):
+                    result = iterative_search(searcher, root, MAX_DEPTH if depth is None else depth, seconds,
+                                              all_values=all_values, node_limit=nodes,
+                                              step=step if nodes is not None else 1)
+            valued = self._every_value(searcher, root, result) if isinstance(budget, Nodes) and all_values else None
+        except TypeError:
+            self._check_evaluation(root[0])  # a str or None from the evaluation: say so
+            raise
+        if not math.isfinite(result.value) or any(v != v for v in result.action_values.values()):
+            # NaN never wins a comparison, so a max root can hide it behind -inf: look closer.
+            self._check_evaluation(root[0])
+            if math.isnan(result.value) or any(v != v for v in result.action_values.values()):
+                raise AgentSpecError(f"evaluation {self.evaluation_name!r} gave NaN values; expected numbers")
+        return result, valued
 
     @staticmethod
     def _every_value(searcher: Searcher | CompiledSearcher, root: Node, decided: SearchResult) -> SearchResult:
@@ -629,26 +816,23 @@ class _SearchAgent:
         return valued
 
     def _from_scratch(self, layout: Layout) -> bool:
-        """Whether each decision on `layout` searches from scratch, its transposition table emptied first:
-        under ``depth="auto"``'s budget on a small maze, or a `node_limit`, so that the depth reached depends on
-        the position alone, not on the moves before. Only then does the table key positions without the score
-        (`PacmanGame.score_free`): elsewhere it lives from move to move."""
-        return self.small_maze_budget(layout) is not None or self.node_limit is not None
+        """Whether each decision on `layout` searches from scratch (`_from_scratch` of its budget there)."""
+        return _from_scratch(self.budget.on(layout))
 
-    def _cache_key(self, state: GameState, budget: int | None) -> tuple | None:
-        """The key a decision is remembered by this game, or None when it is not remembered.
+    def _cache_key(self, state: GameState, budget: Depth | Nodes | Time) -> tuple | None:
+        """The key a decision under `budget` is remembered by this game, or None when it is not remembered.
 
-        Only a decision searched from scratch (``depth="auto"`` on a small maze, or a `node_limit` without a
-        time limit) depends on the position alone, so only it is remembered. With a registered evaluation
-        (``score + f(position)``) the score is added to every leaf alike and never changes the move
-        (`research.policy` relies on the same fact), so the key leaves it out, and a position met
-        again later in the game, with another score, is not searched again. With any other evaluation the key
-        holds the score too.
+        Only a decision under a node budget (`Nodes`: ``depth="auto"`` on a small maze, or a `node_limit`
+        without a time limit) depends on the position alone, so only it is remembered. With a registered
+        evaluation (``score + f(position)``: `Evaluation.score_additive`) the score is added to every leaf alike
+        and never changes the move (`research.policy` relies on the same fact), so the key leaves it out, and a
+        position met again later in the game, with another score, is not searched again. With any other
+        evaluation the key holds the score too.
         """
-        if budget is None and (self.node_limit is None or self.time_limit is not None):
+        if not isinstance(budget, Nodes):
             return None
         key = state.position_key
-        return key[:5] if is_score_additive(self.evaluation) else key
+        return key[:5] if self.evaluation.score_additive else key
 
     def _remembered(self, remembered: tuple[int, SearchInfo, bool], state: GameState, started: float) -> SearchInfo:
         """The decision remembered for `state`'s position: the same action and depth; the values moved by the
@@ -669,17 +853,8 @@ class _SearchAgent:
     def small_maze_budget(self, layout: Layout) -> int | None:
         """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
         with ``depth="auto"``, no time limit and Pacman's region under SMALL_MAZE_CELLS, the `node_limit` if one
-        is given, else SMALL_MAZE_NODES."""
-        if not self.auto_depth or self.time_limit is not None or not is_small_maze(layout):
-            return None
-        return self.node_limit if self.node_limit is not None else SMALL_MAZE_NODES
-
-    def _deepest(self, layout: Layout) -> float:
-        """The depth a time- or node-limited decision on `layout` deepens up to: `depth`; MAX_DEPTH for
-        ``depth=None``, and for ``depth="auto"`` on a small maze (`is_small_maze`)."""
-        if self.depth is None or (self.auto_depth and is_small_maze(layout)):
-            return MAX_DEPTH
-        return self.depth
+        is given, else SMALL_MAZE_NODES (`Auto.small_maze_nodes`)."""
+        return self.budget.small_maze_nodes(layout) if isinstance(self.budget, Auto) else None
 
     def _check_evaluation(self, state: GameState) -> None:
         """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""
@@ -754,11 +929,16 @@ class ExpectimaxAgent(_SearchAgent):
     (at most DECISION_CACHE_SIZE of them): a position met again is answered
     with the same move unsearched, and `last_search` says so (``nodes`` 0,
     ``extra["cached"]`` True; docs/search-strength.md, "Positions met again").
+
+    The search's extent may also be given whole, as `depth`: ``ExpectimaxAgent(Nodes(2000))``, `Depth`,
+    `Time` or `Auto` (the keywords above give these; `budget` holds the one chosen).
     """
+
+    takes_auto = True
 
     def __init__(
         self,
-        depth: int | str | None = "auto",
+        depth: int | str | Budget | None = "auto",
         evaluation: str | Callable[[GameState], float] | None = DEFAULT_EVALUATION,
         ghost_model: str | Sequence[Any] | None = None,
         time_limit: float | None = None,
@@ -769,17 +949,8 @@ class ExpectimaxAgent(_SearchAgent):
         ordering: bool = False,
         node_limit: int | None = None,
     ) -> None:
-        auto = isinstance(depth, str) and depth == "auto"
-        if isinstance(depth, str) and not auto:
-            raise AgentSpecError(f"ExpectimaxAgent: depth must be an int >= 1, 'auto' or None, got {depth!r}")
-        super().__init__(AUTO_DEPTH if auto else depth, evaluation, ghost_model, time_limit, transposition, pruning,
-                         engine, node_limit)
-        self.auto_depth = auto
-        for flag, value in (("star2", star2), ("ordering", ordering)):
-            if not isinstance(value, bool):
-                raise AgentSpecError(f"ExpectimaxAgent: {flag} must be true or false, got {value!r}")
-        self.star2 = star2
-        self.ordering = ordering
+        super().__init__(depth, evaluation, ghost_model, time_limit, transposition, pruning, engine, node_limit,
+                         star2, ordering)
 
 
 class MinimaxAgent(_SearchAgent):
@@ -787,8 +958,9 @@ class MinimaxAgent(_SearchAgent):
 
     ghosts_minimise = True
 
-    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION,
-                 time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
+    def __init__(self, depth: int | Budget | None = 2,
+                 evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION, time_limit: float | None = None,
+                 transposition: bool = True, engine: str = "auto") -> None:
         super().__init__(depth, evaluation, None, time_limit, transposition, pruning=False, engine=engine)
 
 
@@ -797,6 +969,7 @@ class AlphaBetaAgent(_SearchAgent):
 
     ghosts_minimise = True
 
-    def __init__(self, depth: int | None = 2, evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION,
-                 time_limit: float | None = None, transposition: bool = True, engine: str = "auto") -> None:
+    def __init__(self, depth: int | Budget | None = 2,
+                 evaluation: str | Callable[[GameState], float] = DEFAULT_EVALUATION, time_limit: float | None = None,
+                 transposition: bool = True, engine: str = "auto") -> None:
         super().__init__(depth, evaluation, None, time_limit, transposition, pruning=True, engine=engine)

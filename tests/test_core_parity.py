@@ -64,7 +64,7 @@ def test_the_registry_lists_what_the_definitions_declare():
     assert set(core_ghost_kinds()) == {"random", "directional"}
     for name in core_evaluations():
         form = EVALUATIONS[name].core_form
-        assert form.function is EVALUATIONS[name] and form.kernel in declarations.EVALUATION_KERNELS
+        assert form.function is EVALUATIONS[name].function and form.kernel in declarations.EVALUATION_KERNELS
 
 
 def test_a_core_form_copied_to_another_function_or_inherited_by_a_subclass_does_not_count():

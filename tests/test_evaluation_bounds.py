@@ -109,7 +109,7 @@ def test_star1_prunes_with_better_and_keeps_every_value_and_move(transposition):
 
 def test_score_declares_no_bounds_so_pruning_changes_nothing():
     root = _random_roots(load_layout("medium"), 1, seed=2)[0]
-    assert not hasattr(score_evaluation, "bounds") and not hasattr(score_evaluation, "bounds_within")
+    assert score_evaluation.bounds is None and score_evaluation.bounds_within is None
     with_star1 = ExpectimaxAgent(depth=2, evaluation="score", transposition=False, pruning=True)
     with_star1.get_action(root)
     assert not with_star1._searcher.star1
