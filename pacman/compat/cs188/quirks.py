@@ -317,9 +317,9 @@ def _static_order(texts: dict[str, str], game: Path, python: str) -> tuple[tuple
     return order, evidence
 
 
-def read_engine_quirks_statically(course_root: str | Path) -> EngineQuirks | None:
-    """The quirks of the engine files in `course_root`, read from their text, never run: the fallback of
-    `read_engine_quirks` where the course's code cannot run here. None without ``game.py`` and ``pacman.py``."""
+def _engine_files(course_root: str | Path) -> tuple | None:
+    """(root, game.py, pacman.py, the files there, their texts, the course's Python and its evidence), or None
+    when the course ships neither file: what both ways of finding the quirks start from."""
     root = Path(course_root)
     game, rules = root / "game.py", root / "pacman.py"
     files = [p for p in (game, rules) if p.is_file()]
@@ -327,6 +327,16 @@ def read_engine_quirks_statically(course_root: str | Path) -> EngineQuirks | Non
         return None
     texts = {p.name: _read(p) for p in files}
     python, python_evidence = _python_version(root, texts)
+    return root, game, rules, files, texts, python, python_evidence
+
+
+def read_engine_quirks_statically(course_root: str | Path) -> EngineQuirks | None:
+    """The quirks of the engine files in `course_root`, read from their text, never run: the fallback of
+    `read_engine_quirks` where the course's code cannot run here. None without ``game.py`` and ``pacman.py``."""
+    read = _engine_files(course_root)
+    if read is None:
+        return None
+    root, game, rules, files, texts, python, python_evidence = read
     order, evidence = DEFAULT_ORDER, ""
     if game.is_file():
         order, evidence = _static_order(texts, game, python)
@@ -343,13 +353,10 @@ def read_engine_quirks(course_root: str | Path) -> EngineQuirks | None:
     The course's own code is asked (`run_course_engine`: imported in an isolated child process, as its
     autograder imports it); where it cannot run here (Python 2 syntax, a missing module, an error), its text
     is read instead (`read_engine_quirks_statically`) and the evidence says why."""
-    root = Path(course_root)
-    game, rules = root / "game.py", root / "pacman.py"
-    files = [p for p in (game, rules) if p.is_file()]
-    if not files:
+    read = _engine_files(course_root)
+    if read is None:
         return None
-    texts = {p.name: _read(p) for p in files}
-    python, python_evidence = _python_version(root, texts)
+    root, game, rules, files, texts, python, python_evidence = read
     ran = run_course_engine(root, python2=python == "2")
     order, evidence = DEFAULT_ORDER, ""
     if game.is_file():
