@@ -162,7 +162,10 @@ def _import_game(folder: Path, python: str) -> list[str] | None:
         return None
     code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import game; "
             "sys.stdout.write(json.dumps([d for d, _ in game.Actions._directionsAsList]))")
-    done = subprocess.run([interpreter, "-c", code, str(folder)], capture_output=True, text=True, timeout=60)
+    # Python 2 randomizes string hashes only when PYTHONHASHSEED is set (pytest-xdist sets one): a course runs without it.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+    done = subprocess.run([interpreter, "-c", code, str(folder)], capture_output=True, text=True, timeout=60,
+                          env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
