@@ -17,7 +17,7 @@ from pacman.agents.expectimax import (
     estimated_leaves,
 )
 from pacman.agents.ghosts import GHOST_KINDS, DirectionalGhost, GhostAgent, RandomGhost, make_ghosts, sample
-from pacman.agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, effective_agent_args, make_pacman_agent, parse_agent_args
+from pacman.agents.registry import DEFAULT_EVALUATION, PACMAN_AGENTS, build_agent, effective_args, parse_agent_args
 from pacman.agents.trees import TreeGame, TreeNode, load_tree, parse_tree, solve_tree
 from pacman.agents.mcts import MCTSAgent
 from pacman.agents.solver import OptimalAgent, Solution, SolverError, solve
@@ -60,8 +60,8 @@ __all__ = [
     "Solution",
     "SolverError",
     "PACMAN_AGENTS",
-    "make_pacman_agent",
+    "build_agent",
     "parse_agent_args",
-    "effective_agent_args",
+    "effective_args",
     "DEFAULT_EVALUATION",
 ]

@@ -12,7 +12,7 @@ from pacman.agents.simple import GreedyAgent, RandomAgent
 from pacman.agents.solver import OptimalAgent
 from pacman.errors import AgentSpecError, describe_failure
 
-__all__ = ["PACMAN_AGENTS", "make_pacman_agent", "parse_agent_args", "effective_agent_args", "DEFAULT_EVALUATION"]
+__all__ = ["PACMAN_AGENTS", "build_agent", "parse_agent_args", "effective_args", "DEFAULT_EVALUATION"]
 
 #: Pacman agents by name.
 PACMAN_AGENTS: dict[str, Callable[..., Any]] = {
@@ -62,7 +62,7 @@ def _parse_value(value: str) -> Any:
     return value
 
 
-def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
+def build_agent(name: str, args: dict[str, Any] | None = None) -> Any:
     """Build the Pacman agent registered as `name` with keyword `args`; AgentSpecError names what is wrong.
 
     An agent whose constructor takes ``evaluation`` always gets a callable: a
@@ -81,9 +81,9 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
             raise AgentSpecError(f"Pacman agent {name!r} is a {type(factory).__name__}, not a class")
         if isinstance(factory, type) and callable(getattr(factory, "getAction", None)) \
                 and not callable(getattr(factory, "get_action", None)):
-            # Classic agents need the classic state views, an application's business (pacman.compat).
+            # Classic agents need the classic state views, an application's business (pacman.cs188).
             raise AgentSpecError(f"Pacman agent {name!r} is a classic CS188 agent (getAction): build it with "
-                                 f"pacman.compat.make_pacman_agent, as the command line does")
+                                 f"pacman.agent_specs.make_pacman_agent, as the command line does")
     else:
         raise AgentSpecError(
             f"unknown Pacman agent {name!r} (expected one of: {', '.join(PACMAN_AGENTS)}, "
@@ -130,15 +130,15 @@ def _shown(args: Mapping[str, Any]) -> dict[str, Any]:
     return {key: _json_value(value) for key, value in args.items()}
 
 
-def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
+def effective_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
     """The arguments agent `name` is really built with: `args` over its constructor's defaults, JSON-ready.
 
-    An ``evaluation`` left at None is the default evaluation (as `make_pacman_agent`
+    An ``evaluation`` left at None is the default evaluation (as `build_agent`
     builds it), and a ``ghost_model`` left at None is the kind of ghost in play
     (`ghosts`), so a record says which search it describes. Values that are not
     JSON (a callable given from Python) are recorded by name.
 
-    >>> effective_agent_args("expectimax", {"depth": 3}, ghosts="random")["evaluation"]
+    >>> effective_args("expectimax", {"depth": 3}, ghosts="random")["evaluation"]
     'better'
     """
     given = dict(args or {})

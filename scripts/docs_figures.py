@@ -275,7 +275,7 @@ def _default_evaluation(m: Measurements) -> str:
 
 def _course_engine_limits(m: Measurements) -> str:
     """The limits of the child that asks a course's engine, from the constants that set them."""
-    from pacman.compat.cs188 import engine_probe, quirks
+    from pacman.cs188 import engine_probe, quirks
 
     rows = [("files", "all read-only (a namespace of its own, where the system allows user namespaces)"),
             ("network", "none (a network namespace of its own)"),
@@ -283,6 +283,36 @@ def _course_engine_limits(m: Measurements) -> str:
             ("CPU time", f"{engine_probe.CPU_SECONDS} s"), ("wall clock", f"{quirks.RUN_SECONDS:g} s"),
             ("output", "captured, not shown")]
     return "\n\n| limit | value |\n|---|---|\n" + "\n".join(f"| {name} | {value} |" for name, value in rows) + "\n\n"
+
+
+def _classic_forbidden(m: Measurements) -> str:
+    """A classic folder's default ``forbid_imports``, from the constant the grader reads."""
+    from pacman.grading.forbidden import CLASSIC_FORBIDDEN_IMPORTS
+
+    return "\n\n```text\n" + " ".join(CLASSIC_FORBIDDEN_IMPORTS) + "\n```\n\n"
+
+
+def _classic_forbidden_example(m: Measurements) -> str:
+    """A classic ``CONFIG`` that forbids the default list plus maze distances."""
+    from pacman.grading.forbidden import CLASSIC_FORBIDDEN_IMPORTS
+
+    names = " ".join((*CLASSIC_FORBIDDEN_IMPORTS, "pacman.distances"))
+    return f'\n\n```text\norder: "q1 q2 q3"\nforbid_imports: "{names}"\n```\n\n'
+
+
+def _default_forbidden(m: Measurements) -> str:
+    """The shipped assignments' ``forbid_imports`` plus maze distances, as TOML, from the default list."""
+    from pacman.grading.forbidden import DEFAULT_FORBIDDEN_IMPORTS
+
+    names = [f'"{name}"' for name in (*DEFAULT_FORBIDDEN_IMPORTS, "pacman.distances")]
+    lines, line = [], "   "
+    for name in names:
+        if len(line) + len(name) + 2 > 100:
+            lines.append(line)
+            line = "   "
+        line += f" {name},"
+    lines.append(line)
+    return "\n\n```toml\n[assignment]\nforbid_imports = [\n" + "\n".join(lines) + "\n]\n```\n\n"
 
 
 def _web_page_readme(m: Measurements) -> str:
@@ -901,8 +931,14 @@ FIGURES: tuple[Figure, ...] = (
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
     Figure("readme-default-agent", "README.md", "pacman-ai play --help", "exact", _default_agent),
     Figure("play-default-evaluation", "docs/guide/play.md", "pacman-ai play --help", "exact", _default_evaluation),
-    Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.compat.cs188.quirks'", "exact",
+    Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.cs188.quirks'", "exact",
            _course_engine_limits),
+    Figure("cs188-default-forbidden", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
+           _classic_forbidden),
+    Figure("cs188-forbidden-example", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
+           _classic_forbidden_example),
+    Figure("grading-forbidden-example", "docs/grading.md", "python -c 'import pacman.grading.forbidden'", "exact",
+           _default_forbidden),
     Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),
     Figure("solve-threeway", "docs/guide/solve.md", "pacman-ai solve threeway", "exact",
            _console("pacman-ai solve threeway")),

@@ -1,6 +1,6 @@
 """Test support: the few classic API names our student files use, for in-process tests of the grading logic.
 
-Not the compatibility layer (that is `pacman.compat.cs188`): just enough of
+Not the compatibility layer (that is `pacman.cs188`): just enough of
 ``util`` and ``game`` to import tests/classic_course's student files without
 the sandbox, so that the grading logic is tested on its own.
 """

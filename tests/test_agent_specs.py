@@ -19,10 +19,9 @@ from pacman.agents import (
     ExpectimaxAgent,
     better_evaluation,
     dots_evaluation,
-    effective_agent_args,
-    make_pacman_agent,
     score_evaluation,
 )
+from pacman.agent_specs import effective_agent_args, make_pacman_agent
 from pacman import AgentSpecError, load_layout, parse_layout, run_game
 from pacman.errors import describe_failure
 

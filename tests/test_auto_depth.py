@@ -14,7 +14,8 @@ import pytest
 from test_compiled_core import pacman_positions
 
 from pacman import Action, GameState, load_layout, parse_layout
-from pacman.agents import ExpectimaxAgent, make_pacman_agent
+from pacman.agents import ExpectimaxAgent
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents import expectimax
 from pacman.agents.compiled import core_status
 from pacman.agents.evaluation import region_cells

@@ -28,12 +28,12 @@ from pathlib import Path
 import pytest
 
 from classic_stubs import load_with_stubs
-from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
-from pacman.grading.classic import grader as classic_grader
-from pacman.grading.classic.detect import classic_imports, missing_classic_module
-from pacman.grading.classic.graph_tree import GraphTree, GraphTreeState
-from pacman.grading.classic.questions import Verdict, question_score
-from pacman.grading.classic.runner import RUNNERS
+from pacman.cs188.grading import ClassicFormatError, load_course, parse_classic_text
+from pacman.cs188.grading import grader as classic_grader
+from pacman.cs188.grading.detect import classic_imports, missing_classic_module
+from pacman.cs188.grading.graph_tree import GraphTree, GraphTreeState
+from pacman.cs188.grading.questions import Verdict, question_score
+from pacman.cs188.grading.runner import RUNNERS
 from pacman.grading.report import format_report, gradescope_results
 from pacman.grading.sandbox import ItemOutcome, SandboxRun
 from pacman.grading.worker import _describe
@@ -53,11 +53,11 @@ EXPECTED = {
 Q3_SKIPPED = {"students/unfinished.py", "students/depth_per_agent.py"}
 
 try:
-    from pacman.compat.cs188 import load_classic_module  # noqa: F401
+    from pacman.cs188 import load_classic_module  # noqa: F401
     HAS_CLASSIC_API = True
 except ImportError:
     HAS_CLASSIC_API = False
-needs_classic_api = pytest.mark.skipif(not HAS_CLASSIC_API, reason="pacman.compat.cs188 (helper J's) not there yet")
+needs_classic_api = pytest.mark.skipif(not HAS_CLASSIC_API, reason="pacman.cs188 (helper J's) not there yet")
 
 
 # --- the file format ---------------------------------------------------------------------------------------
@@ -262,8 +262,8 @@ def test_a_partial_credit_question_stops_at_the_first_outright_failure(monkeypat
 # --- writing solution files from a reference --------------------------------------------------------------
 
 def test_solutions_written_from_the_reference_are_the_hand_worked_ones(monkeypatch, tmp_path):
-    from pacman.grading.classic import read_classic_file
-    from pacman.grading.classic import solutions
+    from pacman.cs188.grading import read_classic_file
+    from pacman.cs188.grading import solutions
 
     root = tmp_path / "test_cases"
     shutil.copytree(TEST_CASES, root)
@@ -282,7 +282,7 @@ def test_solutions_written_from_the_reference_are_the_hand_worked_ones(monkeypat
 
 def test_a_failing_reference_writes_no_solution(monkeypatch, tmp_path):
     from pacman.grading import SubmissionError
-    from pacman.grading.classic import solutions
+    from pacman.cs188.grading import solutions
 
     root = tmp_path / "test_cases"
     shutil.copytree(TEST_CASES, root)
@@ -331,7 +331,7 @@ def test_a_hidden_classic_import_failing_in_the_sandbox_gets_the_same_one_messag
         grade(load_assignment("expectimax"), path, questions=["trees"])
 
 
-# --- the sandbox and the command line (needs the classic API of pacman.compat.cs188) ----------------------
+# --- the sandbox and the command line (needs the classic API of pacman.cs188) ----------------------
 
 def _grade_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")

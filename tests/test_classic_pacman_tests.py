@@ -30,9 +30,9 @@ from pathlib import Path
 
 import pytest
 
-from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
-from pacman.grading.classic.eval_agent import EvalAgentTest
-from pacman.grading.classic.pacman_tree import PacmanGameTreeTest, play_pacman_tree
+from pacman.cs188.grading import ClassicFormatError, load_course, parse_classic_text
+from pacman.cs188.grading.eval_agent import EvalAgentTest
+from pacman.cs188.grading.pacman_tree import PacmanGameTreeTest, play_pacman_tree
 from pacman.grading.sandbox import ItemOutcome
 
 COURSE = Path(__file__).parent / "classic_course2"
@@ -256,7 +256,7 @@ def test_a_game_over_max_time_is_a_timeout_that_ends_it(tmp_path):
 def test_an_exception_in_the_agent_ends_that_game_as_crashed_and_the_games_go_on(tmp_path):
     from types import SimpleNamespace
 
-    from pacman.grading.classic.eval_agent import run_eval_agent
+    from pacman.cs188.grading.eval_agent import run_eval_agent
 
     class Crashy:
         calls = 0

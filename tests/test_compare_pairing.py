@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from pacman.agents.ghosts import make_ghosts
-from pacman.agents.registry import make_pacman_agent
+from pacman.agent_specs import make_pacman_agent
 from pacman.game import run_game
 from pacman.layout import load_layout
 

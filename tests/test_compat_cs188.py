@@ -1,4 +1,4 @@
-"""The classic CS188 API (`pacman.compat.cs188`): the state view's facts, the classic ghosts'
+"""The classic CS188 API (`pacman.cs188`): the state view's facts, the classic ghosts'
 randomness, loading student files, and classic agents playing our games."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from pacman.agents import make_ghosts
 from pacman import AgentSpecError, GameState, TerminalStateError, parse_layout, run_game
-from pacman.compat import effective_agent_args, make_pacman_agent
-from pacman.compat.cs188 import (
+from pacman.agent_specs import effective_agent_args, make_pacman_agent
+from pacman.cs188 import (
     CLASSIC_DIR,
     ClassicAgent,
     ClassicState,
@@ -26,7 +26,7 @@ from pacman.compat.cs188 import (
     is_classic_file,
     load_classic_module,
 )
-from pacman.compat.cs188.classic_util import Counter, sample
+from pacman.cs188.classic_util import Counter, sample
 
 STUDENT = Path(__file__).resolve().parent / "classic_agents" / "multiAgents.py"
 
@@ -196,7 +196,7 @@ def test_a_users_own_util_module_is_not_shadowed_after_loading_a_classic_file(tm
     (tmp_path / "util.py").write_text("MARK = 'mine'\n")
     code = textwrap.dedent(f"""
         import util as before
-        from pacman.compat.cs188 import load_classic_module
+        from pacman.cs188 import load_classic_module
         module = load_classic_module({str(STUDENT)!r})
         import util
         print(before.MARK, util.MARK, util is before, hasattr(module.util, 'Counter'))
@@ -282,12 +282,12 @@ def test_a_project_agent_file_is_not_taken_for_a_classic_one(tmp_path):
 
 
 def test_the_agents_registry_alone_refuses_a_classic_class_saying_where_to_build_it(tmp_path):
-    from pacman.agents import make_pacman_agent as registry_make_pacman_agent
+    from pacman.agents.registry import build_agent
 
     plain = tmp_path / "plain.py"
     plain.write_text("class Still:\n    def getAction(self, gameState):\n        return 'Stop'\n")
-    with pytest.raises(AgentSpecError, match="classic CS188 agent .getAction.: build it with pacman.compat"):
-        registry_make_pacman_agent(f"{plain}:Still")
+    with pytest.raises(AgentSpecError, match="classic CS188 agent .getAction.: build it with pacman.agent_specs"):
+        build_agent(f"{plain}:Still")
     assert isinstance(make_pacman_agent(f"{plain}:Still"), ClassicAgent)
 
 

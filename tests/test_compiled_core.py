@@ -494,7 +494,7 @@ def test_without_the_core_auto_falls_back_and_compiled_says_why(monkeypatch):
 @needs_core
 def test_the_default_agent_and_the_command_line_use_the_core():
     assert ExpectimaxAgent().engine == "auto"
-    from pacman.agents import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
 
     agent = make_pacman_agent("expectimax", {"depth": 2})
     agent.get_action(GameState.initial(load_layout("small")))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from pacman.compat.cs188.quirks import read_engine_quirks, read_engine_quirks_statically
+from pacman.cs188.quirks import read_engine_quirks, read_engine_quirks_statically
 
 HERE = Path(__file__).parent
 SORTED = HERE / "cs188_variants" / "sorted_order"
@@ -242,7 +242,7 @@ def test_the_generated_forms_cover_every_form_and_both_pythons():
 @pytest.mark.parametrize("seed", LOOKED_AT + HELD_OUT)
 def test_the_static_reading_agrees_where_it_reads_the_file(tmp_path, seed):
     """Where both work, running and reading give the same order (the reader refuses the forms it cannot read)."""
-    from pacman.compat.cs188.quirks import QuirksError
+    from pacman.cs188.quirks import QuirksError
 
     form, text, python = _variant(seed)
     folder = _course(tmp_path, text, python)
@@ -264,7 +264,7 @@ def test_running_and_reading_agree_on_every_shipped_course_folder(folder):
 
 def test_the_course_code_runs_read_only_without_network_and_bounded(tmp_path):
     """A course file that tries the network, writes beside itself and prints: the child answers with none of it."""
-    from pacman.compat.cs188.quirks import run_course_engine
+    from pacman.cs188.quirks import run_course_engine
     from pacman.grading.sandbox import namespace_unavailable
 
     (tmp_path / "game.py").write_text(textwrap.dedent('''\
@@ -292,7 +292,7 @@ def test_the_course_code_runs_read_only_without_network_and_bounded(tmp_path):
 
 
 def test_a_course_engine_that_loops_at_import_is_stopped_and_read(tmp_path, monkeypatch):
-    from pacman.compat.cs188 import quirks
+    from pacman.cs188 import quirks
 
     monkeypatch.setattr(quirks, "RUN_SECONDS", 2.0)
     (tmp_path / "game.py").write_text(_variant(8)[1] + "\nwhile True:\n    pass\n")
@@ -397,7 +397,7 @@ _ISSUE_FORMS = [
 
 @pytest.mark.parametrize("form, order", _ISSUE_FORMS)
 def test_the_three_forms_the_static_reader_refused_are_asked_of_the_code(tmp_path, form, order):
-    from pacman.compat.cs188.quirks import QuirksError
+    from pacman.cs188.quirks import QuirksError
 
     (tmp_path / "game.py").write_text(_ISSUE_HEAD + form)
     found = read_engine_quirks(tmp_path)

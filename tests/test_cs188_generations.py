@@ -38,11 +38,11 @@ from pathlib import Path
 
 import pytest
 
-from pacman.compat.cs188 import ClassicState, CurrentState, load_classic_module
-from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
-from pacman.grading.classic import grader as classic_grader
-from pacman.grading.classic.pacman_tree import PacmanGameTreeTest, parse_columns
-from pacman.grading.classic.runner import RUNNERS
+from pacman.cs188 import ClassicState, CurrentState, load_classic_module
+from pacman.cs188.grading import ClassicFormatError, load_course, parse_classic_text
+from pacman.cs188.grading import grader as classic_grader
+from pacman.cs188.grading.pacman_tree import PacmanGameTreeTest, parse_columns
+from pacman.cs188.grading.runner import RUNNERS
 from pacman.grading.sandbox import ItemOutcome, SandboxRun
 
 HERE = Path(__file__).parent
@@ -256,7 +256,7 @@ def test_the_current_generation_grades_from_the_command_line_with_json_and_grade
 # --- the two folders are one course ---------------------------------------------------------------------------
 
 def test_the_two_folders_hold_the_same_solutions_key_for_key():
-    from pacman.grading.classic.format import CURRENT_KEYS, read_classic_file
+    from pacman.cs188.grading.format import CURRENT_KEYS, read_classic_file
 
     classic = sorted((FOLDERS["classic"] / "test_cases").rglob("*.solution"))
     current = sorted((FOLDERS["current"] / "test_cases").rglob("*.solution"))
@@ -560,7 +560,7 @@ def test_a_submodule_first_imported_while_a_student_file_loads_stays_the_real_pa
         import pacman
         sys.modules.pop("pacman.resources")  # as if never imported: the student's import loads it
         delattr(pacman, "resources")
-        from pacman.compat.cs188 import load_classic_module
+        from pacman.cs188 import load_classic_module
         module = load_classic_module({str(tmp_path / 'multi_agents.py')!r})
         import pacman.resources
         print(module.GameState.__name__, pacman.resources.__name__, sys.modules["pacman"] is pacman)

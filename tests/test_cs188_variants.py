@@ -36,14 +36,14 @@ from pathlib import Path
 
 import pytest
 
-from pacman.compat.cs188 import action_order, load_classic_module, set_action_order
-from pacman.compat.cs188.quirks import (PY2_RANDOM, QuirksError, python2_dict_order, read_engine_quirks,
+from pacman.cs188 import action_order, load_classic_module, set_action_order
+from pacman.cs188.quirks import (PY2_RANDOM, QuirksError, python2_dict_order, read_engine_quirks,
                                        read_engine_quirks_statically)
-from pacman.grading.classic import ClassicFormatError, load_course, parse_classic_text
-from pacman.grading.classic import grader as classic_grader
-from pacman.grading.classic.eval_agent import EvalAgentTest
-from pacman.grading.classic.questions import QUESTION_CLASSES, Verdict, question_score
-from pacman.grading.classic.runner import RUNNERS, apply_engine
+from pacman.cs188.grading import ClassicFormatError, load_course, parse_classic_text
+from pacman.cs188.grading import grader as classic_grader
+from pacman.cs188.grading.eval_agent import EvalAgentTest
+from pacman.cs188.grading.questions import QUESTION_CLASSES, Verdict, question_score
+from pacman.cs188.grading.runner import RUNNERS, apply_engine
 from pacman.grading.report import format_report
 from pacman.grading.sandbox import ItemOutcome, SandboxRun
 
@@ -173,7 +173,7 @@ def test_the_python3_port_lists_legal_actions_in_its_own_order(tmp_path, in_proc
                       "action_order": ["North", "South", "East", "West", "Stop"]}]
     apply_engine(items)
     from pacman import GameState, load_layout
-    from pacman.compat.cs188 import CurrentState
+    from pacman.cs188 import CurrentState
 
     state = CurrentState(GameState.initial(load_layout("test")))
     assert state.get_legal_actions(0) == [a for a in ("North", "South", "East", "West", "Stop")
@@ -935,7 +935,7 @@ def test_a_game_py_that_only_python_2_parses_makes_a_python_2_engine(tmp_path):
 def test_the_ghosts_the_course_evaluates_are_read_statically(tmp_path, ghosts, parsed):
     test = _eval_test(tmp_path, "").test_file
     test.values["ghosts"] = ghosts
-    from pacman.grading.classic.eval_agent import parse_ghosts
+    from pacman.cs188.grading.eval_agent import parse_ghosts
 
     assert parse_ghosts(test) == parsed
 
@@ -943,7 +943,7 @@ def test_the_ghosts_the_course_evaluates_are_read_statically(tmp_path, ghosts, p
 @pytest.mark.parametrize("ghosts", ["[DirectionalGhost(i) for i in range(n)]", "[RandomGhost(i + 1) for i in range(2)]",
                                     "[make(i) for i in range(1, 3)]", "ghost_list()"])
 def test_ghosts_that_need_running_code_are_refused_naming_the_line(tmp_path, ghosts):
-    from pacman.grading.classic.eval_agent import parse_ghosts
+    from pacman.cs188.grading.eval_agent import parse_ghosts
 
     test = _eval_test(tmp_path, "").test_file
     test.values["ghosts"] = ghosts
@@ -954,7 +954,7 @@ def test_ghosts_that_need_running_code_are_refused_naming_the_line(tmp_path, gho
 
 
 def test_agent_args_are_read_as_the_course_reads_them(tmp_path):
-    from pacman.grading.classic.eval_agent import parse_agent_args
+    from pacman.cs188.grading.eval_agent import parse_agent_args
 
     test = _eval_test(tmp_path, 'agentArgs: "depth=3,evalFn=better,verbose"\n')
     assert parse_agent_args(test.test_file) == {"depth": "3", "evalFn": "better", "verbose": 1}

@@ -272,7 +272,7 @@ def test_the_algorithm_is_read_from_the_file(saved_models):
 @pytest.mark.parametrize("which", ["masked", "ppo", "a2c", "dqn"])
 def test_a_learned_agent_only_takes_legal_actions_and_repeats_its_games(saved_models, which):
     from pacman import load_layout, run_game
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
 
     layout = load_layout("small")
     results = []
@@ -292,7 +292,7 @@ def test_a_learned_agent_only_takes_legal_actions_and_repeats_its_games(saved_mo
 
 def test_a_grid_model_refuses_another_layout_by_name(saved_models):
     from pacman import load_layout
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
 
     agent = make_pacman_agent(f"sb3:{saved_models['ppo']}")
     with pytest.raises(AgentSpecError, match=r"observes shape \(6, 7, 20\).*'medium'"):
@@ -300,7 +300,7 @@ def test_a_grid_model_refuses_another_layout_by_name(saved_models):
 
 
 def test_bad_sb3_specs_are_named(tmp_path, saved_models):
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
 
     with pytest.raises(AgentSpecError, match="no such file"):
         make_pacman_agent(f"sb3:{tmp_path / 'missing.zip'}")

@@ -261,7 +261,7 @@ def test_evaluation_specs_resolve_from_modules_and_files(tmp_path):
 
 
 def test_agent_loaded_from_a_file_plays(tmp_path):
-    from pacman.agents import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
 
     file = tmp_path / "bots.py"
     file.write_text(

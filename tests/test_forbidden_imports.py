@@ -25,7 +25,7 @@ from pacman.grading import (
     load_assignment,
     shipped_assignments,
 )
-from pacman.grading.classic import ClassicFormatError, grade_course, load_course
+from pacman.cs188.grading import ClassicFormatError, grade_course, load_course
 from pacman.grading.forbidden import (
     CLASSIC_FORBIDDEN_IMPORTS,
     DEFAULT_FORBIDDEN_IMPORTS,
@@ -181,7 +181,8 @@ def test_the_shipped_assignments_forbid_the_default_list_and_an_assignment_witho
     for shipped in shipped_assignments():
         assert load_assignment(shipped).forbid_imports == DEFAULT_FORBIDDEN_IMPORTS, shipped
     assert default_rules.forbid_imports == DEFAULT_FORBIDDEN_IMPORTS
-    assert set(DEFAULT_FORBIDDEN_IMPORTS) - set(CLASSIC_FORBIDDEN_IMPORTS) == {"pacman.compat"}
+    assert set(DEFAULT_FORBIDDEN_IMPORTS) - set(CLASSIC_FORBIDDEN_IMPORTS) == {"pacman.cs188"}
+    assert set(CLASSIC_FORBIDDEN_IMPORTS) - set(DEFAULT_FORBIDDEN_IMPORTS) == {"pacman.cs188.grading"}
 
 
 def test_an_assignment_names_its_own_list_or_none(tmp_path):
@@ -218,14 +219,15 @@ def _classic_course(tmp_path: Path, forbid: str | None) -> Path:
 
 def test_a_classic_folder_forbids_the_classic_list_by_default_or_its_own(tmp_path):
     assert load_course(CLASSIC_COURSE / "test_cases").forbid_imports == CLASSIC_FORBIDDEN_IMPORTS
-    assert "pacman.compat" not in CLASSIC_FORBIDDEN_IMPORTS
+    assert "pacman.cs188" not in CLASSIC_FORBIDDEN_IMPORTS and "pacman.cs188.grading" in CLASSIC_FORBIDDEN_IMPORTS
     own = _classic_course(tmp_path / "own", "pacman.agents pacman.distances")
     assert load_course(own / "test_cases").forbid_imports == ("pacman.agents", "pacman.distances")
     assert load_course(_classic_course(tmp_path / "none", "") / "test_cases").forbid_imports == ()
 
 
 @pytest.mark.parametrize("value, message", [
-    ("pacman.agents pacman.compat", "'pacman.compat' cannot be forbidden: it is (or holds) the classic API"),
+    ("pacman.agents pacman.cs188", "'pacman.cs188' cannot be forbidden: it is (or holds) the classic API"),
+    ("pacman.cs188.state", "'pacman.cs188.state' cannot be forbidden: it is (or holds) the classic API"),
     ("util", "'util' cannot be forbidden: it is (or holds) the classic API"),
     ("pacman.agents 3rd", "expected a module name"),
 ])
@@ -304,12 +306,12 @@ def _imports_inside_functions(path: Path) -> list[tuple[int, str]]:
 
 @pytest.mark.parametrize("module", ["pacman/grading/worker.py", "pacman/grading/states.py",
                                     "pacman/grading/forbidden.py", *[
-                                        f"pacman/grading/classic/{name}.py" for name in
+                                        f"pacman/cs188/grading/{name}.py" for name in
                                         ("runner", "eval_agent", "pacman_tree", "graph_tree", "kinds", "format")]])
 def test_the_childs_own_code_imports_forbidden_modules_at_module_level_only(module):
     """After sealing, the child refuses forbidden modules to everyone, the grader's code included."""
     late = [(line, name) for line, name in _imports_inside_functions(ROOT / module)
-            if forbidding_rule(name, DEFAULT_FORBIDDEN_IMPORTS if "classic" not in module
+            if forbidding_rule(name, DEFAULT_FORBIDDEN_IMPORTS if "cs188" not in module
                                else CLASSIC_FORBIDDEN_IMPORTS)]
     assert late == []
 
@@ -432,7 +434,8 @@ def test_trying_is_enough_and_what_is_not_there_cannot_be_found(default_rules, n
 
 
 def test_a_module_that_reexports_the_library_is_caught_by_what_it_imports(tmp_path):
-    """With `pacman.agents` alone forbidden, pacman.compat may be imported, but its agent builder reaches pacman.agents."""
+    """With `pacman.agents` alone forbidden, pacman.agent_specs may be imported, but its agent builder reaches
+    pacman.agents."""
     narrow = load_assignment(small(tmp_path, 'forbid_imports = ["pacman.agents"]'))
     report = grade(narrow, submission("forbidden_reexport"))
     assert scores(report) == {"tree": 0, "games": 2}  # the game plays the project's agent: no import there
@@ -514,8 +517,9 @@ CLASSIC_HOSTILE = {
     "static": ("from pacman.agents.expectimax import MinimaxAgent as _Library\n", "static", 3, "pacman.agents.expectimax"),
     "runtime": ("import importlib\n_search = importlib.import_module('pacman.agents' + '.search')\n", "runtime", 4,
                 "pacman.agents.search"),
-    "compat": ("from pacman.compat import make_pacman_agent\n_agent = make_pacman_agent('expectimax')\n", "runtime",
-               4, "pacman.agents"),
+    # The commands' agent builder is forbidden by name, so found in the source.
+    "agent_specs": ("from pacman.agent_specs import make_pacman_agent\n_agent = make_pacman_agent('expectimax')\n",
+                    "static", 3, "pacman.agent_specs"),
 }
 
 
@@ -527,17 +531,18 @@ def test_a_classic_file_that_imports_the_library_scores_zero(tmp_path, kind):
     report = grade_course(load_course(CLASSIC_COURSE / "test_cases"), tmp_path / "multiAgents.py")
     assert report.score == 0
     questions = ("q1", "q2", "q3") if check == "static" else ("q1", "q2")  # q3 is skipped: it depends on q1
-    assert violations(report) == [(check, line, module, "pacman.agents", questions)]
+    rule = "pacman.agent_specs" if kind == "agent_specs" else "pacman.agents"
+    assert violations(report) == [(check, line, module, rule, questions)]
     assert report.questions[2].notes[0].startswith("0 points, not run" if check == "static" else "skipped")
     results = gradescope_results(report)
     assert f"multiAgents.py line {line}:" in results["output"]
 
 
 def test_honest_classic_files_import_the_classic_api_freely(tmp_path):
-    """The classic API (util, game, pacman.GameState, pacman.compat.cs188) is what classic files import."""
+    """The classic API (util, game, pacman.GameState, pacman.cs188) is what classic files import."""
     text = (CLASSIC_COURSE / "multiAgents.py").read_text()
     (tmp_path / "multiAgents.py").write_text(
-        "from pacman import GameState\nfrom pacman.compat.cs188 import Directions as _D\n" + text)
+        "from pacman import GameState\nfrom pacman.cs188 import Directions as _D\n" + text)
     report = grade_course(load_course(CLASSIC_COURSE / "test_cases"), tmp_path / "multiAgents.py")
     assert [q.score for q in report.questions] == [4, 5, 3]
     assert report.violations == []

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from pacman import Action, GameState, load_layout, run_game
-from pacman.agents import make_ghosts, make_pacman_agent
+from pacman.agents import make_ghosts
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 from pacman.errors import AgentSpecError
 

@@ -13,7 +13,8 @@ from test_compiled_core import needs_core, pacman_positions
 from test_differential import SCARY
 
 from pacman import load_layout, run_game
-from pacman.agents import DEFAULT_EVALUATION, make_ghosts, make_pacman_agent
+from pacman.agents import DEFAULT_EVALUATION, make_ghosts
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents.evaluation import better_evaluation, safe_evaluation
 from pacman.distances import DistanceTable
 

@@ -15,7 +15,7 @@ import pytest
 from test_compiled_core import USABLE, WHY, pacman_positions
 
 from pacman import Action, GameState, load_layout, parse_layout
-from pacman.agents import make_pacman_agent
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents.evaluation import (SCALED_FULL, SCALED_LOST_PENALTY, SCALED_NONE, EVALUATIONS, _scaled_weights, safe_evaluation,
                                       scaled_evaluation)
 from pacman.agents.solver import OptimalAgent, estimated_nodes, solve

@@ -14,7 +14,8 @@ import random
 import pytest
 
 from pacman import AgentSpecError, load_layout
-from pacman.agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, make_pacman_agent, parse_agent_args
+from pacman.agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, parse_agent_args
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation
 from pacman.agents.expectimax import (AUTO, AUTO_DEPTH, MAX_NODE_LIMIT, SMALL_MAZE_NODES, Auto, Depth, Nodes, Time,
                                       PacmanGame)

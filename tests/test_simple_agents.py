@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from pacman.agents import GreedyAgent, RandomAgent, make_pacman_agent, parse_agent_args
+from pacman.agents import GreedyAgent, RandomAgent, parse_agent_args
+from pacman.agent_specs import make_pacman_agent
 from pacman import Action, AgentSpecError, GameState, parse_layout
 
 

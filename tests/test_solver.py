@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from pacman import Action, GameState, load_layout, run_game
-from pacman.agents import make_ghosts, make_pacman_agent
+from pacman.agents import make_ghosts
+from pacman.agent_specs import make_pacman_agent
 from pacman.agents import solver as solver_module
 from pacman.agents.ghosts import DirectionalGhost
 from pacman.agents.solver import DEFAULT_MAX_NODES, OptimalAgent, SolverError, estimated_nodes, node_key, solve

@@ -156,14 +156,14 @@ def _args_json(args: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _effective_args_json(pacman: str, args_json: str, ghosts: Any) -> str:
-    """`pacman.compat.effective_agent_args` (classic agents' too) as canonical JSON, cached (lines and
+    """`pacman.agent_specs.effective_agent_args` (classic agents' too) as canonical JSON, cached (lines and
     resumed files ask often).
 
     It is idempotent: the effective arguments of effective arguments are
     themselves, so a line written before lines recorded them (``{}`` for the
     defaults) and a line written since compare equal once both are passed here.
     """
-    from pacman.compat import effective_agent_args
+    from pacman.agent_specs import effective_agent_args
 
     args = json.loads(args_json)
     if not isinstance(args, dict):
@@ -258,7 +258,7 @@ def validate_config(config: GameConfig) -> GameConfig:
 
 def _validate_config(config: GameConfig) -> GameConfig:
     from pacman.agents import GHOST_KINDS, check_search_size, make_ghosts
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
     from pacman.layout import load_layout
 
     if not isinstance(config, GameConfig):

@@ -99,7 +99,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     calls ``sys.exit()`` ends its own game, recorded as crashed with the message.
     """
     from pacman.agents import make_ghosts
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
     from pacman.distances import DistanceTable
     from pacman.game import run_game
     from pacman.state import GameState

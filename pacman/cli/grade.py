@@ -132,14 +132,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _is_classic(assignment: str) -> bool:
     """Whether ASSIGNMENT is a classic CS188 test folder (a folder whose CONFIG gives ``order``)."""
-    from pacman.grading.classic import is_classic_course
+    from pacman.cs188.grading import is_classic_course
 
     return os.path.isdir(assignment) and is_classic_course(assignment)
 
 
 def _grade_classic(args: argparse.Namespace) -> int:
     """`pacman-ai grade path/to/test_cases multiAgents.py`: a classic course folder."""
-    from pacman.grading.classic import grade_course, load_course
+    from pacman.cs188.grading import grade_course, load_course
 
     if args.starter:
         raise _usage(f"{args.assignment} is a classic test folder: it has no starter file")
@@ -160,7 +160,7 @@ def _grade_classic(args: argparse.Namespace) -> int:
 
 
 def _action_order(args: argparse.Namespace) -> tuple[str, ...] | None:
-    from pacman.grading.classic.order_fit import OrderError, parse_action_order
+    from pacman.cs188.grading.order_fit import OrderError, parse_action_order
 
     if args.action_order is None:
         return None
@@ -172,8 +172,8 @@ def _action_order(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 def _write_solutions(args: argparse.Namespace) -> int:
     """`--write-solutions`: the reference file's observations become the folder's .solution files."""
-    from pacman.grading.classic import load_course
-    from pacman.grading.classic.solutions import plan_solutions, write_planned
+    from pacman.cs188.grading import load_course
+    from pacman.cs188.grading.solutions import plan_solutions, write_planned
     from pacman.grading.reaper import become_subreaper
 
     if args.json or args.gradescope:
@@ -394,8 +394,8 @@ def _package(args: argparse.Namespace) -> int:
 def _package_classic(args: argparse.Namespace) -> int:
     """`--gradescope-package` for a classic test folder: copied (with layouts/ beside it) and graded on the
     student file of its generation (multiAgents.py, or multi_agents.py for a current-generation folder)."""
-    from pacman.grading.classic import load_course
-    from pacman.compat.cs188 import GENERATIONS
+    from pacman.cs188.grading import load_course
+    from pacman.cs188 import GENERATIONS
     from pacman.grading.gradescope import CLASSIC_SUBMISSION, classic_layouts, write_gradescope_package
 
     course = load_course(args.assignment)  # a mistake in the folder is reported now, not on Gradescope

@@ -129,7 +129,7 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
 
     if args.pacman not in PACMAN_AGENTS or "depth" in agent_args or "time_limit" in agent_args:
         return None
-    from pacman.compat import effective_agent_args
+    from pacman.agent_specs import effective_agent_args
 
     defaults = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
     depth = defaults.get("depth")
@@ -194,7 +194,7 @@ def _run(args: argparse.Namespace, stack: contextlib.ExitStack, game_outputs: _G
     import numpy as np
 
     from pacman.agents import make_ghosts, parse_agent_args
-    from pacman.compat import effective_agent_args, make_pacman_agent
+    from pacman.agent_specs import effective_agent_args, make_pacman_agent
     from pacman.game import run_game, time_limit_problem
     from pacman.layout import load_layout
 

@@ -45,7 +45,7 @@ def recorded_agent(replay: Any) -> Any:
     from pacman.agents import make_ghosts
     from pacman.agents.evaluation import EVALUATIONS
     from pacman.agents.registry import PACMAN_AGENTS
-    from pacman.compat import make_pacman_agent
+    from pacman.agent_specs import make_pacman_agent
     from pacman.errors import PacmanError
 
     spec = replay.agents

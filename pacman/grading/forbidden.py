@@ -48,7 +48,8 @@ __all__ = [
 DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.agents",      # search, expectimax, minimax, alpha-beta, evaluations, trees, registry, simple agents
     "pacman.grading",     # the grader, its checks and the classic course runners
-    "pacman.compat",      # the classic API and its agent builders (which reach pacman.agents.registry)
+    "pacman.cs188",       # the classic API (which reaches pacman.agents.registry) and the classic graders
+    "pacman.agent_specs",  # the agent builder of the commands (which reaches pacman.agents.registry)
     "pacman.conformance",  # the simple reference engine and the textbook expectimax
     "pacman.bench",
     "pacman.batch",
@@ -61,8 +62,9 @@ DEFAULT_FORBIDDEN_IMPORTS = (
     "pacman.__main__",    # runs pacman.cli
 )
 #: The same for a classic CS188 file: the classic API (``util``, ``game``, ``ghostAgents``,
-#: all in ``pacman.compat.cs188``) is what such files import, so ``pacman.compat`` stays allowed.
-CLASSIC_FORBIDDEN_IMPORTS = tuple(name for name in DEFAULT_FORBIDDEN_IMPORTS if name != "pacman.compat")
+#: all in ``pacman.cs188``) is what such files import, so only the classic graders of ``pacman.cs188`` are forbidden.
+CLASSIC_FORBIDDEN_IMPORTS = tuple("pacman.cs188.grading" if name == "pacman.cs188" else name
+                                  for name in DEFAULT_FORBIDDEN_IMPORTS)
 
 #: Rules at most, and characters a rule may have.
 MAX_RULES = 200
@@ -78,7 +80,9 @@ _PROJECT_PACKAGES = ("pacman",)
 #: What can never be forbidden: the state API every submission uses.
 _NEVER_FORBIDDEN = ("pacman",)
 #: What a classic course can never forbid: the classic API its students import.
-_CLASSIC_API = ("pacman.compat.cs188", "util", "game", "ghostAgents")
+_CLASSIC_API = ("pacman.cs188", "util", "game", "ghostAgents")
+#: What a classic course may forbid inside the classic API's package: its graders.
+_CLASSIC_GRADERS = ("pacman.cs188.grading",)
 
 
 def forbidding_rule(name: str, rules: Iterable[str]) -> str | None:
@@ -128,7 +132,7 @@ def check_rules(value: Any, classic: bool = False) -> tuple[str, ...]:
                             f"(pacman.state, pacman.actions, ...); forbid its subpackages instead", position)
         if classic:
             covered = [api for api in _CLASSIC_API if forbidding_rule(api, [name]) or forbidding_rule(name, [api])]
-            if covered:
+            if covered and not forbidding_rule(name, _CLASSIC_GRADERS):
                 raise RuleError(f"{name!r} cannot be forbidden: it is (or holds) the classic API that "
                                 f"classic files import ({covered[0]})", position)
         if name.split(".")[0] in _PROJECT_PACKAGES and not _is_project_module(name):

@@ -261,7 +261,7 @@ def grade(
     report lists the violations. `starting(question_id, test_name)` is called
     before each test runs, `progress(question_id, verdict)` after.
     """
-    from pacman.grading.classic.detect import classic_hint, classic_imports, missing_classic_module
+    from pacman.cs188.grading.detect import classic_hint, classic_imports, missing_classic_module
 
     started = time.perf_counter()
     source = read_submission(submission)

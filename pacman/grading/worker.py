@@ -427,7 +427,7 @@ def main() -> None:
     # What the items need is imported (at module level) before the memory cap, so the cap is the submission's.
     classic = job.get("loader") == "classic"  # a classic CS188 file, graded on a classic test folder
     if classic:
-        from pacman.grading.classic.runner import RUNNERS as classic_runners, load_classic_submission, \
+        from pacman.cs188.grading.runner import RUNNERS as classic_runners, load_classic_submission, \
             local_copy, prepare_classic_api
 
         prepare_classic_api()

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from pacman.agents.ghosts import RandomGhost
-from pacman.agents.registry import make_pacman_agent, parse_agent_args
+from pacman.agent_specs import make_pacman_agent
+from pacman.agents.registry import parse_agent_args
 from pacman.agents.solver import SolverError, solve
 from pacman.batch.stats import mean_interval
 from pacman.files import write_json

@@ -1,4 +1,4 @@
-# A student file written against the classic CS188 API, for the tests of pacman.compat.cs188.
+# A student file written against the classic CS188 API, for the tests of pacman.cs188.
 # Written for this project (reflex, minimax, alpha-beta, expectimax, a custom evaluation); not CS188 code.
 
 import random

@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import sys
 
-from pacman.compat.cs188 import ClassicState
-from pacman.grading.classic.format import format_classic, read_classic_file
-from pacman.grading.classic.pacman_tree import play_pacman_tree
+from pacman.cs188 import ClassicState
+from pacman.cs188.grading.format import format_classic, read_classic_file
+from pacman.cs188.grading.pacman_tree import play_pacman_tree
 
 
 def _values(state, alg, depth, stop, partial):

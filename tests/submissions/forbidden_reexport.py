@@ -1,11 +1,11 @@
-"""Hostile: the library's agent through a module that re-exports it (pacman.compat.make_pacman_agent).
+"""Hostile: the library's agent through a module that re-exports it (pacman.agent_specs.make_pacman_agent).
 
 For an assignment that forbids only `agents`: the source imports nothing forbidden,
 and the runtime guard refuses the pacman.agents.registry import that the re-exporting
 function makes when it is called.
 """
 
-from pacman.compat import make_pacman_agent
+from pacman.agent_specs import make_pacman_agent
 
 
 class ExpectimaxAgent:

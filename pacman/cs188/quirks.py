@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.compat.cs188.engine_probe import python2_dict_order
+from pacman.cs188.engine_probe import python2_dict_order
 from pacman.errors import PacmanError
 
 __all__ = ["EngineQuirks", "QuirksError", "read_engine_quirks", "read_engine_quirks_statically", "run_course_engine",
@@ -408,7 +408,7 @@ def _isolated_command(command: list[str], home: str, scratch: str) -> tuple[list
 
 def run_course_engine(course_root: str | Path, python2: bool = False) -> dict[str, Any] | str:
     """Import the course's own ``game.py`` (and ``pacman.py``) in an isolated child process and return what it
-    answered (`pacman.compat.cs188.engine_probe`), or why it could not be asked, in a few words.
+    answered (`pacman.cs188.engine_probe`), or why it could not be asked, in a few words.
 
     The child runs no student code: the course folder's own files, first on its import path, read-only, with
     no network (where the system allows a namespace), a memory and CPU cap and `RUN_SECONDS` of wall clock.
@@ -418,7 +418,7 @@ def run_course_engine(course_root: str | Path, python2: bool = False) -> dict[st
     import sys
     import tempfile
     import time
-    from pacman.compat.cs188 import engine_probe
+    from pacman.cs188 import engine_probe
     from pacman.grading.sandbox import CHILD_PYTHON_FLAGS, _child_env
 
     root = Path(course_root).resolve()

@@ -1,6 +1,6 @@
 """Ask a CS188 course's own engine files what they do: the script of an isolated child process.
 
-Run by `pacman.compat.cs188.quirks` as ``python -I -B engine_probe.py COURSE FD [--python2]``. It imports
+Run by `pacman.cs188.quirks` as ``python -I -B engine_probe.py COURSE FD [--python2]``. It imports
 nothing of pacman-ai (its own module ``pacman`` would hide the course's ``pacman.py``), so it can run where
 the course's files are first on the import path. In the child it:
 
@@ -37,7 +37,7 @@ __all__ = ["python2_dict_order", "Py2Dict", "MEMORY_BYTES", "CPU_SECONDS"]
 
 #: The child's address space, at most.
 MEMORY_BYTES = 1 << 30
-#: The child's CPU seconds, at most (the parent's wall clock is `pacman.compat.cs188.quirks.RUN_SECONDS`).
+#: The child's CPU seconds, at most (the parent's wall clock is `pacman.cs188.quirks.RUN_SECONDS`).
 CPU_SECONDS = 10
 _MASK64 = (1 << 64) - 1
 _MIN_SIZE = 8

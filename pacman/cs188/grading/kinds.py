@@ -4,8 +4,8 @@ A test class reads its ``.test`` and ``.solution`` files when the course is
 loaded (errors name the file and line), describes the items the submission's
 process runs (`items`, `time_limits`: plain JSON data) and judges their outcomes.
 A class plugs in by subclassing `ClassicTest`, adding its item runner to
-`pacman.grading.classic.runner` and its name to
-`pacman.grading.classic.course.TEST_CLASSES` (``GraphGameTreeTest``,
+`pacman.cs188.grading.runner` and its name to
+`pacman.cs188.grading.course.TEST_CLASSES` (``GraphGameTreeTest``,
 ``PacmanGameTreeTest``, ``EvalAgentTest``).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import abc
 from typing import Any
 
-from pacman.grading.classic.format import ClassicFile
+from pacman.cs188.grading.format import ClassicFile
 from pacman.grading.sandbox import ItemOutcome
 
 __all__ = ["ClassicTest", "action_text", "agent_class"]
@@ -27,7 +27,7 @@ class ClassicTest(abc.ABC):
     """The ``class`` value of the ``.test`` files this class reads."""
     test_keys: tuple[str, ...] = ()
     """Every key its ``.test`` file may hold (classic names): any other is refused by name
-    (`pacman.grading.classic.format.UnknownClassicError`), never ignored."""
+    (`pacman.cs188.grading.format.UnknownClassicError`), never ignored."""
     solution_keys: tuple[str, ...] = ()
     """Every key its ``.solution`` file may hold."""
 
@@ -48,7 +48,7 @@ class ClassicTest(abc.ABC):
     the question, keeping its points so far) rather than failing the test (a game's crash)."""
 
     def stops(self, outcomes: list[ItemOutcome]) -> str | None:
-        """How the test ended its question (`pacman.grading.classic.questions.Verdict.stops`): ``"exit"`` when the
+        """How the test ended its question (`pacman.cs188.grading.questions.Verdict.stops`): ``"exit"`` when the
         student's code exited (``raiseNotDefined()``), ``"raised"`` when an exception escaped a test class that
         lets it (`exceptions_escape`), None otherwise."""
         errors = [outcome.error or "" for outcome in outcomes if not outcome.ok]

@@ -10,7 +10,7 @@ generation: ``optimal_actions``, ``alt_depth_actions``,
 and the number of states it explores. The columns of the other two blocks are
 plain action lists with no count, e.g. ``[["West", "East"], ["West"]]``. The
 columns of ``optimalActions`` are the right search with Stop among Pacman's
-actions and the right search without Stop (`pacman.grading.classic.solutions`
+actions and the right search without Stop (`pacman.cs188.grading.solutions`
 documents how the other two blocks are written). Some editions add ``action``
 and ``generated`` keys to this solution file; they are not used.
 
@@ -42,8 +42,8 @@ import warnings
 from typing import Any
 
 from pacman.errors import LayoutError
-from pacman.grading.classic.format import ClassicFile
-from pacman.grading.classic.kinds import ClassicTest, action_text, agent_class
+from pacman.cs188.grading.format import ClassicFile
+from pacman.cs188.grading.kinds import ClassicTest, action_text, agent_class
 from pacman.grading.sandbox import ItemOutcome
 from pacman.layout import LayoutWarning, parse_layout
 
@@ -236,7 +236,7 @@ def play_pacman_tree(item: dict[str, Any], ask: Any) -> tuple[list[Any], bool]:
 
     Returns (the records, whether the game ended). Seeds `random` as the docstring of this module says.
     """
-    from pacman.compat.cs188 import DirectionalGhost, state_class
+    from pacman.cs188 import DirectionalGhost, state_class
     from pacman.state import GameState
 
     seed = int(item["seed"])
@@ -275,7 +275,7 @@ def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     With no solution moves in `item`, the file is the instructor's reference and the
     solution's columns are written instead (`reference_columns`).
     """
-    from pacman.compat.cs188 import ClassicState, get_action
+    from pacman.cs188 import ClassicState, get_action
 
     if item["moves"] is None:
         return {"columns": reference_columns(module, item)}
@@ -298,7 +298,7 @@ def run_pacman_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
 
 def _view_class(generation: str) -> type:
     """A state of `generation` whose Pacman never has Stop (`no_stop`) and, at the root, only the `only` actions."""
-    from pacman.compat.cs188 import state_class
+    from pacman.cs188 import state_class
 
     class RestrictedState(state_class(generation)):  # type: ignore[misc]
         __slots__ = ("no_stop", "only")
@@ -324,7 +324,7 @@ def _view_class(generation: str) -> type:
 
 def _reference_column(agent: Any, view: Any, no_stop: bool, state_class: type, generation: str) -> list[Any]:
     """[[the reference's best actions, all ties, classic order], the states it explores] on `view`."""
-    from pacman.compat.cs188 import ClassicState, get_action
+    from pacman.cs188 import ClassicState, get_action
 
     root = state_class(view.game_state, view.pacman_direction, no_stop)
     ClassicState.getAndResetExplored()
@@ -365,7 +365,7 @@ def _own_values(view: Any, alg: str, depth: int, no_stop: bool) -> dict[str, flo
 
 
 def _partial_ply_column(view: Any, alg: str, depth: int, no_stop: bool) -> list[Any]:
-    from pacman.compat.cs188 import ClassicState
+    from pacman.cs188 import ClassicState
 
     ClassicState.getAndResetExplored()
     values = _own_values(view, alg, depth, no_stop)

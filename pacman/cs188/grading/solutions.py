@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacman.files import write_atomically
-from pacman.grading.classic.course import ClassicCourse
-from pacman.grading.classic.format import ClassicFormatError, format_classic, parse_classic_text, read_classic_file
-from pacman.grading.classic.grader import settle_generation, with_generation
+from pacman.cs188.grading.course import ClassicCourse
+from pacman.cs188.grading.format import ClassicFormatError, format_classic, parse_classic_text, read_classic_file
+from pacman.cs188.grading.grader import settle_generation, with_generation
 from pacman.grading.grader import SubmissionError, read_submission
 from pacman.grading.sandbox import check_sandbox_user, run_items
 
@@ -94,8 +94,8 @@ def _change(target: Path, text: str) -> SolutionChange:
 def _keep_shape(target: Path, values: dict[str, str]) -> dict[str, str]:
     """`values` without the optional diagnosis blocks an existing solution file leaves out (a course whose grader
     reads only ``optimalActions`` keeps its solutions in that shape); every block for a new file."""
-    from pacman.grading.classic.format import CLASSIC_KEYS
-    from pacman.grading.classic.pacman_tree import OPTIONAL_SOLUTION_KEYS
+    from pacman.cs188.grading.format import CLASSIC_KEYS
+    from pacman.cs188.grading.pacman_tree import OPTIONAL_SOLUTION_KEYS
 
     if not target.is_file():
         return values

@@ -122,7 +122,7 @@ def source_generation(source: str | bytes, filename: str) -> tuple[str | None, s
 
 def state_class(generation: str) -> type:
     """The ``GameState`` view of `generation`: `ClassicState` or `CurrentState`."""
-    from pacman.compat.cs188.state import ClassicState, CurrentState
+    from pacman.cs188.state import ClassicState, CurrentState
 
     return CurrentState if generation == CURRENT else ClassicState
 

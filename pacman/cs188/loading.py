@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pacman.compat.cs188.generation import CLASSIC, CURRENT, GENERATIONS, GenerationError, source_generation, \
+from pacman.cs188.generation import CLASSIC, CURRENT, GENERATIONS, GenerationError, source_generation, \
     state_class
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.user_code import ImportTimeout, frames_text, import_user_file

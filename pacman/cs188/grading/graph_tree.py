@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pacman.grading.classic.format import ClassicFile
-from pacman.grading.classic.kinds import ClassicTest, action_text, agent_class
+from pacman.cs188.grading.format import ClassicFile
+from pacman.cs188.grading.kinds import ClassicTest, action_text, agent_class
 from pacman.grading.sandbox import ItemOutcome
 
 __all__ = ["GraphGameTreeTest", "GraphTreeState", "GraphTree", "run_graph_tree", "ITEM_KIND"]
@@ -214,7 +214,7 @@ class GraphTreeState:
 
 def run_graph_tree(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     """The submission's side: build ``alg(depth=depth)``, ask for its action on the start state."""
-    from pacman.compat.cs188 import get_action
+    from pacman.cs188 import get_action
 
     tree = GraphTree(item)
     agent = agent_class(module, item["alg"])(depth=item["depth"])

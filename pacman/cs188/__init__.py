@@ -12,14 +12,14 @@ only; `ClassicState` / `CurrentState` are the course's ``GameState`` over ours;
 Python's `random` exactly as the course's do.
 """
 
-from pacman.compat.cs188.agent import (
+from pacman.cs188.agent import (
     ClassicAgent,
     build_classic_agent,
     classic_agent_args,
     classic_spec_path,
     effective_classic_args,
 )
-from pacman.compat.cs188.classic_game import (
+from pacman.cs188.classic_game import (
     CLASSIC_ORDER,
     Actions,
     Agent,
@@ -31,7 +31,7 @@ from pacman.compat.cs188.classic_game import (
     action_order,
     set_action_order,
 )
-from pacman.compat.cs188.generation import (
+from pacman.cs188.generation import (
     CLASSIC,
     CURRENT,
     GENERATIONS,
@@ -42,8 +42,8 @@ from pacman.compat.cs188.generation import (
     source_generation,
     state_class,
 )
-from pacman.compat.cs188.classic_util import MethodNotImplemented
-from pacman.compat.cs188.ghosts import (
+from pacman.cs188.classic_util import MethodNotImplemented
+from pacman.cs188.ghosts import (
     CLASSIC_GHOSTS,
     ClassicGhost,
     DirectionalGhost,
@@ -51,7 +51,7 @@ from pacman.compat.cs188.ghosts import (
     RandomGhost,
     classic_ghosts,
 )
-from pacman.compat.cs188.loading import (
+from pacman.cs188.loading import (
     CLASSIC_DIR,
     CLASSIC_MODULES,
     CURRENT_DIR,
@@ -62,7 +62,7 @@ from pacman.compat.cs188.loading import (
     is_classic_file,
     load_classic_module,
 )
-from pacman.compat.cs188.state import ClassicState, CurrentState, classic_legal_order
+from pacman.cs188.state import ClassicState, CurrentState, classic_legal_order
 
 #: The classic name of the state class: ``GameState.getAndResetExplored()`` reads as in the classic code.
 GameState = ClassicState

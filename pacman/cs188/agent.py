@@ -22,11 +22,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from pacman.actions import Action
-from pacman.compat.cs188.classic_game import Directions
-from pacman.compat.cs188.classic_util import MethodNotImplemented
-from pacman.compat.cs188.generation import CLASSIC, GENERATIONS, state_class
-from pacman.compat.cs188.loading import file_generation, is_classic_agent, load_classic_module
-from pacman.compat.cs188.state import ClassicState
+from pacman.cs188.classic_game import Directions
+from pacman.cs188.classic_util import MethodNotImplemented
+from pacman.cs188.generation import CLASSIC, GENERATIONS, state_class
+from pacman.cs188.loading import file_generation, is_classic_agent, load_classic_module
+from pacman.cs188.state import ClassicState
 from pacman.errors import AgentSpecError, describe_failure
 from pacman.state import GameState
 

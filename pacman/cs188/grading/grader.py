@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable
 
 from pacman.grading.checks import TestResult, shared_failure
-from pacman.grading.classic.course import ClassicCourse, ClassicQuestion
-from pacman.grading.classic.questions import SCORING, Verdict, question_score
+from pacman.cs188.grading.course import ClassicCourse, ClassicQuestion
+from pacman.cs188.grading.questions import SCORING, Verdict, question_score
 from pacman.grading.forbidden import find_violations
 from pacman.grading.grader import (
     GradeReport,
@@ -44,7 +44,7 @@ def settle_generation(course: ClassicCourse, source: str, submission: str | Path
     would: it calls its own names), and refused, naming both names, only when
     the folder does not say.
     """
-    from pacman.compat.cs188 import CLASSIC, GENERATIONS, GenerationError, source_generation
+    from pacman.cs188 import CLASSIC, GENERATIONS, GenerationError, source_generation
 
     name = Path(submission).name
     by_folder = course.generation
@@ -155,14 +155,14 @@ def grade_course(
 
 def course_context(course: ClassicCourse, generation: str) -> str:
     """What the report's first line says about a course: its generation and its engine's quirks."""
-    from pacman.compat.cs188 import GENERATIONS
+    from pacman.cs188 import GENERATIONS
 
     title = GENERATIONS[generation].title.replace("the ", "", 1)
     how = course.generation_evidence if course.generation else "the student file's names"
     engine = course.engine.describe() if course.engine is not None else \
         "engine: the classic one (no game.py or pacman.py beside the test folder)"
-    from pacman.compat.cs188.quirks import DEFAULT_ORDER
-    from pacman.grading.classic.order_fit import order_note
+    from pacman.cs188.quirks import DEFAULT_ORDER
+    from pacman.cs188.grading.order_fit import order_note
 
     order = "" if course.order_source == "order" else "; questions: the subfolders, sorted (CONFIG gives no order)"
     fit = order_note(course, course.engine.action_order if course.engine is not None else DEFAULT_ORDER, generation)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from pacman.actions import Action
-from pacman.compat.cs188.classic_game import Actions, Agent, CurrentAgent, Directions
-from pacman.compat.cs188.classic_util import Counter, chooseFromDistribution, manhattanDistance
-from pacman.compat.cs188.state import ClassicState
+from pacman.cs188.classic_game import Actions, Agent, CurrentAgent, Directions
+from pacman.cs188.classic_util import Counter, chooseFromDistribution, manhattanDistance
+from pacman.cs188.state import ClassicState
 from pacman.errors import AgentSpecError
 from pacman.state import GameState
 

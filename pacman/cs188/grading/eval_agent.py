@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from pacman.errors import LayoutError
-from pacman.grading.classic.format import ClassicFile
-from pacman.grading.classic.kinds import ClassicTest, agent_class
+from pacman.cs188.grading.format import ClassicFile
+from pacman.cs188.grading.kinds import ClassicTest, agent_class
 from pacman.grading.sandbox import ItemOutcome
 from pacman.layout import LayoutWarning, load_layout, parse_layout
 
@@ -269,7 +269,7 @@ class EvalAgentTest(ClassicTest):
 
 
 def _ghost(spec: list[Any]) -> Any:
-    from pacman.compat.cs188 import DirectionalGhost, RandomGhost
+    from pacman.cs188 import DirectionalGhost, RandomGhost
 
     name, index, *args = spec
     return (RandomGhost if name == "RandomGhost" else DirectionalGhost)(int(index), *args)
@@ -277,7 +277,7 @@ def _ghost(spec: list[Any]) -> Any:
 
 def run_eval_agent(module: Any, item: dict[str, Any]) -> dict[str, Any]:
     """The submission's side: the games, in sequence, with `random` seeded once."""
-    from pacman.compat.cs188 import GENERATIONS, ClassicState, state_class
+    from pacman.cs188 import GENERATIONS, ClassicState, state_class
     from pacman.state import GameState
 
     names = GENERATIONS[item.get("generation") or "classic"]

@@ -1,4 +1,4 @@
-"""Compatibility with other Pacman projects' files: `pacman.compat.cs188` for the CS188 classic API.
+"""Compatibility with other Pacman projects' files: `pacman.cs188` for the CS188 classic API.
 
 `make_pacman_agent` and `effective_agent_args` are the application-level way to
 build a Pacman agent from a spec: as `pacman.agents.registry` does, and a classic CS188
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pacman.compat.cs188 import build_classic_agent, classic_spec_path, effective_classic_args
+from pacman.cs188 import build_classic_agent, classic_spec_path, effective_classic_args
 
 __all__ = ["make_pacman_agent", "effective_agent_args"]
 
@@ -27,7 +27,7 @@ def make_pacman_agent(name: str, args: dict[str, Any] | None = None) -> Any:
         return _sb3_agent(name, args)
     if classic_spec_path(name) is not None:
         return build_classic_agent(name, args)
-    return registry.make_pacman_agent(name, args)
+    return registry.build_agent(name, args)
 
 
 def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str | None = None) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def effective_agent_args(name: str, args: Mapping[str, Any] | None = None, ghost
         return sb3_agent_args(name, args)
     if classic_spec_path(name) is not None:
         return effective_classic_args(name, args)
-    return registry.effective_agent_args(name, args, ghosts=ghosts)
+    return registry.effective_args(name, args, ghosts=ghosts)
 
 
 def _is_sb3(name: Any) -> bool:

@@ -5,7 +5,7 @@ depend on:
 
 - legal actions are plain strings in the classic order West, Stop, East, North,
   South (among those legal), or the order of the course's own engine
-  (`pacman.compat.cs188.classic_game.set_action_order`); a ghost never has Stop; [] once the game is over;
+  (`pacman.cs188.classic_game.set_action_order`); a ghost never has Stop; [] once the game is over;
 - a state's identity (``==``, ``hash``, the explored set) is the score, the food,
   the capsules, and every agent's position, direction and scared timer, not the
   win/lose flags. An agent's direction is that of its last move other than Stop
@@ -25,7 +25,7 @@ the same position for it, its scared timer not ticking.
 from __future__ import annotations
 
 from pacman.actions import Action
-from pacman.compat.cs188.classic_game import (
+from pacman.cs188.classic_game import (
     _ON_ORDER,
     CLASSIC_ORDER,
     AgentState,
@@ -58,7 +58,7 @@ _follow_order(action_order())
 
 def classic_legal_order(legal: tuple[Action, ...]) -> tuple[str, ...]:
     """Our legal actions as classic strings, in the classic order West, Stop, East, North, South (or the
-    order a course's engine gives, `pacman.compat.cs188.classic_game.set_action_order`)."""
+    order a course's engine gives, `pacman.cs188.classic_game.set_action_order`)."""
     ordered = _ORDERED.get(legal)
     if ordered is None:
         ordered = _ORDERED[legal] = tuple(sorted((a.value for a in legal), key=_RANK.__getitem__))

@@ -35,7 +35,7 @@ from dataclasses import replace, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacman.grading.classic.format import (
+from pacman.cs188.grading.format import (
     ClassicFile,
     ClassicFormatError,
     UnknownClassicError,
@@ -43,11 +43,11 @@ from pacman.grading.classic.format import (
     read_classic_file,
 )
 from pacman.grading.forbidden import CLASSIC_FORBIDDEN_IMPORTS, RuleError, check_rules
-from pacman.grading.classic.eval_agent import EvalAgentTest
-from pacman.grading.classic.graph_tree import GraphGameTreeTest
-from pacman.grading.classic.kinds import ClassicTest
-from pacman.grading.classic.pacman_tree import PacmanGameTreeTest
-from pacman.grading.classic.questions import CONFIG_KEYS, QUESTION_CLASSES, TEST_POINTS_KEY
+from pacman.cs188.grading.eval_agent import EvalAgentTest
+from pacman.cs188.grading.graph_tree import GraphGameTreeTest
+from pacman.cs188.grading.kinds import ClassicTest
+from pacman.cs188.grading.pacman_tree import PacmanGameTreeTest
+from pacman.cs188.grading.questions import CONFIG_KEYS, QUESTION_CLASSES, TEST_POINTS_KEY
 
 __all__ = ["ClassicCourse", "ClassicQuestion", "load_course", "is_classic_course", "folder_generation", "TEST_CLASSES",
            "TOP_CONFIG_KEYS", "SKIPPED_PREFIXES"]
@@ -103,7 +103,7 @@ class ClassicCourse:
     order_source: str = "order"
     """``"order"`` (the top CONFIG's) or ``"folders"`` (no ``order``: the subfolders, sorted)."""
     engine: Any = None
-    """The course's own engine quirks (`pacman.compat.cs188.quirks.EngineQuirks`) read from its
+    """The course's own engine quirks (`pacman.cs188.quirks.EngineQuirks`) read from its
     ``game.py`` / ``pacman.py`` beside the test folder; None when it ships none."""
 
     @property
@@ -332,14 +332,14 @@ def load_course(directory: str | os.PathLike[str], solutions: bool = True,
     """Read and check a classic course folder; ClassicFormatError naming the file and line if anything is wrong.
 
     With ``solutions=False`` the ``.solution`` files are neither needed nor read
-    (to write them: `pacman.grading.classic.solutions.write_solutions`). With
+    (to write them: `pacman.cs188.grading.solutions.write_solutions`). With
     `questions`, only those questions and what they depend on are read (the
     course's ``-q``): a question of the course that is not asked for is never
     opened. A question whose files name something pacman-ai does not understand
     is loaded as not gradable (`ClassicQuestion.problem`), costing that question only. `action_order`
     (``--action-order``) replaces the order the course's engine gives.
     """
-    from pacman.compat.cs188.quirks import EngineQuirks, read_engine_quirks
+    from pacman.cs188.quirks import EngineQuirks, read_engine_quirks
 
     root = Path(directory)
     config = read_classic_file(root / "CONFIG")

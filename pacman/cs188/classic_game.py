@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pacman.compat.cs188.classic_util import manhattanDistance, nearestPoint, raiseNotDefined
+from pacman.cs188.classic_util import manhattanDistance, nearestPoint, raiseNotDefined
 
 __all__ = ["Agent", "CurrentAgent", "Directions", "Actions", "Configuration", "AgentState", "Grid", "CLASSIC_ORDER",
            "action_order", "set_action_order"]
@@ -75,7 +75,7 @@ def action_order() -> tuple[str, ...]:
 def set_action_order(order: tuple[str, ...] | list[str] | None) -> None:
     """Make lists of legal actions follow `order` (a permutation of the five actions; None: the classic order),
     as a course whose ``game.py`` lists its directions in another order does
-    (`pacman.compat.cs188.quirks`)."""
+    (`pacman.cs188.quirks`)."""
     chosen = CLASSIC_ORDER if order is None else tuple(order)
     if sorted(chosen) != sorted(CLASSIC_ORDER):
         raise ValueError(f"an order of actions must list the five actions once each, got {list(chosen)}")

@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from pacman.compat.cs188.quirks import DEFAULT_ORDER
+from pacman.cs188.quirks import DEFAULT_ORDER
 
 __all__ = ["solutions_order", "order_note", "parse_action_order", "OrderError", "ACTION_ORDER_FLAG"]
 
@@ -53,7 +53,7 @@ def parse_action_order(text: str) -> tuple[str, ...]:
 @contextlib.contextmanager
 def _playing(order: tuple[str, ...]) -> Iterator[None]:
     """The compatibility layer's order set to `order`, and Python's `random` state kept, for the block only."""
-    from pacman.compat.cs188 import action_order, set_action_order
+    from pacman.cs188 import action_order, set_action_order
 
     before, state = action_order(), random.getstate()
     set_action_order(order)
@@ -66,8 +66,8 @@ def _playing(order: tuple[str, ...]) -> Iterator[None]:
 
 def _alpha_beta_counts(item: dict[str, Any]) -> list[int]:
     """The states a textbook alpha-beta explores before each of the solution's Pacman moves."""
-    from pacman.compat.cs188 import ClassicState
-    from pacman.grading.classic.pacman_tree import play_pacman_tree
+    from pacman.cs188 import ClassicState
+    from pacman.cs188.grading.pacman_tree import play_pacman_tree
 
     depth = int(item["depth"])
 
@@ -118,7 +118,7 @@ def _fits(tests: list[tuple[Any, str]], order: tuple[str, ...]) -> bool:
 
 
 def _alpha_beta_tests(course: Any, generation: str) -> list[tuple[Any, str]]:
-    from pacman.grading.classic.pacman_tree import PacmanGameTreeTest
+    from pacman.cs188.grading.pacman_tree import PacmanGameTreeTest
 
     return [(test, test.test_file.generation or generation) for question in course.questions
             if question.problem is None for test in question.tests

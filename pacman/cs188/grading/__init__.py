@@ -7,9 +7,9 @@ The format, the question classes and the test classes are documented in
 ``docs/cs188.md``.
 """
 
-from pacman.grading.classic.course import ClassicCourse, ClassicQuestion, is_classic_course, load_course
-from pacman.grading.classic.format import ClassicFormatError, parse_classic_text, read_classic_file
-from pacman.grading.classic.grader import grade_course
+from pacman.cs188.grading.course import ClassicCourse, ClassicQuestion, is_classic_course, load_course
+from pacman.cs188.grading.format import ClassicFormatError, parse_classic_text, read_classic_file
+from pacman.cs188.grading.grader import grade_course
 
 __all__ = [
     "ClassicCourse",
