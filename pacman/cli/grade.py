@@ -14,15 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pacman.cli.args import UsageError
+from pacman.cli import grade_class
+from pacman.cli.args import UsageError, positive_float
 from pacman.files import output_problem
+from pacman.user_code import IMPORT_SECONDS, IMPORT_SECONDS_VARIABLE
 
 __all__ = ["add_parser", "run"]
 
 DEFAULT_ASSIGNMENT = "expectimax"
-#: Seconds a submission's module-level code may run (`pacman.grading.sandbox.IMPORT_TIME_LIMIT`; said by --help,
-#: which does not import the grader).
-IMPORT_SECONDS = 10
 #: The exit status of a grading that ran but could not grade every question (a classic question naming a test
 #: class pacman-ai does not know): the report and result files say which; the total is not the whole grade.
 EXIT_INCOMPLETE = 3
@@ -40,13 +39,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "says the write budget was only polled. "
                     "The report goes to stdout; --json and --gradescope write result files. A submission that "
                     "cannot be graded at all (it does not compile, its module-level code fails or takes longer than "
-                    f"{IMPORT_SECONDS:g} s, or it defines none of the classes and functions graded) is one line "
+                    f"{IMPORT_SECONDS:g} s, --import-seconds, or it defines none of the classes and functions graded) is one line "
                     "naming the file and why, and nothing is graded. Exit status: 0 graded; 2 nothing graded (a "
                     "usage error, a mistake in the folder, or such a submission); "
-                    f"{EXIT_INCOMPLETE} graded, but some question could not be (the report names it and why).")
+                    f"{EXIT_INCOMPLETE} graded, but some question could not be (the report names it and why); "
+                    f"for a class, {grade_class.EXIT_NOT_ALL_GRADED} when some student is not fully graded "
+                    "(the gradebook says who).")
     grade.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
                        help="shipped assignment id, assignment directory, or classic test folder (test_cases)")
-    grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py", help="the student's file")
+    grade.add_argument("submission", nargs="?", metavar="SUBMISSION.py|DIR",
+                       help="the student's file, or a folder of a whole class's submissions")
     grade.add_argument("--question", action="append", default=None, metavar="ID",
                        help="grade only this question (repeat for several); in a classic folder, as its -q, only "
                             "that question and those it depends on are read")
@@ -75,7 +77,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "(North,South,East,West,Stop), sorted, or the five actions comma-separated (the "
                             "report's first line names the order a folder's alpha-beta solutions fit)")
     grade.add_argument("--force", action="store_true",
-                       help="with --write-solutions: replace .solution files whose values differ")
+                       help="with --write-solutions: replace .solution files whose values differ; for a class: "
+                            "overwrite an existing --out")
+    grade.add_argument("--import-seconds", type=positive_float, default=None, metavar="SECONDS",
+                       help=f"the time a submission's module-level code may take (default: {IMPORT_SECONDS:g})")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
                        help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
                             f"(default: {DEFAULT_ASSIGNMENT}; a classic test folder is graded on the student's "
@@ -88,6 +93,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="with --gradescope-package: bundle dependency wheels for this CPython version on "
                             "Linux x86-64 (e.g. 3.10, the python3 of Gradescope's Ubuntu 22.04 image), "
                             "downloaded by pip, instead of repacking the ones installed here")
+    grade_class.add_arguments(grade)
     return grade
 
 
@@ -107,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
         raise _usage("--requirement is for --gradescope-package (what its setup.sh has pip install)")
     if args.assignment is None:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
+    if args.submission is not None and os.path.isdir(args.submission):
+        return grade_class.run(args)
+    grade_class.refuse_class_flags(args)
+    if args.import_seconds is not None:  # the sandbox reads the limit in force (pacman.user_code.import_seconds)
+        os.environ[IMPORT_SECONDS_VARIABLE] = repr(args.import_seconds)
     if _is_classic(args.assignment):
         return _grade_classic(args)
     if args.write_solutions:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from pacman.user_code import IMPORT_SECONDS, import_seconds
 from pacman.process_guard import stop_on_signals
 from pacman.errors import PacmanError
 from pacman.grading import jail
@@ -48,10 +49,11 @@ from pacman.grading.reaper import children as _children_now, end_children
 __all__ = ["ItemOutcome", "SandboxRun", "SandboxError", "run_items", "check_sandbox_user", "IMPORT_TIME_LIMIT",
            "WRITE_BUDGET", "MAX_PROCESSES", "MAX_THREADS", "namespace_unavailable", "printed_line"]
 
-#: Seconds a submission may take to import (module-level code included), from when its process starts loading it:
-#: past it the grader stops the import, naming the line it was on when the child last said (`_ImportPlace` in
-#: `pacman.grading.worker`).
-IMPORT_TIME_LIMIT = 10.0
+#: Seconds a submission may take to import (module-level code included), from when its process starts loading it,
+#: by default: past it the grader stops the import, naming the line it was on when the child last said
+#: (`_ImportPlace` in `pacman.grading.worker`). The one limit of every command that imports a user's file
+#: (`pacman.user_code.IMPORT_SECONDS`); `pacman.user_code.import_seconds` is the one in force (``--import-seconds``).
+IMPORT_TIME_LIMIT = IMPORT_SECONDS
 #: Seconds the grader's own start of a child (Python, the project's modules, the namespace) may take before it
 #: loads the submission; a busy machine's slowness there is not the submission's import time.
 _STARTUP_LIMIT = 30.0
@@ -777,7 +779,7 @@ def _run_child(source: str, path: str, items: list[dict], time_limits: list[floa
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     todo = list(range(first, len(items)))
-    cpu = sum(time_limits[i] for i in todo) + IMPORT_TIME_LIMIT + 5
+    cpu = sum(time_limits[i] for i in todo) + import_seconds() + 5
     job = {"nonce": nonce, "fd": write_fd, "source": source, "path": path, "memory_mb": memory_mb,
            "cpu_seconds": cpu, "items": [(i, items[i]) for i in todo],
            "processes": _SANDBOX_PROCESSES if ids is not None else None, "loader": loader,
@@ -916,7 +918,7 @@ def _read_messages(process: subprocess.Popen, read_fd: int, nonce: str, time_lim
                     event = message.get("event")
                     if event == "loading" and not status.loading:
                         status.loading = True
-                        deadline = time.monotonic() + IMPORT_TIME_LIMIT
+                        deadline = time.monotonic() + import_seconds()
                         if watch is not None:
                             watch.loading()
                     elif event == "importing" and not ready:
@@ -997,10 +999,11 @@ def _import_place(message: dict) -> str | None:
 
 
 def _import_limit_text(place: str | None) -> str:
-    """Why an import was stopped at `IMPORT_TIME_LIMIT`, with the line it was on (`place`) when known."""
+    """Why an import was stopped at its time limit (`import_seconds`), with the line it was on (`place`) when
+    known."""
     where = f"stopped at {place}" if place else "a loop at import?"
-    return (f"importing the submission took longer than {IMPORT_TIME_LIMIT:g} s, the time limit of its "
-            f"module-level code ({where})")
+    return (f"importing the submission took longer than {import_seconds():g} s, the time limit of its "
+            f"module-level code ({where}; --import-seconds allows more)")
 
 
 class _Output:
