@@ -54,7 +54,8 @@ MAX_TABLE_BYTES = 16 * 2**20
 #: The most multiply-adds a sweep of the games against two ghosts together may take (`two_ghost_cost`): each sweep
 #: moves both ghosts over a table of (open cells) x (5 x open cells)^2 floats a game, as two products by the
 #: ghosts' (5 x open cells)-square matrix of moves. The cap keeps their build to about two seconds (a few hundred
-#: sweeps) and takes in every two-ghost maze of the harness's sets (docs/search-strength.md, "Two ghosts at once").
+#: sweeps) and takes in every two-ghost maze of the harness's sets (docs/search-strength.md, "The exact value of
+#: one-dot games").
 MAX_TWO_GHOST_COST = 100_000_000
 #: Value iteration stops once no value moves by more than this.
 TOLERANCE = 1e-13

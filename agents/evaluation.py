@@ -97,7 +97,7 @@ _BETTER = _Weights(capsule_price=25.0, lost_penalty=2000.0, step_price=1.5, scar
 _SAFE = _BETTER._replace(scared_pull=0.0, room_price=60.0)
 #: `scaled`: `safe`'s danger terms (a ghost within one step, within five, the room) at full weight where Pacman's
 #: region has at least SCALED_FULL cells, shrinking linearly to nothing at SCALED_NONE cells or fewer
-#: (docs/search-strength.md, "Near the optimum on small mazes")
+#: (docs/search-strength.md, "The exact value of one-dot games")
 SCALED_NONE, SCALED_FULL = 24, SMALL_MAZE_CELLS
 #: `scaled`'s lost-game penalty at SCALED_NONE cells or fewer (`safe`'s 2,000 from SCALED_FULL up, linear between):
 #: with the deeper search of a small maze, a loss priced at 2,000 made Pacman wait where the optimum goes
@@ -309,7 +309,7 @@ scaled_evaluation.function.__doc__ = """`safe`, with its fear of ghosts scaled t
     default depth ("auto") on small mazes, a loss priced at 2,000 made Pacman
     wait where the optimum goes. Over 300 random small mazes no weight was tuned on,
     its gap to the optimal win probability is about a third of `safe`'s
-    (docs/search-strength.md, "Near the optimum on small mazes"). Its bounds
+    (docs/search-strength.md, "Held-out: 300 random small mazes"). Its bounds
     (`scaled_bounds_within`) are `better_bounds_within` with each maze's weights.
     """
 scaled_bounds_within.__doc__ = """(low, high) holding `scaled_evaluation` of every state that `plies` moves of Pacman
@@ -359,7 +359,7 @@ def _most_eaten(plies: int, food_left: int, food_steps: float, capsules_left: in
 #: The weight of the dot games' chance in `dots_evaluation` where the games are played against all of the maze's
 #: ghosts at once (one ghost, or two with their games together: `DotGames.joint`): a won game is worth this much
 #: more than a lost one on top of `scaled`'s difference, so the chance decides a move and `scaled` breaks its ties
-#: (docs/search-strength.md, "Two ghosts at once, and the chance's weight").
+#: (docs/search-strength.md, "The exact value of one-dot games").
 DOT_GAMES_WEIGHT = 30000.0
 #: ... and where the chance is a product over the ghosts' own games (three ghosts or more, or two whose games
 #: together would cost too much): an estimate, which `scaled` is left more say beside.

@@ -50,7 +50,7 @@ MAX_CORE_SEARCH_LEAVES = 3 * 10**10
 #: ExpectimaxAgent's ``depth="auto"`` (the default): this depth, and on a small maze deeper, while the searches of
 #: a move together count no more than SMALL_MAZE_NODES nodes (docs/search-strength.md, "Deeper on small mazes").
 #: The budget is the largest whose moves take at most 20 ms at the 99th percentile on the slowest machine measured
-#: (docs/search-strength.md, "The budget on a slower machine").
+#: (docs/search-strength.md, "Time a move").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 70_000
 #: The largest node_limit taken: days of search a move on any machine, and within what both engines count
@@ -58,7 +58,7 @@ SMALL_MAZE_NODES = 70_000
 MAX_NODE_LIMIT = 10**12
 #: Under a node budget on a small maze (``depth="auto"``'s, or a `node_limit`), past depth 2 each search goes this
 #: many plies deeper than the last: 2, 4, 6, ... (`deepening_step`). There each search mostly re-walks the table the
-#: last one filled, so fewer searches reach deeper in the same nodes (docs/search-strength.md, "Two plies at a time").
+#: last one filled, so fewer searches reach deeper in the same nodes (docs/search-strength.md, "Deeper on small mazes").
 DEEPENING_STEP = 2
 #: Decisions an agent remembers at most (`_SearchAgent` with ``depth="auto"`` on a small maze, or a `node_limit`):
 #: the cache is emptied when it fills, when a game starts and with the table (`clear_table`).
@@ -928,7 +928,7 @@ class ExpectimaxAgent(_SearchAgent):
     `node_limit` without a time limit) is remembered for the rest of the game
     (at most DECISION_CACHE_SIZE of them): a position met again is answered
     with the same move unsearched, and `last_search` says so (``nodes`` 0,
-    ``extra["cached"]`` True; docs/search-strength.md, "Positions met again").
+    ``extra["cached"]`` True; docs/search-strength.md, "Deeper on small mazes").
 
     The search's extent may also be given whole, as `depth`: ``ExpectimaxAgent(Nodes(2000))``, `Depth`,
     `Time` or `Auto` (the keywords above give these; `budget` holds the one chosen).

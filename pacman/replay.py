@@ -66,7 +66,7 @@ class MoveSearch:
     """Time the decision took."""
     cached: bool = False
     """The agent remembered this decision rather than searched it (its ``extra["cached"]``: the decision cache,
-    docs/search-strength.md, "Positions met again"); `nodes` is then 0. Written as ``"cached": true``."""
+    docs/search-strength.md, "Deeper on small mazes"); `nodes` is then 0. Written as ``"cached": true``."""
 
     @classmethod
     def from_search(cls, info: Any) -> MoveSearch | None:

@@ -9,10 +9,11 @@ and is listed in `FIGURES` below with the command a reader runs to get it and it
 kind, which says how it is checked (`KINDS`):
 
 - **exact** figures (game outcomes, file sizes, tree values, the GIF's frames,
-  the memory estimates, compare outputs) are the same on every machine; the
-  default check makes them again (a `render` function writes the text between the
-  markers; a `verify` checks a table's exact columns or a command's output, with
-  the machine's parts such as a run's time left out) and fails, naming each figure
+  the screenshot, the memory estimates, the grader's limits, compare outputs)
+  are the same on every machine; the default check makes them again (a `render`
+  function writes the text between the markers; a `verify` checks a table's
+  exact columns, a command's output or a picture, with the machine's parts such
+  as a run's time left out) and fails, naming each figure
   that differs; ``--write`` writes the text as the command gives it. The slow ones
   (``slow=True``, up to a minute) are checked with ``--all`` (CI).
 - **timing** figures (seconds, steps per second) depend on the machine and its
@@ -34,13 +35,14 @@ listed in `NOT_FIGURES` (versions, limits, defaults): the default check and
 
 Usage:
 
-    python scripts/docs_figures.py                    # check the fast exact figures (the tests do this)
-    python scripts/docs_figures.py --all              # ... and the slow ones (CI does this)
-    python scripts/docs_figures.py --write            # write the exact figures into the documents
-    python scripts/docs_figures.py --write --gif      # ... and record docs/game.gif again
-    python scripts/docs_figures.py --timings          # measure the timings, print them with their commands
-    python scripts/docs_figures.py --list             # every figure, its document and its command
-    python scripts/docs_figures.py --lint             # only: is every figure-looking number marked?
+    python scripts/docs_figures.py                        # check the fast exact figures (the tests do this)
+    python scripts/docs_figures.py --all                  # ... and the slow ones (CI does this)
+    python scripts/docs_figures.py --write                # write the exact figures into the documents
+    python scripts/docs_figures.py --write --gif          # ... and record docs/game.gif again
+    python scripts/docs_figures.py --write --screenshot   # ... and make docs/screenshot.png again
+    python scripts/docs_figures.py --timings              # measure the timings, print them with their commands
+    python scripts/docs_figures.py --list                 # every figure, its document and its command
+    python scripts/docs_figures.py --lint                 # only: is every figure-looking number marked?
 
 To add a figure: put the markers around its text in the document, add a `Figure`
 to `FIGURES` or `RECORDED_AND_TIMED` (its name, document, command and kind, and
@@ -273,6 +275,13 @@ def _default_evaluation(m: Measurements) -> str:
     return f"`{DEFAULT_EVALUATION}`"
 
 
+def _import_seconds(m: Measurements) -> str:
+    """The default time limit of importing a user's file (every command's --import-seconds)."""
+    from pacman.user_code import IMPORT_SECONDS
+
+    return f"{IMPORT_SECONDS:g} s"
+
+
 def _course_engine_limits(m: Measurements) -> str:
     """The limits of the child that asks a course's engine, from the constants that set them."""
     from pacman.cs188 import engine_probe, quirks
@@ -282,6 +291,29 @@ def _course_engine_limits(m: Measurements) -> str:
             ("memory", f"{engine_probe.MEMORY_BYTES >> 30} GiB of address space"),
             ("CPU time", f"{engine_probe.CPU_SECONDS} s"), ("wall clock", f"{quirks.RUN_SECONDS:g} s"),
             ("output", "captured, not shown")]
+    return "\n\n| limit | value |\n|---|---|\n" + "\n".join(f"| {name} | {value} |" for name, value in rows) + "\n\n"
+
+
+def _grade_limits(m: Measurements) -> str:
+    """The limits a grading holds a submission to, from the constants of the sandbox and its worker that set them."""
+    from pacman.grading import sandbox, worker
+
+    def megabytes(count: int) -> str:
+        return f"{count >> 20} MB"
+
+    rows = [("wall clock", "each tree, position and game: the assignment's `time_limit` (`move_time_limit` and "
+                           "`game_time_limit` for a game), held by the grader"),
+            ("memory", "the assignment's `memory_mb` (`RLIMIT_AS`)"),
+            ("import", f"{sandbox.IMPORT_TIME_LIMIT:g} s for the submission's module-level code"),
+            ("disk writes", f"{megabytes(sandbox.WRITE_BUDGET)} over the whole grading, all its processes together "
+                            f"(what it prints left out); {megabytes(worker._OUTPUT_LIMIT)} a file"),
+            ("CPU time", f"the time limits of the tests started, plus {sandbox.IMPORT_CPU_LIMIT:g} s for the import, "
+                         "over every thread of every process"),
+            ("processes", f"{sandbox.MAX_PROCESSES} at once"),
+            ("threads", f"{sandbox.MAX_THREADS} in each process"),
+            ("sockets", "none"),
+            ("printed output", f"never a failure; the report keeps the first and last {sandbox._OUTPUT_KEPT:,} "
+                               "characters of each test's")]
     return "\n\n| limit | value |\n|---|---|\n" + "\n".join(f"| {name} | {value} |" for name, value in rows) + "\n\n"
 
 
@@ -382,6 +414,73 @@ def _gif_matches(m: Measurements, root: Path) -> list[str]:
     if problems:
         problems[-1] += "; run scripts/docs_figures.py --write --gif"
     return problems
+
+
+#: docs/screenshot.png: a frame of the window's own drawing (the board, the values panel, the status line), as
+#: `play --record FOLDER` writes it: the renderer the window draws with, off screen, one frame per glide step.
+SCREENSHOT_COMMAND = "pacman-ai play --layout medium --display none --seed 7 --max-moves 60 --record frames"
+#: The frame of SCREENSHOT_COMMAND that is the screenshot: the start, then two frames a round, so frame
+#: 1 + 2 x 60 is the board after move 60, before the end's banner.
+SCREENSHOT_FRAME_NUMBER = 121
+SCREENSHOT_FRAME = f"frame_{SCREENSHOT_FRAME_NUMBER:05d}.png"
+
+
+def _screenshot_command(m: Measurements) -> str:
+    return f"frame {SCREENSHOT_FRAME_NUMBER} of `{SCREENSHOT_COMMAND}`"
+
+
+def _screenshot_made(m: Measurements) -> Path:
+    """The frame of SCREENSHOT_COMMAND that docs/screenshot.png must be, recorded now."""
+    frame = m.recorded(SCREENSHOT_COMMAND) / SCREENSHOT_FRAME
+    if not frame.is_file():
+        raise FigureError(f"`{SCREENSHOT_COMMAND}` wrote no {SCREENSHOT_FRAME} (did the game end sooner?)")
+    return frame
+
+
+def _search_time_band(layout_name: str, cell: int) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the values panel's "time" line in a frame of `layout_name` at `cell` pixels:
+    how long the search took, the one part of a frame that differs run to run. Drawn off screen by the window's
+    own renderer (pygame's font module only, as the renderer needs: no window)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from pacman import Action, GameState, load_layout
+    from pacman.view.renderer import Renderer
+
+    layout = load_layout(layout_name)
+    renderer = Renderer(layout, cell=cell, panel=True)
+    surface = pygame.Surface(renderer.size)
+    renderer.draw(surface, GameState.initial(layout), values={action: 0.0 for action in Action}, chosen=Action.STOP,
+                  info={"depth": 2, "nodes": 1, "ms": 1.0, "evaluation": "dots", "cached": False})
+    line = next(rect for text, rect in renderer.last_layout["panel"] if text.startswith("time"))
+    return renderer.panel_left, line.top, renderer.size[0], line.bottom
+
+
+def _screenshot_matches(m: Measurements, root: Path) -> list[str]:
+    """docs/screenshot.png against the frame its command records now: the size, and every pixel but the search's
+    time (`_search_time_band`)."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    from pacman.view.renderer import cell_pixels
+
+    stored_path = root / "docs" / "screenshot.png"
+    again = "; the view's drawing changed: run python scripts/docs_figures.py --write --screenshot"
+    if not stored_path.is_file():
+        return [f"{stored_path}: missing{again}"]
+    fresh = _screenshot_made(m)
+    with Image.open(stored_path) as stored_file, Image.open(fresh) as made_file:
+        stored, made = stored_file.convert("RGB"), made_file.convert("RGB")
+    if stored.size != made.size:
+        return [f"docs/screenshot.png is {stored.size[0]}x{stored.size[1]} pixels; {_screenshot_command(m)} is "
+                f"{made.size[0]}x{made.size[1]} now{again}"]
+    band = _search_time_band("medium", cell_pixels(1.0))
+    for picture in (stored, made):
+        ImageDraw.Draw(picture).rectangle((band[0], band[1], band[2] - 1, band[3] - 1), fill=(0, 0, 0))
+    differs = ImageChops.difference(stored, made).getbbox()
+    if differs is not None:
+        return [f"docs/screenshot.png differs from {_screenshot_command(m)} (pixels {differs[0]},{differs[1]} to "
+                f"{differs[2]},{differs[3]}; the search's time, which differs run to run, left out){again}"]
+    return []
 
 
 BATCH_COMMAND = "pacman-ai batch --layout small --agent-args depth=2 --games 1000 --jobs 2 --out small.jsonl"
@@ -929,8 +1028,10 @@ FIGURES: tuple[Figure, ...] = (
            "pacman-ai play --layout medium|tricky --seed 1 --display none --html g.html [--max-moves 40]", "exact",
            _web_page_doc),
     Figure("game-gif", "README.md", GIF_COMMAND, "exact", _gif_command, verify=_gif_matches),
+    Figure("screenshot", "README.md", SCREENSHOT_COMMAND, "exact", _screenshot_command, verify=_screenshot_matches),
     Figure("readme-default-agent", "README.md", "pacman-ai play --help", "exact", _default_agent),
     Figure("play-default-evaluation", "docs/guide/play.md", "pacman-ai play --help", "exact", _default_evaluation),
+    Figure("import-seconds", "docs/guide/evaluation.md", "pacman-ai play --help", "exact", _import_seconds),
     Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.cs188.quirks'", "exact",
            _course_engine_limits),
     Figure("cs188-default-forbidden", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
@@ -939,6 +1040,8 @@ FIGURES: tuple[Figure, ...] = (
            _classic_forbidden_example),
     Figure("grading-forbidden-example", "docs/grading.md", "python -c 'import pacman.grading.forbidden'", "exact",
            _default_forbidden),
+    Figure("grade-limits", "docs/guide/grade.md", "python -c 'import pacman.grading.sandbox'", "exact",
+           _grade_limits),
     Figure("layouts-table", "docs/guide/layouts.md", "pacman-ai layouts", "exact", _console("pacman-ai layouts")),
     Figure("solve-threeway", "docs/guide/solve.md", "pacman-ai solve threeway", "exact",
            _console("pacman-ai solve threeway")),
@@ -1085,7 +1188,6 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     # the grader's limits (pacman.grading.sandbox: IMPORT_TIME_LIMIT, the output kept, the watch's period)
     ('docs/grading.md', 'first and last 2,000 characters'), ('docs/grading.md', "time limit, 10 s for the"),
     ('docs/grading.md', 'every 0.2 s of CPU time'), ('docs/grading.md', 'keeping the first and last 2,000'),
-    ('docs/guide/grade.md', 'runs longer than 10 s'), ('docs/guide/grade.md', 'first and last 2,000 characters'),
     ('docs/search-strength.md', 'move is made (about 1 KB,'),
     ('docs/cs188.md', 'with a memory cap (1024 MB'),
     ('docs/cs188.md', 'MB), a CPU-time cap, 8 MB'),
@@ -1102,7 +1204,6 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     ('docs/grading.md', 'budget (less 4 KB'),
     ('docs/grading.md', '32.0 MB they may write'),
     ('docs/grading.md', 'Ubuntu 24.04'),
-    ('docs/guide/grade.md', 'where the 32 MB write'),
     ('docs/grading.md', 'that took 1 s'),
     ('docs/grading.md', 'a line, or one every 10 s'),
     ('docs/grading.md', 'module, `exit()`, 10 s'),
@@ -1330,6 +1431,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the figures into the documents instead of "
                                                              "checking them")
     parser.add_argument("--gif", action="store_true", help="with --write: record docs/game.gif again too")
+    parser.add_argument("--screenshot", action="store_true",
+                        help="with --write: make docs/screenshot.png again too (a frame of the window's drawing)")
     parser.add_argument("--timings", action="store_true",
                         help="measure the timing figures again and print them with their commands (with --write: "
                              "write them too)")
@@ -1343,6 +1446,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.gif and not args.write:
         parser.error("--gif records docs/game.gif again: give it with --write")
+    if args.screenshot and not args.write:
+        parser.error("--screenshot makes docs/screenshot.png again: give it with --write")
     if args.repeat < 1:
         parser.error("--repeat: expected a positive number of runs")
     figures = FIGURES
@@ -1445,6 +1550,10 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
                     target = root / "docs" / "game.gif"
                     target.write_bytes(measurements.recorded(GIF_COMMAND).read_bytes())
                     print(f"recorded {target.relative_to(root)}: {GIF_COMMAND}")
+                elif figure.name == "screenshot" and args.screenshot:
+                    target = root / "docs" / "screenshot.png"
+                    target.write_bytes(_screenshot_made(measurements).read_bytes())
+                    print(f"recorded {target.relative_to(root)}: {_screenshot_command(measurements)}")
                 elif extra:
                     for problem in extra:
                         print(f"{figure.name}: {problem}", file=sys.stderr)
@@ -1468,7 +1577,8 @@ def _run(args: argparse.Namespace, figures: tuple[Figure, ...]) -> int:
             (root / document).write_text(text, encoding="utf-8")
     if differ and not args.write:
         print(f"docs_figures: {differ} figure(s) differ from what their commands give now; "
-              f"run python scripts/docs_figures.py --write (and --gif for docs/game.gif) for exact ones; a recorded "
+              f"run python scripts/docs_figures.py --write (and --gif for docs/game.gif, --screenshot for "
+              f"docs/screenshot.png) for exact ones; a recorded "
               f"figure's text is written by hand from its results file or its command", file=sys.stderr)
     return 1 if differ else 0
 

@@ -1,5 +1,5 @@
 """The depth the default agent's search reaches on random small mazes, with the table's score-free keys (the
-default) and without them (docs/search-strength.md, "One position, two scores").
+default) and without them (docs/search-strength.md, "Deeper on small mazes").
 
     python scripts/search_depths.py [--mazes 20] [--positions 14] [--first 0] [--seed 5]
 

@@ -6,13 +6,14 @@ per maze (an upper bound on calibrating the weights maze by maze), beside each s
                                      [--dearer 0,200,1000]
                                      [--cache DIR] [--per-maze]
 
-An experiment of docs/search-strength.md ("What it does not reach"), not a
-setting: for each lost-game penalty L (`--lost`) and each extra price E of a
-dot left (`--dearer`), `scaled`'s weights on mazes of 24 cells or fewer are
-set to lost penalty L and a dot's price raised by E in each worker process
-(both are weights, so the compiled core plays them with no new code), and the
-policy of the default agent's search with `scaled` (`expectimax`, depth "auto",
-`evaluation=scaled`, the default evaluation when this was written; its search on these
+An experiment, not a setting (CHANGELOG.md, 2026-11-26: weights chosen maze by maze, tried and not
+adopted; docs/search-strength.md, "What the default does not reach"): for each
+lost-game penalty L (`--lost`) and each extra price E of a dot left (`--dearer`),
+`scaled`'s weights on mazes of 24 cells or fewer are set to lost penalty L and
+a dot's price raised by E in each worker process (both are weights, so the
+compiled core plays them with no new code), and the policy of the default
+agent's search with `scaled` (`expectimax`, depth "auto", `evaluation=scaled`,
+the default evaluation when this was written; its search on these
 mazes, all under 64 cells, deepens under `--budget` nodes a move, `--step`
 plies at a time past depth 2: by default its own, `SMALL_MAZE_NODES` and
 `DEEPENING_STEP`) is valued exactly on every maze, as

@@ -135,9 +135,10 @@ CROSS162 = "%%%%%%%%\n%%%.%%%%\n%%% %%%%\n%.G   .%\n%%%P%%%%\n%%%%%%%%\n"
 
 @needs_core
 def test_the_default_wins_the_optimum_of_tuning_maze_69_where_depth_two_wins_a_quarter_of_it(monkeypatch):
-    """On one of the tuning mazes that set the budget (docs/search-strength.md, "What it gives"), exactly: the
-    default wins 1/4 (the optimum) and depth 2 1/16; a node limit of 20,000 wins the optimum too, one ply at a
-    time or two, but 10,000 two plies at a time only 1/8: how deep the budget reaches decides it."""
+    """On one of the tuning mazes that set the budget (docs/search-strength.md, "Measuring the gap: the research
+    harness"), exactly: the default wins 1/4 (the optimum) and depth 2 1/16; a node limit of 20,000 wins the
+    optimum too, one ply at a time or two, but 10,000 two plies at a time only 1/8: how deep the budget reaches
+    decides it."""
     maze = random_maze(69)
     assert (maze.family, maze.layout.text) == ("fork", FORK69)
     layout = maze.layout
@@ -156,10 +157,11 @@ def test_the_default_wins_the_optimum_of_tuning_maze_69_where_depth_two_wins_a_q
 @needs_core
 def test_the_budget_wins_the_optimum_of_tuning_maze_162_where_10000_nodes_win_nothing(monkeypatch):
     """On the maze that was the worst of the tuning set at 40,000 nodes when the budget was raised to 160,000
-    (docs/search-strength.md, "What it gives"), exactly: the default wins the optimum, and so do 40,000 nodes,
-    one ply at a time or two. With the table's score-free keys ("One position, two scores") 20,000 nodes two
-    plies at a time win it too, where they won nothing before; 10,000 nodes two plies at a time, and 15,000
-    one ply at a time, win nothing (the mark of a knife-edge decision: 5,000 one at a time win 19.9%)."""
+    (docs/search-strength.md, "Measuring the gap: the research harness"), exactly: the default wins the optimum,
+    and so do 40,000 nodes, one ply at a time or two. With the table's score-free keys (the same page, "Deeper on
+    small mazes") 20,000 nodes two plies at a time win it too, where they won nothing before; 10,000 nodes two
+    plies at a time, and 15,000 one ply at a time, win nothing (the mark of a knife-edge decision: 5,000 one at
+    a time win 19.9%)."""
     maze = random_maze(162)
     assert (maze.family, maze.layout.text) == ("cross", CROSS162)
     layout = maze.layout
@@ -182,7 +184,7 @@ FORK136 = "%%%%%%%%%\n%.    ..%\n%%%P %%%%\n%%% G%%%%\n%%%%%%%%%\n"
 
 @needs_core
 def test_tuning_maze_136_is_won_for_certain_from_5000_nodes_one_ply_at_a_time_or_two(monkeypatch):
-    """Deepening two plies at a time (DEEPENING_STEP, docs/search-strength.md, "Two plies at a time") was chosen on
+    """Deepening two plies at a time (DEEPENING_STEP, docs/search-strength.md, "Deeper on small mazes") was chosen on
     the tuning set, where this maze moved most: one ply at a time, 160,000 nodes won 897/976 of it. Since the
     table keeps bounds ("Bounds in the table") the default wins it for certain, the optimum, and so does a node
     limit of 5,000 one ply at a time or two."""
@@ -226,9 +228,9 @@ def test_held_out_mazes_gap_of_the_default_agent_as_measured():
     """Held-out random mazes 1,000,000-1,000,099 (never tuned on): the default agent's exact mean gap to the
     optimum with `auto`'s budget at 70,000 nodes, deepening two plies at a time, the table's bounds, its score-free
     keys and `scaled`'s lost-game penalty, root ties going to the move the depth before chose
-    (docs/search-strength.md, "Ties to the shallower search's choice"): 0.183 points (0.171 with ties to action
-    order, "One position, two scores"; 0.219 with the score in the keys; 0.084 with the budget at 160,000, 0.190
-    there before the bounds, 0.426 one ply at a time; 0.301 with the budget at 40,000, 1.276 at 20,000); depth 2
+    (docs/search-strength.md, "Deeper on small mazes"): 0.183 points (0.171 with ties to action order, as the
+    score-free keys were first measured; 0.219 with the score in the keys; 0.084 with the budget at 160,000,
+    0.190 there before the bounds, 0.426 one ply at a time; 0.301 with the budget at 40,000, 1.276 at 20,000); depth 2
     (a fixed depth: no depth before), 6.907."""
     from research.gap import optimum
     gaps, two_gaps = [], []

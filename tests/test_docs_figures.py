@@ -17,9 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "docs_figures.py"
-FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "readme-default-agent",
-              "play-default-evaluation", "cs188-engine-limits", "layouts-table",
-              "solve-threeway",
+FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "screenshot", "readme-default-agent",
+              "play-default-evaluation", "import-seconds", "cs188-engine-limits", "cs188-default-forbidden", "cs188-forbidden-example",
+              "grading-forbidden-example", "grade-limits", "layouts-table", "solve-threeway",
               "mcts-rollouts", "strength-default-agent", "memory-estimates"]
 
 
@@ -38,6 +38,7 @@ def copy(tmp_path):
         (root / path.parent.relative_to(ROOT)).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, root / path.relative_to(ROOT))
     shutil.copy(ROOT / "docs" / "game.gif", root / "docs" / "game.gif")
+    shutil.copy(ROOT / "docs" / "screenshot.png", root / "docs" / "screenshot.png")
     return root
 
 
@@ -106,6 +107,24 @@ def test_a_gif_that_does_not_match_its_command_is_reported(tmp_path, copy):
     assert done.returncode == 1
     assert "docs/game.gif is 40x30 pixels, 1 frames; `pacman-ai play --display none --seed 7 --max-moves 150 " \
            "--record docs/game.gif --zoom 0.75` now records" in done.stdout
+
+
+def test_a_screenshot_the_window_no_longer_draws_is_reported_with_the_command_to_run(tmp_path, copy):
+    from PIL import Image
+
+    shot = copy / "docs" / "screenshot.png"
+    with Image.open(shot) as image:
+        stale = image.convert("RGB")
+    stale.putpixel((20, 20), (255, 0, 255))  # one pixel of the board, not the search's time
+    stale.save(shot)
+    done = _script(tmp_path, "--root", str(copy), "--only", "screenshot")
+    assert done.returncode == 1
+    assert ("docs/screenshot.png differs from frame 121 of `pacman-ai play --layout medium --display none --seed 7 "
+            "--max-moves 60 --record frames` (pixels 20,20 to 21,21; ") in done.stdout
+    assert "run python scripts/docs_figures.py --write --screenshot" in done.stdout
+    done = _script(tmp_path, "--root", str(copy), "--only", "screenshot", "--write", "--screenshot")
+    assert done.returncode == 0 and "recorded docs/screenshot.png: frame 121 of" in done.stdout
+    assert _script(tmp_path, "--root", str(copy), "--only", "screenshot").returncode == 0
 
 
 @pytest.mark.parametrize("spoil, message", [

@@ -1,4 +1,4 @@
-"""The table's score-free keys (docs/search-strength.md, "One position, two scores"): where each move searches
+"""The table's score-free keys (docs/search-strength.md, "Deeper on small mazes"): where each move searches
 from scratch, a position reached with two scores is one table entry, whose value moves with the score."""
 
 from __future__ import annotations

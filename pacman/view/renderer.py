@@ -72,7 +72,7 @@ def search_panel(agent: Any, search: Any) -> dict[str, Any]:
 
 def remembered(search: Any) -> bool:
     """Whether a `last_search` is a decision the agent remembered rather than searched (its ``extra["cached"]``:
-    the search agents' decision cache, docs/search-strength.md, "Positions met again")."""
+    the search agents' decision cache, docs/search-strength.md, "Deeper on small mazes")."""
     extra = getattr(search, "extra", None)
     return bool(extra.get("cached")) if isinstance(extra, dict) else False
 

@@ -6,5 +6,5 @@ probability and expected score of a deterministic agent's policy on a maze,
 `gap` compares agents with the solver's optimum over many mazes, `regret` splits
 an agent's gap over its decisions, and `pictures` draws positions with the moves
 agents make there. `scripts/optimality_gap.py` runs them (docs/search-strength.md,
-"Near the optimum on small mazes"). `policy` needs scipy (the ``test`` extra).
+"Measuring the gap: the research harness"). `policy` needs scipy (the ``test`` extra).
 """
