@@ -27,7 +27,8 @@ import statistics
 import pytest
 
 from pacman.batch import GameConfig
-from pacman.compare import Comparison, Sprt, SprtHypotheses, sprt_path, wilcoxon_signed_rank
+from pacman.compare import (CompareError, Comparison, Sprt, SprtHypotheses, compare, sprt_path,
+                            wilcoxon_signed_rank)
 from pacman.compare.report import format_comparison
 
 #: (won, score) of A and of B on each seed.
@@ -131,3 +132,59 @@ def test_the_report_counts_the_finished_games_without_a_partner_in_words(extra, 
     result = _comparison()
     result.unpaired = extra  # what the runner counts: games in the file whose partner never finished
     assert format_comparison(result).endswith(words)
+
+
+#: Two agents on the same 50 seeds: "steady" wins 49 games with 520 points each and loses one at -400; "hunter"
+#: wins 45, eating scared ghosts (1,700 points a win), and loses 5 at -400. Hunter's mean score is higher
+#: (1,490 against 501.6), steady's win rate is higher (98% against 90%).
+STEADY = [(i != 7, 520 if i != 7 else -400) for i in range(50)]
+HUNTER = [(i % 10 != 3, 1700 if i % 10 != 3 else -400) for i in range(50)]
+
+
+def _ranked(names: list[str], sides: list[list[tuple[bool, int]]], rank_by: str | None = None) -> Comparison:
+    config = GameConfig.create("small", "expectimax", {"depth": 1})
+    extra = {} if rank_by is None else {"rank_by": rank_by}
+    return Comparison(names=names, configs=[config] * len(names), games=len(sides[0]), seed=0,
+                      records={name: [_line(i, *game) for i, game in enumerate(side)]
+                               for name, side in zip(names, sides)}, **extra)
+
+
+def test_the_table_ranks_the_higher_win_rate_first_even_with_the_lower_mean_score():
+    result = _ranked(["hunter", "steady"], [HUNTER, STEADY])
+    ranking = result.ranking()
+    assert [(row["rank"], row["name"], row["win_rate"], row["mean_score"]) for row in ranking] == [
+        (1, "steady", 0.98, pytest.approx(501.6)), (2, "hunter", 0.90, pytest.approx(1490.0))]
+    # Bradley-Terry counts a seed won by the higher score: hunter is the better rated, and ranked second.
+    assert ranking[1]["rating"] > ranking[0]["rating"]
+    table = format_comparison(result).splitlines()
+    assert table[4].split()[:2] == ["1", "steady"] and table[5].split()[:2] == ["2", "hunter"]
+    assert result.to_dict()["rank_by"] == "win-rate"
+
+
+def test_rank_by_score_puts_the_higher_mean_score_first():
+    result = _ranked(["steady", "hunter"], [STEADY, HUNTER], rank_by="score")
+    assert [(row["rank"], row["name"]) for row in result.ranking()] == [(1, "hunter"), (2, "steady")]
+    assert result.to_dict()["rank_by"] == "score"
+    # Equal mean scores: the win rate breaks the tie.
+    tied = [(i < 25, 500) for i in range(50)], [(i < 40, 500) for i in range(50)]
+    assert [row["name"] for row in _ranked(["fewer", "more"], list(tied), rank_by="score").ranking()] == \
+        ["more", "fewer"]
+
+
+def test_equal_win_rates_are_ordered_by_mean_score_and_equal_sides_share_a_rank():
+    lower = [(won, score - 10) for won, score in STEADY]
+    result = _ranked(["lower", "steady", "copy"], [lower, STEADY, list(STEADY)])
+    assert [(row["rank"], row["name"]) for row in result.ranking()] == [(1, "steady"), (1, "copy"), (3, "lower")]
+
+
+def test_the_command_line_orders_are_the_ranking_modules():
+    from pacman.cli import build_parser
+    from pacman.cli.compare import RANK_BY as CLI_RANK_BY
+    from pacman.compare.ranking import DEFAULT_RANK_BY, RANK_BY
+
+    assert CLI_RANK_BY == RANK_BY and CLI_RANK_BY[0] == DEFAULT_RANK_BY
+    parser = build_parser()
+    assert parser.parse_args(["compare", "--config", "a:", "--config", "b:"]).rank_by == "win-rate"
+    assert parser.parse_args(["compare", "--config", "a:", "--config", "b:", "--rank-by", "score"]).rank_by == "score"
+    with pytest.raises(CompareError, match="rank by 'wins': expected one of win-rate, score"):
+        compare([GameConfig.create("small", "greedy")] * 2, games=2, rank_by="wins")

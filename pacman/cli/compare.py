@@ -23,6 +23,7 @@ from pacman.cli.args import (EXIT_GAMES_FAILED, UsageError, check_run_flags, fai
                               max_moves, non_negative_int, positive_float, positive_int, stop_status, stop_words)
 from pacman.errors import PacmanError
 from pacman.limits import MAX_MOVES_HELP, NO_LIMIT
+from pacman.user_code import IMPORT_SECONDS_HELP, VERBOSE_HELP, parse_import_seconds
 
 __all__ = ["add_parser", "run", "parse_config", "DEFAULT_GAMES", "DEFAULT_SPRT_GAMES"]
 
@@ -34,6 +35,9 @@ DEFAULT_SPRT_GAMES = 5000
 #: The flags a --config may set, and the GameConfig field each sets.
 SIDE_FLAGS = {"--layout": "layout", "--pacman": "pacman", "--agent-args": "agent_args", "--ghosts": "ghosts",
               "--num-ghosts": "num_ghosts"}
+#: The orders of --rank-by, the default first: `pacman.compare.ranking.RANK_BY` (not imported to build the parser,
+#: which would load the batch machinery into every command; tests/test_compare_exact.py checks they agree).
+RANK_BY = ("win-rate", "score")
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -43,8 +47,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Play two or more configurations on the same seeds (game i of each has the same seed), in "
                     "parallel, and compare them seed by seed: paired win-rate difference with McNemar's exact test, "
                     "mean score difference with t and bootstrap intervals and the Wilcoxon signed-rank test; with "
-                    "--sprt, a sequential test that stops as soon as the answer is clear; with three or more, a "
-                    "ranked table with pairwise win probabilities and Bradley-Terry ratings. Each configuration is "
+                    "--sprt, a sequential test that stops as soon as the answer is clear; a table ranked by win "
+                    "rate, then mean score (--rank-by score for the other order), with pairwise win probabilities "
+                    "and Bradley-Terry ratings. Each configuration is "
                     "--config NAME:FLAGS, e.g. --config d2:'--agent-args depth=2'; flags outside --config are "
                     "shared.",
         epilog="example: pacman-ai compare --layout tricky --config d2:'--agent-args depth=2' "
@@ -97,8 +102,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                          help="write the comparison as JSON (what --json prints: the configurations, the paired "
                               "statistics, the ranking, the sequential test) to FILE, replaced whole when the run "
                               "ends (not when it is interrupted)")
+    compare.add_argument("--rank-by", choices=RANK_BY, default=RANK_BY[0],
+                         help="the order of the ranked table: win-rate (the higher win rate first, the mean score "
+                              "breaking ties; the default) or score (the higher mean score first, the win rate "
+                              "breaking ties)")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON instead of a table")
     compare.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    compare.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
+    compare.add_argument("--import-seconds", type=parse_import_seconds, default=None, metavar="SECONDS",
+                         help=IMPORT_SECONDS_HELP)
     return compare
 
 
@@ -198,6 +210,14 @@ class _SprtProgress:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai compare`; returns the exit status (130 when interrupted)."""
+    from pacman.user_code import applied, current_options
+
+    # --verbose and --import-seconds hold for the whole run: the imports here, and every game's job to a worker.
+    with applied(current_options(args.verbose, args.import_seconds)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from pacman.batch.cluster import dask_executor
     from pacman.batch.config import check_batch_numbers, default_jobs, validate_config
     from pacman.batch.results import check_out, check_writable
@@ -268,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
         result = compare(named, games, args.seed, sprt=sprt, jobs=jobs, executor=executor, out=args.out,
                          resume=args.resume, overwrite=args.force,
                          on_game=progress, on_resume=None if progress is None else progress.resumed,
-                         on_pair=sprt_progress)
+                         on_pair=sprt_progress, rank_by=args.rank_by)
         if description is not None:
             result.executor = description
     for display in (progress, sprt_progress):

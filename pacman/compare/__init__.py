@@ -15,6 +15,8 @@ Modules, by topic:
   difference, t and bootstrap intervals, the Wilcoxon signed-rank test;
 - `sprt`: the sequential probability ratio test (hypotheses, LLR, bounds);
 - `rating`: pairwise win probabilities and Bradley-Terry ratings;
+- `ranking`: the order of a ranked table (win rate, then mean score, or ``--rank-by score``),
+  shared with the class contest of `pacman.grading.leaderboard`;
 - `comparison`: `compare` and `Comparison`;
 - `report`, `plot`: the text report and the plots.
 
@@ -36,6 +38,7 @@ from pacman.compare.paired import (
     unpaired_difference_interval,
     wilcoxon_signed_rank,
 )
+from pacman.compare.ranking import DEFAULT_RANK_BY, RANK_BY, competition_ranks, rank_key
 from pacman.compare.rating import Rating, bradley_terry, pairwise
 from pacman.compare.sprt import MIN_PAIRS, Sprt, SprtError, SprtHypotheses, fixed_sample_pairs, sprt_path
 
@@ -62,4 +65,8 @@ __all__ = [
     "pairwise",
     "MIN_PAIRS",
     "MAX_COMPARED",
+    "RANK_BY",
+    "DEFAULT_RANK_BY",
+    "rank_key",
+    "competition_ranks",
 ]

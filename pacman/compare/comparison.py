@@ -42,6 +42,7 @@ from pacman.compare.paired import (
     unpaired_difference_interval,
     wilcoxon_signed_rank,
 )
+from pacman.compare.ranking import DEFAULT_RANK_BY, RANK_BY, competition_ranks, rank_key
 from pacman.compare.rating import Rating, bradley_terry_ratings, pairwise, win_probabilities
 from pacman.compare.sprt import Sprt, SprtHypotheses, fixed_sample_pairs
 
@@ -208,6 +209,9 @@ class Comparison:
     """The signal that stopped the run, if one did."""
     stopped_by: str = ""
     """What stopped the run: a signal's name or what its executor did."""
+    rank_by: str = DEFAULT_RANK_BY
+    """The order of `ranking`: ``"win-rate"`` (then mean score) or ``"score"`` (then win rate);
+    `pacman.compare.ranking`."""
     executor: str = ""
     """What ran the games."""
     unpaired: int = 0
@@ -254,7 +258,9 @@ class Comparison:
         return bradley_terry_ratings(self.scores(), seed=self.seed % 2**32)
 
     def ranking(self) -> list[dict[str, Any]]:
-        """One row per configuration, best rating first: name, label, win rate and interval, mean score, rating."""
+        """One row per configuration, best first in the order `rank_by` names (by default the win rate, then the mean
+        score): rank (equal win rate and mean score share one), name, label, win rate and interval, mean score,
+        rating."""
         ratings = self.ratings()
         rows = []
         for number, name in enumerate(self.names):
@@ -267,7 +273,10 @@ class Comparison:
                          "mean_score": math.fsum(scores) / len(scores) if scores else None,
                          "rating": ratings[number].rating, "rating_interval": [ratings[number].low,
                                                                                ratings[number].high]})
-        return sorted(rows, key=lambda row: -row["rating"])
+        # Stable: sides with equal keys keep the order they were given in.
+        rows.sort(key=lambda row: rank_key(row["win_rate"], row["mean_score"], self.rank_by))
+        keys = [rank_key(row["win_rate"], row["mean_score"], self.rank_by) for row in rows]
+        return [{"rank": rank, **row} for rank, row in zip(competition_ranks(keys), rows)]
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-ready data: the configurations, the ranking, pairwise probabilities, paired stats."""
@@ -277,7 +286,7 @@ class Comparison:
                                                                                           self.configs)],
             "seed": self.seed, "games_planned": self.games, "pairs": self.pairs, "unpaired": self.unpaired,
             "played": self.played, "seconds": round(self.seconds, 3), "interrupted": self.interrupted,
-            "executor": self.executor,
+            "executor": self.executor, "rank_by": self.rank_by,
             "ranking": self.ranking() if self.pairs else [],
             "win_probabilities": {a: {b: (None if i == j or math.isnan(probabilities[i, j])
                                           else float(probabilities[i, j]))
@@ -336,6 +345,7 @@ def compare(
     on_game: Callable[[dict[str, Any]], None] | None = None,
     on_resume: Callable[[Sequence[dict[str, Any]]], None] | None = None,
     on_pair: Callable[[int, SprtResult | None], None] | None = None,
+    rank_by: str = DEFAULT_RANK_BY,
 ) -> Comparison:
     """Play `games` games of each configuration on the same seeds and compare them pair by pair.
 
@@ -351,13 +361,17 @@ def compare(
     it may play. `on_game` is called with every new line, `on_resume` once with
     the lines read back from a resumed file (as `run_batch` calls them), and
     `on_pair` with the number of seeds complete (in order) and the test's state,
-    whenever it grows.
+    whenever it grows. `rank_by` is the order of the ranked table
+    (`Comparison.ranking`): ``"win-rate"`` (then mean score, the default) or
+    ``"score"`` (then win rate).
 
     >>> result = compare({"d1": GameConfig.create("test", "expectimax", {"depth": 1}),   # doctest: +SKIP
     ...                   "d2": GameConfig.create("test", "expectimax", {"depth": 2})}, games=20)
     >>> result.win_difference, result.mcnemar_p                                         # doctest: +SKIP
     """
     named = _named_configs(configs)
+    if rank_by not in RANK_BY:
+        raise CompareError(f"rank by {rank_by!r}: expected one of {', '.join(RANK_BY)}")
     if isinstance(sprt, str):
         sprt = SprtHypotheses.parse(sprt)
     if sprt is not None and len(named) != 2:
@@ -423,7 +437,7 @@ def compare(
             on_game(record)
         advance()
 
-    comparison = Comparison(names=names, configs=validated, games=games, seed=seed)
+    comparison = Comparison(names=names, configs=validated, games=games, seed=seed, rank_by=rank_by)
     started = time.perf_counter()
     try:
         batch = run_batch(validated, games, seed, jobs=jobs, executor=executor, out=out, resume=resume,

@@ -65,8 +65,8 @@ def format_comparison(comparison: Comparison) -> str:
     ranking = comparison.ranking()
     rows = [["rank", "configuration", "games", "won", "win rate", "95% interval", "mean score", "rating",
              "95% interval"]]
-    for rank, row in enumerate(ranking, 1):
-        rows.append([str(rank), row["name"], str(row["games"]), str(row["wins"]), _percent(row["win_rate"]),
+    for row in ranking:
+        rows.append([str(row["rank"]), row["name"], str(row["games"]), str(row["wins"]), _percent(row["win_rate"]),
                      _interval(row["win_interval"], _percent),
                      "-" if row["mean_score"] is None else f"{row['mean_score']:.1f}",
                      f"{row['rating']:+.0f}", _interval(row["rating_interval"], lambda v: f"{v:+.0f}")])

@@ -44,6 +44,7 @@ __all__ = [
     "PositionsTest",
     "GamesTest",
     "AssignmentTest",
+    "Contest",
     "Question",
     "Assignment",
     "load_assignment",
@@ -78,8 +79,10 @@ MAX_TOML_BYTES = 1 << 20
 MAX_STARTER_BYTES = 1 << 20
 #: Levels a tree test's tree may have below its root (the submission's search recurses on them).
 MAX_TREE_TEST_HEIGHT = 200
-#: Games one games test may play.
+#: Games one games test may play; also the most games of a contest, over all its layouts.
 MAX_GAMES = 10_000
+#: Layouts a contest ([leaderboard]) may have.
+MAX_CONTEST_LAYOUTS = 20
 #: Seconds any time limit may be.
 MAX_TIME_LIMIT = 3600.0
 #: Points any question, test or threshold may be worth.
@@ -216,6 +219,58 @@ class Question:
 
 
 @dataclass(frozen=True)
+class Contest:
+    """The assignment's contest (its ``[leaderboard]`` table): every student's code on the same seeded games.
+
+    The code that plays is the one `question` grades: for a question whose games
+    the project's expectimax plays with the submission's evaluation, the student's
+    ``better_evaluation`` inside that expectimax at the question's depth; for an
+    agent question, the student's `agent_class`. `games_tests` gives the games as
+    games tests, which the grading sandbox plays as it plays a games test.
+    """
+
+    question: str
+    """The id of the question whose code plays."""
+    layouts: tuple[Layout, ...]
+    """The contest layouts, in order."""
+    games: int
+    """Games per layout."""
+    seed: int
+    """The first seed: every layout's games have seeds `seed`, `seed` + 1, ..."""
+    ghost_kind: str
+    """The ghosts' kind (`pacman.agents.ghosts.GHOST_KINDS`)."""
+    num_ghosts: int | None
+    """Ghosts kept of each layout's (its first ones); None: all of them."""
+    agent: str
+    """"project": the project's expectimax with the submission's evaluation; "submission": its `agent_class`."""
+    agent_class: str
+    """The submission's class that plays (agent "submission")."""
+    depth: int
+    """Plies of the search (not used by ReflexAgent)."""
+    evaluation: str
+    """The evaluation the search is given: "submission" (its better_evaluation) or a registered one."""
+    max_moves: int
+    """Pacman moves before a game is cut off."""
+    move_time_limit: float
+    """Seconds per move; a slower move ends the game as timed out."""
+    game_time_limit: float
+    """Seconds per game; a longer game ends as timed out."""
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """The seeds of every layout's games, in order."""
+        return tuple(range(self.seed, self.seed + self.games))
+
+    def games_tests(self) -> tuple[GamesTest, ...]:
+        """The contest as one games test per layout (worth no points, without thresholds), for the sandbox."""
+        return tuple(GamesTest(f"contest-{layout.name}", 0.0, layout, self.ghost_kind,
+                               layout.num_ghosts if self.num_ghosts is None else self.num_ghosts, self.seeds,
+                               self.agent, self.depth, self.evaluation, self.max_moves, self.move_time_limit,
+                               self.game_time_limit, (), 0, self.agent_class)
+                     for layout in self.layouts)
+
+
+@dataclass(frozen=True)
 class Assignment:
     """A loaded, validated assignment."""
 
@@ -231,6 +286,8 @@ class Assignment:
     """The memory cap of the submission's process."""
     forbid_imports: tuple[str, ...] = DEFAULT_FORBIDDEN_IMPORTS
     """Modules (and their submodules) the submission may not import; every question is protected."""
+    leaderboard: Contest | None = None
+    """The contest of its ``[leaderboard]`` table; None without one."""
 
     @property
     def max_score(self) -> float:
@@ -316,7 +373,7 @@ class _Reader:
             raise self.error("", "invalid TOML: nested too deeply") from None
         except ValueError as exc:  # e.g. an integer with more digits than Python converts
             raise self.error("", f"invalid TOML: {str(exc).split(';')[0]}") from None
-        self.known(data, "", {"assignment", "questions"})
+        self.known(data, "", {"assignment", "questions", "leaderboard"})
         head = self.table(data, "assignment")
         self.known(head, "assignment", {"id", "title", "submission_file", "starter", "memory_mb", "forbid_imports"})
         assignment_id = self.string(head, "assignment", "id", default=self.directory.name)
@@ -349,8 +406,11 @@ class _Reader:
                 raise self.error(f"questions[{i}].id", f"question id {question.id!r} is used twice")
             seen.add(question.id)
             questions.append(question)
+        contest = None
+        if "leaderboard" in data:
+            contest = self.contest(self.table(data, "leaderboard"), questions)
         return Assignment(assignment_id, title, self.directory, tuple(questions), submission_file, starter, memory_mb,
-                          forbid_imports)
+                          forbid_imports, contest)
 
     def question(self, raw: Any, key: str) -> Question:
         if not isinstance(raw, dict):
@@ -542,6 +602,77 @@ class _Reader:
         return GamesTest(name, points, layout, ghost_kind, num_ghosts, seeds, agent, depth, evaluation, max_moves,
                          move_limit, game_limit, thresholds, require_wins, agent_class)
 
+    def contest(self, raw: dict, questions: list[Question]) -> Contest:
+        """The [leaderboard] table: the contest layouts and games, and which question's code plays them."""
+        key = "leaderboard"
+        self.known(raw, key, {"question", "layouts", "games", "seed", "ghosts", "num_ghosts", "depth", "evaluation",
+                              "max_moves", "move_time_limit", "game_time_limit"})
+        question_id = self.string(raw, key, "question")
+        question = next((q for q in questions if q.id == question_id), None)
+        if question is None:
+            raise self.error(f"{key}.question", f"no question {question_id!r} (the questions are: "
+                                                f"{', '.join(q.id for q in questions)})")
+        raw_layouts = raw.get("layouts")
+        if not isinstance(raw_layouts, list) or not raw_layouts or len(raw_layouts) > MAX_CONTEST_LAYOUTS:
+            raise self.error(f"{key}.layouts", f"expected a list of 1 to {MAX_CONTEST_LAYOUTS} layouts (shipped "
+                                               f"names or .lay files of the assignment folder), got {raw_layouts!r}")
+        layouts = []
+        for i, name in enumerate(raw_layouts):
+            where = f"{key}.layouts[{i}]"
+            if not isinstance(name, str) or not name.strip():
+                raise self.error(where, f"expected a layout name, got {name!r}")
+            if name in raw_layouts[:i]:
+                raise self.error(where, f"layout {name!r} is listed twice")
+            layouts.append(self.named_layout(name, where))
+        games = int(self.number(raw, key, "games", default=10, minimum=1, whole=True, maximum=MAX_GAMES))
+        if games * len(layouts) > MAX_GAMES:
+            raise self.error(f"{key}.games", f"{games:,} games on each of {len(layouts)} layouts: a contest may play "
+                                             f"at most {MAX_GAMES:,} games in all")
+        seed = int(self.number(raw, key, "seed", default=0, minimum=0, whole=True, maximum=2 ** 62))
+        ghost_kind = self.choice(raw, key, "ghosts", tuple(GHOST_KINDS), default="random")
+        num_ghosts = None
+        if "num_ghosts" in raw:
+            num_ghosts = int(self.number(raw, key, "num_ghosts", minimum=0, whole=True))
+            fewer = [layout for layout in layouts if layout.num_ghosts < num_ghosts]
+            if fewer:
+                raise self.error(f"{key}.num_ghosts", f"layout {fewer[0].name!r} has {fewer[0].num_ghosts} "
+                                                      f"ghost{'s' if fewer[0].num_ghosts != 1 else ''}")
+        agent, agent_class, depth, evaluation = self.contest_player(raw, key, question)
+        max_moves = int(self.number(raw, key, "max_moves", default=500, minimum=1, whole=True, maximum=1_000_000))
+        move_limit = self.number(raw, key, "move_time_limit", default=2.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
+        game_limit = self.number(raw, key, "game_time_limit", default=60.0, minimum=0.01, maximum=MAX_TIME_LIMIT)
+        return Contest(question.id, tuple(layouts), games, seed, ghost_kind, num_ghosts, agent, agent_class, depth,
+                       evaluation, max_moves, float(move_limit), float(game_limit))
+
+    def contest_player(self, raw: dict, key: str, question: Question) -> tuple[str, str, int, str]:
+        """(agent, agent_class, depth, evaluation) of the contest: as the question's first games test plays, else
+        the question's class with the table's depth (2) and evaluation (``better``); the table may change the depth
+        and evaluation where they are used and the student's code still plays."""
+        games = [test for test in question.tests if isinstance(test, GamesTest)]
+        where = f"{key}.question"
+        if games:
+            first = games[0]
+            agent, agent_class, depth, evaluation = first.agent, first.agent_class, first.depth, first.evaluation
+            if agent == "project" and evaluation != "submission":
+                raise self.error(where, f"question {question.id!r} has the project's expectimax play with the "
+                                        f"{evaluation!r} evaluation: none of the student's code would play")
+        else:
+            agent, agent_class, depth, evaluation = "submission", question.tests[0].agent_class, 2, "better"
+        reflex = agent == "submission" and agent_class == _REFLEX_AGENT
+        if reflex:
+            for unused in ("depth", "evaluation"):
+                if unused in raw:
+                    raise self.error(f"{key}.{unused}", f"question {question.id!r} plays the student's "
+                                                        f"{_REFLEX_AGENT}(), built with no arguments: a contest of "
+                                                        f"it takes no {unused}")
+        depth = int(self.number(raw, key, "depth", default=depth, minimum=1, whole=True, maximum=20))
+        if "evaluation" in raw:
+            if agent == "project":
+                evaluation = self.choice(raw, key, "evaluation", ("submission",))
+            else:
+                evaluation = self.choice(raw, key, "evaluation", EVALUATION_CHOICES)
+        return agent, agent_class, depth, evaluation
+
     def threshold(self, raw: Any, key: str) -> Threshold:
         if not isinstance(raw, dict):
             raise self.error(key, "expected a table { measure = ..., at_least = ..., points = ... }")
@@ -621,20 +752,24 @@ class _Reader:
         return int(self.number(raw, key, "expansions", minimum=1, whole=True))
 
     def layout(self, raw: dict, key: str) -> Layout:
-        """A .lay file of the assignment folder, else a shipped layout by name (never a file elsewhere)."""
-        name = self.string(raw, key, "layout")
+        """The table's ``layout``: a .lay file of the assignment folder, else a shipped layout by name."""
+        return self.named_layout(self.string(raw, key, "layout"), f"{key}.layout")
+
+    def named_layout(self, name: str, where: str) -> Layout:
+        """A .lay file of the assignment folder, else a shipped layout by name (never a file elsewhere); errors name
+        the key `where`."""
         try:
             if os.path.lexists(self.directory / name):
-                return load_layout(self.inside(name, f"{key}.layout"))
+                return load_layout(self.inside(name, where))
             if "/" in name or os.sep in name or name.endswith(".lay") or \
                     (name not in layout_names() and name not in LAYOUT_ALIASES):
-                raise self.error(f"{key}.layout", f"{name!r} is neither a file of {self.directory} nor a shipped "
-                                                  f"layout ({', '.join(layout_names())})")
+                raise self.error(where, f"{name!r} is neither a file of {self.directory} nor a shipped "
+                                        f"layout ({', '.join(layout_names())})")
             return load_layout(name)
         except AssignmentError:
             raise
         except PacmanError as exc:
-            raise self.error(f"{key}.layout", str(exc)) from None
+            raise self.error(where, str(exc)) from None
 
     def inside(self, relative: str, key: str) -> Path:
         """`relative` as a path in the assignment folder; an error if it leads outside (.., an absolute path, a link)."""

@@ -7,11 +7,14 @@ after every submission process has ended.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pacman.files import write_json
 from pacman.grading.checks import TestResult
 from pacman.grading.grader import GradeReport, QuestionResult
+
+if TYPE_CHECKING:
+    from pacman.grading.leaderboard import Standing
 
 __all__ = ["format_report", "gradescope_results", "write_json"]
 
@@ -139,10 +142,16 @@ def _incomplete_line(report: GradeReport) -> str:
             f"this total is not the whole grade")
 
 
-def gradescope_results(report: GradeReport) -> dict[str, Any]:
+def gradescope_results(report: GradeReport, standing: Standing | None = None) -> dict[str, Any]:
     """Gradescope's results.json: one entry per question, its output the forbidden imports that cost it points,
     then the tests' verdicts and reasons (the failed tests that share one error said once, as in the terminal
-    report); the forbidden imports and the limits hit again in the top-level output."""
+    report); the forbidden imports and the limits hit again in the top-level output.
+
+    Each entry's ``visibility`` is its question's (``visibility`` in assignment.toml: ``visible``, Gradescope's
+    default, ``hidden``, ``after_due_date`` or ``after_published``). With `standing`, the student's row of the
+    assignment's contest (`pacman.grading.leaderboard.play_leaderboard` on this one submission), the results
+    have Gradescope's top-level ``leaderboard`` list, ``{name, value, order}`` each (the win rate in percent and
+    the mean score, higher is better), and the output says how the contest went."""
     tests = []
     for number, question in enumerate(report.questions, start=1):
         output = [f"FORBIDDEN IMPORT: {v.message}" for v in report.violations if question.id in v.questions]
@@ -173,10 +182,24 @@ def gradescope_results(report: GradeReport) -> dict[str, Any]:
     head = [total, _incomplete_line(report)] if report.incomplete else [total]
     if report.context:
         head.append(f"Graded as: {report.context}")
-    return {
+    contest = [] if standing is None else [_contest_line(standing)]
+    results = {
         "score": report.score,
         "execution_time": round(report.seconds, 3),
-        "output": "\n".join([*head, *_violation_lines(report), *_limit_lines(report)]),
+        "output": "\n".join([*head, *contest, *_violation_lines(report), *_limit_lines(report)]),
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+    if standing is not None:
+        from pacman.grading.leaderboard import gradescope_leaderboard
+
+        results["leaderboard"] = gradescope_leaderboard(standing)
+    return results
+
+
+def _contest_line(standing: Standing) -> str:
+    """The output's line about the student's contest games: won, mean score, or why they failed."""
+    mean = standing.mean_score
+    line = (f"Contest (leaderboard): won {standing.wins} of {standing.planned} games "
+            f"({100 * (standing.win_rate or 0.0):.1f}%), mean score {'-' if mean is None else f'{mean:.1f}'}")
+    return line + (f"; failed: {standing.failure}" if standing.failure is not None else "")
