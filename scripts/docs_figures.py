@@ -332,6 +332,27 @@ def _classic_forbidden_example(m: Measurements) -> str:
     return f'\n\n```text\norder: "q1 q2 q3"\nforbid_imports: "{names}"\n```\n\n'
 
 
+def _similarity_threshold(m: Measurements) -> str:
+    from pacman.grading.similarity import DEFAULT_THRESHOLD
+
+    return f"{DEFAULT_THRESHOLD:g} (a share of {DEFAULT_THRESHOLD:.0%})"
+
+
+CLASS_COMMAND = "pacman-ai grade expectimax class --jobs 2 --gradebook grades.csv"
+
+
+def _class_example(m: Measurements) -> str:
+    """The worked example of grading a class: the made-up class of scripts/make_class.py, graded; the summary and
+    the gradebook's first rows."""
+    folder = Path(tempfile.mkdtemp(dir=m.scratch))
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_class.py"), "class"], cwd=folder, check=True,
+                   capture_output=True, env=m.env)
+    done = m.run(CLASS_COMMAND + " --quiet", cwd=folder)
+    rows = (folder / "grades.csv").read_text(encoding="utf-8").splitlines()[:6]
+    return ("\n\n```text\n" + done.stdout.rstrip("\n") + "\n$ head -6 grades.csv\n" + "\n".join(rows)
+            + "\n```\n\n")
+
+
 def _default_forbidden(m: Measurements) -> str:
     """The shipped assignments' ``forbid_imports`` plus maze distances, as TOML, from the default list."""
     from pacman.grading.forbidden import DEFAULT_FORBIDDEN_IMPORTS
@@ -1036,6 +1057,9 @@ FIGURES: tuple[Figure, ...] = (
            _course_engine_limits),
     Figure("cs188-default-forbidden", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
            _classic_forbidden),
+    Figure("class-similarity-threshold", "docs/guide/grade.md",
+           "python -c 'import pacman.grading.similarity'", "exact", _similarity_threshold),
+    Figure("class-example", "docs/guide/grade.md", CLASS_COMMAND, "exact", _class_example, slow=True),
     Figure("cs188-forbidden-example", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
            _classic_forbidden_example),
     Figure("grading-forbidden-example", "docs/grading.md", "python -c 'import pacman.grading.forbidden'", "exact",
