@@ -260,3 +260,67 @@ def test_a_folder_with_no_submission_is_one_line_naming_it(tmp_path):
     done = _run(tmp_path, "expectimax", "class")
     assert done.returncode == 2
     assert "class" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- the contest -------------------------------------------------------------------------------------------
+
+
+def _small_contest(tmp_path: Path) -> Path:
+    """The shipped expectimax assignment with a contest of 4 games on `small` (the shipped one plays 30)."""
+    import shutil
+
+    from pacman.grading.assignment import shipped_directory
+
+    folder = tmp_path / "assignment"
+    shutil.copytree(shipped_directory() / "expectimax", folder)
+    toml = folder / "assignment.toml"
+    text = toml.read_text()
+    assert 'layouts = ["small", "medium", "trapped"]\ngames = 10' in text
+    toml.write_text(text.replace('layouts = ["small", "medium", "trapped"]\ngames = 10',
+                                 'layouts = ["small"]\ngames = 4'))
+    return folder
+
+
+def test_the_leaderboard_ranks_every_student_on_the_same_games(tmp_path):
+    assignment = _small_contest(tmp_path)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _files(folder, {"ann": "correct", "bob": "minimax", "eve": "empty"})
+    done = _run(tmp_path, str(assignment), "class", *QUESTION, "--leaderboard", "board.csv")
+    assert done.returncode == 3, done.stderr
+    with open(tmp_path / "board.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["student"] for row in rows][-1] == "eve" and rows[-1]["status"] == "failed"
+    ranked = [row for row in rows if row["status"] == "ranked"]
+    assert {row["student"] for row in ranked} == {"ann", "bob"}
+    assert {row["seeds"] for row in ranked} == {"100-103"} and {row["games"] for row in ranked} == {"4"}
+    order = sorted(ranked, key=lambda row: (-float(row["win_rate"]), -float(row["mean_score"])))
+    assert [row["student"] for row in order] == [row["student"] for row in ranked]  # win rate first, then score
+    assert "Leaderboard (1 layout, the same seeded games for everyone; all 3 in board.csv):" in done.stdout
+
+
+def test_one_students_gradescope_results_carry_the_leaderboard(tmp_path):
+    assignment = _small_contest(tmp_path)
+    (tmp_path / "multi_agents.py").write_text(_source("correct"))
+    done = _run(tmp_path, str(assignment), "multi_agents.py", *QUESTION, "--gradescope", "results.json", "--quiet")
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results.json").read_text())
+    names = [entry["name"] for entry in results["leaderboard"]]
+    assert names == ["Win rate (%)", "Mean score"]
+    assert all(entry["order"] == "desc" and isinstance(entry["value"], (int, float))
+               for entry in results["leaderboard"])
+
+
+def test_a_leaderboard_needs_a_contest(tmp_path):
+    import re
+
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "ann.py").write_text(_source("correct"))
+    bare = _small_contest(tmp_path)
+    toml = bare / "assignment.toml"
+    text, count = re.subn(r"\[leaderboard\]\n(?:[^\[].*\n|\n)*", "", toml.read_text())
+    assert count == 1
+    toml.write_text(text)
+    done = _run(tmp_path, str(bare), "class", "--leaderboard", "b.csv")
+    assert done.returncode == 2 and "has no contest (no [leaderboard] table" in done.stderr
+    assert not (tmp_path / "class-grades.jsonl").exists()  # refused before any student was graded

@@ -262,6 +262,7 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
     shown = None if args.quiet else _Progress(_test_count(assignment, args.question), sys.stderr,
                                               every_test=args.verbose)
     extra = {}
+    ours = grade is None  # our assignments (a classic folder has no contest)
     if grade is None:  # our assignments' grader also says when a test starts (a classic folder's: when it ends)
         from pacman.grading.grader import grade
 
@@ -282,7 +283,8 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
         if shown is not None:
             shown.close()
     if args.gradescope:
-        _write_result("--gradescope", args.gradescope, gradescope_results(report))
+        standing = _contest_standing(args, assignment) if ours else None
+        _write_result("--gradescope", args.gradescope, gradescope_results(report, standing))
     if args.json == "-":
         print(json.dumps(report.to_dict(), indent=2))
     else:
@@ -294,6 +296,17 @@ def _grade(args: argparse.Namespace, assignment: Any, grade: Any = None) -> int:
               f"exit status {EXIT_INCOMPLETE}", file=sys.stderr)
         return EXIT_INCOMPLETE
     return 0
+
+
+def _contest_standing(args: argparse.Namespace, assignment: Any) -> Any:
+    """The submission's place on the assignment's contest, for Gradescope's leaderboard; None without a contest."""
+    if assignment.leaderboard is None:
+        return None
+    from pacman.grading.leaderboard import play_leaderboard
+
+    if not args.quiet:
+        print("pacman-ai: playing the contest for the leaderboard", file=sys.stderr)
+    return play_leaderboard(assignment, {"submission": args.submission}, sandbox_user=args.sandbox_user)[0]
 
 
 def _test_count(assignment: Any, questions: list[str] | None) -> int:

@@ -25,7 +25,9 @@ __all__ = ["add_arguments", "run", "CLASS_FLAGS", "EXIT_NOT_ALL_GRADED"]
 EXIT_NOT_ALL_GRADED = 3
 #: The flags that only a class grading takes (their `argparse` destinations).
 CLASS_FLAGS = ("jobs", "dask", "out", "resume", "gradebook", "feedback", "plot", "similarity",
-               "similarity_threshold")
+               "similarity_threshold", "leaderboard")
+#: Standings the summary shows (the --leaderboard file has every student).
+SHOWN_STANDINGS = 10
 
 
 def add_arguments(grade: argparse.ArgumentParser) -> None:
@@ -59,6 +61,10 @@ def add_arguments(grade: argparse.ArgumentParser) -> None:
     group.add_argument("--similarity-threshold", type=_share, default=None, metavar="SHARE",
                        help="with --similarity: list the pairs sharing more than SHARE of their code (0 to 1; "
                             f"default: {DEFAULT_THRESHOLD:g})")
+    group.add_argument("--leaderboard", default=None, metavar="FILE.csv",
+                       help="play every student's code on the assignment's contest (its [leaderboard] table: the "
+                            "same seeded games for all, in the sandbox) and write the ranking by win rate, then "
+                            "mean score, with intervals")
 
 
 def _share(text: str) -> float:
@@ -99,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise _usage("--similarity-threshold goes with --similarity")
     setup = class_setup(args.assignment, chosen=args.question or (), sandbox_user=args.sandbox_user,
                         import_seconds=args.import_seconds, action_order=args.action_order)
+    contest = _contest(args, setup) if args.leaderboard is not None else None
     folder = Path(args.submission)
     out = args.out or f"{os.path.normpath(folder)}-grades.jsonl"
     _check_outputs(args, out)
@@ -141,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     by_student = {record.student: record for record in [*finished, *new]}
     records = [by_student[s.student] for s in roster.submissions if s.student in by_student]
     _write_outputs(args, setup, roster, records)
+    if contest is not None:
+        _play_contest(args, contest, roster, jobs)
     not_graded = [r for r in records if r.status != "graded"]
     return EXIT_NOT_ALL_GRADED if not_graded else 0
 
@@ -157,7 +166,8 @@ def _check_outputs(args: argparse.Namespace, out: str) -> None:
     folder = os.path.realpath(args.submission)
     for flag, target, is_folder in (("--out", out, False), ("--gradebook", args.gradebook, False),
                                     ("--json", args.json, False), ("--plot", args.plot, False),
-                                    ("--similarity", args.similarity, False), ("--feedback", args.feedback, True)):
+                                    ("--similarity", args.similarity, False), ("--feedback", args.feedback, True),
+                                    ("--leaderboard", args.leaderboard, False)):
         if target is None or target == "-":
             continue
         if not target.strip():
@@ -206,6 +216,58 @@ def _write_outputs(args: argparse.Namespace, setup: Any, roster: Any, records: l
                          ("plot", args.plot), ("similarity report", args.similarity)):
         if target:
             print(f"{flag}: {target}")
+
+
+def _contest(args: argparse.Namespace, setup: Any) -> Any:
+    """The assignment whose contest --leaderboard plays; a usage error when it has none."""
+    from pacman.cs188.grading import is_classic_course
+
+    if os.path.isdir(setup.assignment) and is_classic_course(setup.assignment):
+        raise _usage("--leaderboard: a CS188 course folder has no contest; an assignment.toml declares one in "
+                     "its [leaderboard] table")
+    from pacman.grading.assignment import load_assignment
+
+    assignment = load_assignment(setup.assignment)
+    if assignment.leaderboard is None:
+        raise _usage(f"--leaderboard: assignment {assignment.id!r} has no contest (no [leaderboard] table in its "
+                     f"assignment.toml)")
+    return assignment
+
+
+def _play_contest(args: argparse.Namespace, assignment: Any, roster: Any, jobs: int) -> None:
+    """Every student on the contest's games; the ranking written to --leaderboard and its top on stdout."""
+    from pacman.grading.leaderboard import play_leaderboard, write_leaderboard_csv
+    from pacman.progress import progress_for
+
+    line = progress_for("grade", args.quiet)
+    played = 0
+
+    def shown(standing: Any) -> None:
+        nonlocal played
+        played += 1
+        if line is not None:
+            line(f"contest: {played}/{len(roster.submissions)} students played")
+
+    try:
+        standings = play_leaderboard(assignment, {s.student: s.path for s in roster.submissions}, jobs,
+                                     sandbox_user=args.sandbox_user, on_standing=shown)
+    finally:
+        if line is not None:
+            line.close()
+    write_leaderboard_csv(standings, args.leaderboard)
+    if args.json == "-":
+        return
+    contest = assignment.leaderboard
+    print(f"Leaderboard ({len(contest.layouts)} layout{'s' if len(contest.layouts) != 1 else ''}, the same "
+          f"seeded games for everyone; all {len(standings)} in {args.leaderboard}):")
+    width = max(len(s.student) for s in standings)
+    for standing in standings[:SHOWN_STANDINGS]:
+        if standing.status == "failed":
+            print(f"  {standing.rank:>3}  {standing.student:<{width}}  not ranked: {standing.failure}")
+            continue
+        low, high = standing.win_interval or (0.0, 0.0)
+        print(f"  {standing.rank:>3}  {standing.student:<{width}}  won {standing.wins} of {len(standing.games)} "
+              f"({standing.win_rate:.0%}, 95% {low:.0%}-{high:.0%}), mean score {standing.mean_score:.1f}")
 
 
 def _similar_pairs(args: argparse.Namespace, setup: Any, roster: Any) -> list:
