@@ -1202,6 +1202,8 @@ FIGURE_LIKE = re.compile(r"""(?x)
 NOT_FIGURES: tuple[tuple[str, str], ...] = (
     # the size cap of the dot games (pacman.agents.dot_games.MAX_TABLE_BYTES), a constant
     ("docs/guide/python.md", "games take at most 16 MiB"),
+    # the confidence level of the leaderboard's intervals (pacman.batch.stats), a constant
+    ("docs/guide/grade.md", "with 95% intervals"),
     # versions of Python and of libraries
     ("*", "Python 3.10"), ("*", "Python 3.11"), ("*", "Python 3.12"), ("*", ">= 1.0"), ("*", "Gymnasium 1.0"), ("*", "Python 2.7"), ("*", "PettingZoo 1."),
     # limits, defaults and constants the code sets (pacman.limits, pacman.memory, the grader's sandbox, the
