@@ -5,14 +5,22 @@ submission) reports a failure the same way: the exception, then the last frames
 that lie in the user's own files (file, line, function, the source line), and,
 for a common mistake, a one-line hint (`hint_for`). Frames of this project, of
 Python's standard library and of installed packages are left out, unless the
-caller asks for every frame (``--verbose``).
+caller asks for every frame: ``--verbose`` on the command line, ``PACMAN_AI_VERBOSE=1``
+in the environment (`VERBOSE_VARIABLE`).
 
 Within `exits_guarded`, a user's ``os._exit(code)`` raises `pacman.errors.UserExit` and ends only its game.
 
 Importing a user's file by path (`import_user_file`) has a time limit
-(`IMPORT_SECONDS`, ``PACMAN_AI_IMPORT_SECONDS`` in the environment raises it):
-a file that loops at import ends with an error naming the file and the line it
-was on, instead of hanging the command.
+(`IMPORT_SECONDS`; ``--import-seconds S`` on the command line,
+``PACMAN_AI_IMPORT_SECONDS`` in the environment): a file that loops at import
+ends with an error naming the file and the line it was on, instead of hanging
+the command.
+
+A command puts its flags in force for its whole run with `applied` (the
+environment variables above, so that its own imports and crashes follow them);
+a batch hands them to its workers inside every game's job (`current_options`).
+In Python, an exception raised through a user's file inside the environments
+gets the same frames and hint as a note under its message (`note_user_frames`).
 
 >>> try:
 ...     (1).real()
@@ -38,15 +46,32 @@ from typing import Any, Iterator
 
 from pacman.errors import UserExit
 
-__all__ = ["exits_guarded", "frames_text", "UserFrame", "user_frames", "hint_for", "describe_user_error", "import_user_file", "ImportTimeout",
-           "IMPORT_SECONDS", "import_seconds", "IMPORT_SECONDS_VARIABLE"]
+__all__ = ["exits_guarded", "frames_text", "UserFrame", "user_frames", "hint_for", "describe_user_error",
+           "note_user_frames", "defined_at", "import_user_file", "ImportTimeout", "IMPORT_SECONDS",
+           "MAX_IMPORT_SECONDS", "import_seconds", "IMPORT_SECONDS_VARIABLE", "IMPORT_SECONDS_HELP", "parse_import_seconds",
+           "VERBOSE_VARIABLE", "VERBOSE_HELP", "is_verbose", "SHOWN_FRAMES", "UserCodeOptions", "current_options",
+           "applied"]
 
-#: Seconds a user's file may take to import (module-level code included), unless the environment says more.
+#: Seconds a user's file may take to import (module-level code included), unless a flag or the environment
+#: says otherwise: the default of every command's ``--import-seconds``.
 IMPORT_SECONDS = 10.0
+#: The largest import time limit a flag may set (a day).
+MAX_IMPORT_SECONDS = 86400.0
 #: The environment variable that sets another import time limit (seconds).
 IMPORT_SECONDS_VARIABLE = "PACMAN_AI_IMPORT_SECONDS"
+#: The environment variable that keeps every frame of a crash's traceback (``1``), as ``--verbose`` does.
+VERBOSE_VARIABLE = "PACMAN_AI_VERBOSE"
 #: Frames of the user's files shown, at most (the innermost).
 SHOWN_FRAMES = 3
+
+IMPORT_SECONDS_HELP = (f"seconds a file of yours (agent, evaluation) may take to import before it is stopped as "
+                       f"hanging, above 0, at most {MAX_IMPORT_SECONDS:g} (default: {IMPORT_SECONDS:g}, or "
+                       f"{IMPORT_SECONDS_VARIABLE} from the environment)")
+"""The ``--import-seconds`` help text of every command that imports a user's file."""
+VERBOSE_HELP = (f"report a crash with every frame of its traceback, this project's too, on stderr and in its "
+                f"error_frames (--json, results lines); default: only the frames in your own files, the last "
+                f"{SHOWN_FRAMES}")
+"""The ``--verbose`` help text of the commands that play games (`grade --verbose` says more of each test)."""
 
 _PROJECT = (str(Path(__file__).resolve().parent),)
 
@@ -104,9 +129,16 @@ def _is_user_file(filename: str, roots: tuple[str, ...]) -> bool:
     return not any(resolved == root or resolved.startswith(root + os.sep) for root in roots)
 
 
-def user_frames(exc: BaseException, every_frame: bool = False) -> list[UserFrame]:
+def is_verbose() -> bool:
+    """Whether crash reports keep every frame: ``PACMAN_AI_VERBOSE`` set to anything but '' or 0 (``--verbose``)."""
+    return os.environ.get(VERBOSE_VARIABLE, "").strip() not in ("", "0")
+
+
+def user_frames(exc: BaseException, every_frame: bool | None = None) -> list[UserFrame]:
     """The frames of `exc`'s traceback that lie in the user's files, innermost last (at most `SHOWN_FRAMES`);
-    with `every_frame`, every frame of the traceback."""
+    with `every_frame`, every frame of the traceback (None: as `is_verbose` says)."""
+    if every_frame is None:
+        every_frame = is_verbose()
     roots = _NOT_USER + _agents_root()
     frames = traceback.extract_tb(exc.__traceback__)
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
@@ -119,6 +151,15 @@ def user_frames(exc: BaseException, every_frame: bool = False) -> list[UserFrame
     if not every_frame:
         chosen = chosen[-SHOWN_FRAMES:]
     return [UserFrame(_shown_path(f.filename), f.lineno or 0, f.name, (f.line or "").strip()) for f in chosen]
+
+
+def defined_at(function: Any) -> str:
+    """``file.py:12``: where `function` (a user's function or method) is defined, its path shown as frames show
+    it; '' for anything without Python code (a builtin, None)."""
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    if code is None:
+        return ""
+    return f"{_shown_path(code.co_filename)}:{code.co_firstlineno}"
 
 
 def _shown_path(filename: str) -> str:
@@ -155,8 +196,9 @@ def hint_for(exc: BaseException, source: str = "") -> str | None:
     return None
 
 
-def describe_user_error(exc: BaseException, every_frame: bool = False) -> tuple[list[str], str | None]:
-    """(the user's frames as lines, a hint or None) for `exc`, ready to print below its one-line error."""
+def describe_user_error(exc: BaseException, every_frame: bool | None = None) -> tuple[list[str], str | None]:
+    """(the user's frames as lines, a hint or None) for `exc`, ready to print below its one-line error (every
+    frame with `every_frame`; None: as `is_verbose` says)."""
     frames = user_frames(exc, every_frame)
     source = frames[-1].source if frames else ""
     return [str(frame) for frame in frames], hint_for(exc, source)
@@ -190,10 +232,31 @@ def exits_guarded() -> Iterator[None]:
         os._exit = original
 
 
-def frames_text(exc: BaseException, every_frame: bool = False) -> str:
-    """The user's frames and the hint for `exc` as indented lines to put under its one-line error ('' if none)."""
+def frames_text(exc: BaseException, every_frame: bool | None = None) -> str:
+    """The user's frames and the hint for `exc` as indented lines to put under its one-line error ('' if none;
+    every frame with `every_frame`, None: as `is_verbose` says)."""
     frames, hint = describe_user_error(exc, every_frame)
     return "".join(f"\n  {frame}" for frame in frames) + (f"\n  hint: {hint}" if hint else "")
+
+
+def note_user_frames(exc: BaseException) -> BaseException:
+    """Add to `exc` a note (PEP 678: Python prints it under the exception's message) with the frames of the
+    user's files it passed through and the hint, as the commands print them; once, and only when there is
+    something to say. Returns `exc`; the caller raises it again as it is, with a bare ``raise`` (its type
+    and traceback unchanged).
+
+    Where the project calls a user's code from Python (the environments calling an agent, a ghost, a policy),
+    the last lines of the traceback then say where in the user's file it went wrong. Python 3.10 has no
+    notes: there the traceback is Python's alone.
+    """
+    if getattr(exc, "_pacman_noted", False) or not hasattr(exc, "add_note"):
+        return exc
+    text = frames_text(exc, every_frame=False)  # the traceback above it has every frame already
+    if text:
+        exc.add_note(text.lstrip("\n"))
+    with contextlib.suppress(AttributeError, TypeError):  # an exception that refuses attributes: noted again
+        exc._pacman_noted = True  # type: ignore[attr-defined]
+    return exc
 
 
 # -- importing a user's file, bounded in time ---------------------------------------------------------------------
@@ -203,17 +266,79 @@ class ImportTimeout(Exception):
 
 
 def import_seconds() -> float:
-    """The import time limit in force: ``PACMAN_AI_IMPORT_SECONDS`` if set to a positive number, else
-    `IMPORT_SECONDS`."""
+    """The import time limit in force: ``PACMAN_AI_IMPORT_SECONDS`` if set to a positive number (at most
+    `MAX_IMPORT_SECONDS`), else `IMPORT_SECONDS`."""
     value = os.environ.get(IMPORT_SECONDS_VARIABLE)
     if value:
         try:
             seconds = float(value)
         except ValueError:
             seconds = 0.0
-        if seconds > 0:
+        if 0 < seconds <= MAX_IMPORT_SECONDS:
             return seconds
     return IMPORT_SECONDS
+
+
+def parse_import_seconds(text: str) -> float:
+    """The ``--import-seconds`` argument type: a number of seconds above 0, at most `MAX_IMPORT_SECONDS`.
+
+    Raises ValueError (argparse's ``ArgumentTypeError`` is one) naming the text.
+    """
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_IMPORT_SECONDS:  # NaN fails both
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, at most {MAX_IMPORT_SECONDS:g}, "
+                                         f"got {text!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class UserCodeOptions:
+    """How a run guards user code: what a crash's report shows, how long an import may take."""
+
+    every_frame: bool = False
+    """Keep every frame of a crash's traceback, this project's too (``--verbose``)."""
+    import_seconds: float = IMPORT_SECONDS
+    """Seconds a user's file may take to import (``--import-seconds``)."""
+
+
+def current_options(verbose: bool = False, seconds: float | None = None) -> UserCodeOptions:
+    """The options in force (the environment's: `is_verbose`, `import_seconds`), with a command's flags over
+    them: `verbose` (``--verbose``) and `seconds` (``--import-seconds``; None: not given)."""
+    return UserCodeOptions(every_frame=verbose or is_verbose(),
+                           import_seconds=import_seconds() if seconds is None else seconds)
+
+
+@contextlib.contextmanager
+def applied(options: UserCodeOptions) -> Iterator[None]:
+    """Within the block, `options` are in force in this process (as ``PACMAN_AI_VERBOSE`` and
+    ``PACMAN_AI_IMPORT_SECONDS``, which processes started meanwhile inherit); as they were afterwards.
+
+    A command wraps its run in it; a batch's worker wraps each game in its job's options, so that a worker
+    process started before (or on another machine) follows the command that sent the game.
+    """
+    wanted = {VERBOSE_VARIABLE: "1" if options.every_frame else None,
+              IMPORT_SECONDS_VARIABLE: repr(float(options.import_seconds))}
+    before = {name: os.environ.get(name) for name in wanted}
+    try:
+        for name, value in wanted.items():
+            _set_variable(name, value)
+        yield
+    finally:
+        for name, value in before.items():
+            _set_variable(name, value)
+
+
+def _set_variable(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def import_user_file(run_import: Callable[[], Any], path: str, seconds: float | None = None) -> Any:
@@ -236,8 +361,8 @@ def import_user_file(run_import: Callable[[], Any], path: str, seconds: float | 
                 break
             frame = frame.f_back
         where = f"{path}:{line}" if line else path
-        raise ImportTimeout(f"{where}: importing it took longer than {limit:g} s (a loop at import?); set "
-                            f"{IMPORT_SECONDS_VARIABLE}=SECONDS to allow more")
+        raise ImportTimeout(f"{where}: importing it took longer than {limit:g} s (a loop at import?); "
+                            f"{_more_import_time()} to allow more")
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
@@ -246,6 +371,15 @@ def import_user_file(run_import: Callable[[], Any], path: str, seconds: float | 
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _more_import_time() -> str:
+    """How the current caller's user allows a longer import: the flag in a command's run, else the variable."""
+    from pacman.hints import PYTHON, caller
+
+    if caller() != PYTHON:
+        return "give --import-seconds SECONDS"
+    return f"set {IMPORT_SECONDS_VARIABLE}=SECONDS (a command's --import-seconds)"
 
 
 def _same_file(filename: str, target: str) -> bool:

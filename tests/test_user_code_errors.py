@@ -113,7 +113,7 @@ def test_a_file_that_loops_at_import_ends_within_its_limit_naming_file_and_line(
     assert done.returncode == 2 and done.stdout == ""
     line = done.stderr.strip().splitlines()[-1]
     assert line.startswith("pacman-ai: ") and "loop.py:4: importing it took longer than 2 s (a loop at import?); " \
-                                              "set PACMAN_AI_IMPORT_SECONDS=SECONDS to allow more" in line, line
+                                              "give --import-seconds SECONDS to allow more" in line, line
     assert seconds < 20
 
 

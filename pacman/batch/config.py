@@ -18,12 +18,13 @@ import functools
 import json
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Container, Mapping, Sequence
 
 import numpy as np
 
 from pacman.errors import PacmanError
+from pacman.user_code import UserCodeOptions, current_options
 
 __all__ = [
     "BatchError",
@@ -177,7 +178,7 @@ def _effective_args_json(pacman: str, args_json: str, ghosts: Any) -> str:
 
 @dataclass(frozen=True)
 class GameJob:
-    """One game of a batch: which configuration, which index, which seed."""
+    """One game of a batch: which configuration, which index, which seed, and how its user code is guarded."""
 
     config_index: int
     """Position of the configuration in the batch's list."""
@@ -187,6 +188,9 @@ class GameJob:
     """The game's index, 0-based; its seed depends on it and on the batch seed only."""
     batch_seed: int
     """The batch's seed."""
+    user_code: UserCodeOptions = field(default_factory=current_options, compare=False)
+    """The options in force where the job was made (the command's ``--verbose`` and ``--import-seconds``), which
+    the worker plays the game under: a worker process started earlier, or on another machine, follows them."""
 
     @property
     def seed(self) -> int:

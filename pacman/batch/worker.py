@@ -96,8 +96,17 @@ def play_game(job: GameJob) -> dict[str, Any]:
 
     A fresh agent is built for every game, so nothing an agent caches survives
     its game; the layout is cached per worker process. An agent that raises or
-    calls ``sys.exit()`` ends its own game, recorded as crashed with the message.
+    calls ``sys.exit()`` ends its own game, recorded as crashed with the message
+    and the frames of the user's files (every frame under ``--verbose``: the
+    job's `pacman.user_code.UserCodeOptions`).
     """
+    from pacman.user_code import applied
+
+    with applied(job.user_code):  # the command's --verbose and --import-seconds, whoever started this worker
+        return _play_game(job)
+
+
+def _play_game(job: GameJob) -> dict[str, Any]:
     from pacman.agents import make_ghosts
     from pacman.agent_specs import make_pacman_agent
     from pacman.distances import DistanceTable

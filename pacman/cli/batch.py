@@ -34,6 +34,7 @@ from pacman.limits import MAX_MOVES_HELP
 from pacman.files import same_file
 from pacman.memory import batch_bytes, check_memory
 from pacman.progress import GameProgress, stopped_run_note
+from pacman.user_code import IMPORT_SECONDS_HELP, VERBOSE_HELP, parse_import_seconds
 
 __all__ = ["add_parser", "run", "Progress"]
 
@@ -83,6 +84,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                             "(.png, .svg or .pdf; needs the plot extra)")
     batch.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
     batch.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    batch.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
+    batch.add_argument("--import-seconds", type=parse_import_seconds, default=None, metavar="SECONDS",
+                       help=IMPORT_SECONDS_HELP)
     return batch
 
 
@@ -100,6 +104,14 @@ def _say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pacman-ai batch`; returns the exit status (130 after Ctrl-C, 128 + N after signal N, 3 when stopped)."""
+    from pacman.user_code import applied, current_options
+
+    # --verbose and --import-seconds hold for the whole run: the imports here, and every game's job to a worker.
+    with applied(current_options(args.verbose, args.import_seconds)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from pacman.batch.cluster import dask_executor
     from pacman.batch.config import check_batch_numbers, default_jobs, validate_config, with_default_max_moves
     from pacman.batch.results import check_out, check_writable

@@ -26,6 +26,7 @@ from pacman.cli.args import (
     report_stop,
 )
 from pacman.limits import DEFAULT, MAX_MOVES_HELP, resolve_max_moves
+from pacman.user_code import IMPORT_SECONDS_HELP, VERBOSE_HELP, parse_import_seconds
 from pacman.files import same_file
 from pacman.cli.display import (DISPLAYS, add_web_arguments, check_frame_size, check_web_flags, check_window_flags,
                                 display_choice, fps, text_display, web_view, zoom)
@@ -109,6 +110,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     play.add_argument("--html", metavar="OUT.html", default=None,
                       help="write the game as one self-contained web page that plays it, with the values panel "
                            "(with --games N: OUT-0.html, ...)")
+    play.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
+    play.add_argument("--import-seconds", type=parse_import_seconds, default=None, metavar="SECONDS",
+                      help=IMPORT_SECONDS_HELP)
     add_web_arguments(play)
     return play
 
@@ -163,9 +167,11 @@ def run(args: argparse.Namespace) -> int:
     was), says so in one line and leaves no temporary file behind.
     """
     from pacman.process_guard import stop_on_signals
+    from pacman.user_code import applied, current_options
 
     game_outputs = _GameOutputs()
-    with stop_on_signals():
+    # --verbose and --import-seconds hold for the whole run: the agent's import as well as its games.
+    with stop_on_signals(), applied(current_options(args.verbose, args.import_seconds)):
         try:
             with contextlib.ExitStack() as stack:  # the live web view's server, when there is one
                 return _run(args, stack, game_outputs)

@@ -7,6 +7,10 @@ plays when Pacman takes the same actions: the same states, the same score. The
 round is played by the compiled core when it is here (one game of
 `pacman.envs.core_games`), else by `GameState.successor`; both give the same
 episodes (tests/test_envs_gym.py checks it). See docs/environments.md.
+
+Ghosts of a kind the user added to `pacman.agents.ghosts.GHOST_KINDS` move in
+Python; an error raised in their code reaches the caller with a note naming
+the lines of the user's files and a hint (`pacman.user_code.note_user_frames`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pacman.game import agent_streams, endless_reason
 from pacman.layout import Layout, load_layout
 from pacman.limits import DEFAULT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
+from pacman.user_code import note_user_frames
 from pacman.envs.core_games import CoreGames, choose_engine
 from pacman.envs.observations import GHOSTS, GridObserver, grid_observation, state_bounds, state_vector
 
@@ -127,7 +132,11 @@ class PacmanEnv(gym.Env):
             raise PacmanError(f"{self.layout.name}: {reason.split(';')[0]}: no episode could end")
         self.ghost_kind = ghosts
         self.num_ghosts = self.start.num_ghosts
-        self.ghost_agents = tuple(make_ghosts(ghosts, self.num_ghosts))
+        try:
+            self.ghost_agents = tuple(make_ghosts(ghosts, self.num_ghosts))
+        except Exception as exc:  # a ghost kind of the user's own: where in their file
+            note_user_frames(exc)
+            raise
         self.max_moves = resolve_max_moves(self.layout, max_moves)
         """The resolved limit: Pacman moves after which an episode is truncated (None: no limit)."""
         self.observation = observation
@@ -219,10 +228,14 @@ class PacmanEnv(gym.Env):
             before = state.score
             state = state.successor(0, move)
             streams = self._streams
-            for ghost in self.ghost_agents:
-                if state.is_terminal():
-                    break
-                state = state.successor(ghost.index, ghost.get_action(state, streams[ghost.index]))
+            try:
+                for ghost in self.ghost_agents:
+                    if state.is_terminal():
+                        break
+                    state = state.successor(ghost.index, ghost.get_action(state, streams[ghost.index]))
+            except Exception as exc:  # a ghost kind of the user's own: where in their file
+                note_user_frames(exc)
+                raise
             reward = float(state.score - before)
             terminated = state.is_terminal()
         self.state = state

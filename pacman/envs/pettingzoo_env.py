@@ -5,7 +5,10 @@ is not one of the environment's agents (`controlled`) moves by its model
 (``ghosts="random"`` or ``"directional"``) drawn from its own seeded stream, as in
 `pacman.game.run_game`, so an episode from ``reset(seed=s)`` where Pacman is the
 only agent is the game ``pacman-ai play --seed s`` plays with Pacman's actions.
-Needs the extra ``pacman-ai[pettingzoo]``. See docs/environments.md.
+An error raised in a model of the user's own (a kind added to `GHOST_KINDS`)
+reaches the caller with a note naming the lines of the user's files and a hint
+(`pacman.user_code.note_user_frames`). Needs the extra ``pacman-ai[pettingzoo]``.
+See docs/environments.md.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pacman.game import agent_streams
 from pacman.layout import Layout
 from pacman.limits import DEFAULT
 from pacman.state import GameState
+from pacman.user_code import note_user_frames
 from pacman.envs.gymnasium_env import RENDER_FPS, PacmanEnv, episode_seed
 from pacman.envs.observations import grid_observation, grid_shape
 
@@ -239,7 +243,12 @@ class PacmanAECEnv(AECEnv):
             if turn in self.controlled:
                 break
             model = self.game.ghost_agents[turn - 1]
-            state = state.successor(turn, model.get_action(state, self._streams[turn]))
+            try:
+                action = model.get_action(state, self._streams[turn])
+            except Exception as exc:  # a ghost kind of the user's own: where in their file
+                note_user_frames(exc)
+                raise
+            state = state.successor(turn, action)
         self._turn = turn
         return state
 

@@ -6,6 +6,11 @@ an action index. Its `start` gives the agent what `pacman.game.run_game` gives i
 before a game (Pacman's own seeded stream, the ghosts in play, the layout), so an
 episode with `AgentPolicy(agent)` is the game ``pacman-ai play --seed s`` plays
 with that agent.
+
+An error raised in the user's code (the agent, its evaluation, a policy given to
+`evaluate_policy`) reaches the caller as it was raised, with a note under its
+message naming the lines of the user's files it passed through and the hint for a
+common mistake, as the commands print them (`pacman.user_code.note_user_frames`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import numpy as np
 
 from pacman.actions import ACTIONS, Action
 from pacman.envs.gymnasium_env import PacmanEnv
+from pacman.errors import IllegalActionError
+from pacman.user_code import defined_at, note_user_frames
 
 __all__ = ["AgentPolicy", "PolicyResult", "evaluate_policy", "random_policy"]
 
@@ -50,13 +57,34 @@ class AgentPolicy:
         parameters = inspect.signature(reset).parameters
         if "layout" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
             options["layout"] = game.layout
-        reset(**options)
+        try:
+            reset(**options)
+        except Exception as exc:  # the user's reset: where in their file, as the commands say it
+            note_user_frames(exc)
+            raise
 
     def __call__(self, observation: Any, info: dict[str, Any]) -> int:
-        return ACTIONS.index(Action(self.agent.get_action(info["state"])))
+        try:
+            action = self.agent.get_action(info["state"])
+        except Exception as exc:  # the user's get_action (or its evaluation): where in their file
+            note_user_frames(exc)
+            raise
+        try:
+            return ACTIONS.index(Action(action))
+        except ValueError:
+            raise note_user_frames(IllegalActionError(
+                f"{_defined_at(self.agent)}get_action returned {action!r}, not an Action (North, South, East, "
+                f"West or Stop)")) from None
 
     def __repr__(self) -> str:
         return f"AgentPolicy({self.agent!r})"
+
+
+def _defined_at(agent: Any) -> str:
+    """``my_agent.py:12: MyAgent.``: where the agent's get_action is defined (the file left out where that
+    cannot be told)."""
+    where = defined_at(getattr(type(agent), "get_action", None))
+    return f"{where}: {type(agent).__name__}." if where else f"{type(agent).__name__}."
 
 
 def random_policy(seed: int = 0) -> Callable[[Any, dict[str, Any]], int]:
@@ -98,7 +126,12 @@ def evaluate_policy(name: str, policy: Any, env: PacmanEnv, episodes: int, seed:
             policy.start(env)
         total, done = 0.0, False
         while not done:
-            observation, reward, terminated, truncated, info = env.step(policy(observation, info))
+            try:
+                action = policy(observation, info)
+            except Exception as exc:  # a policy of the user's own: where in their file
+                note_user_frames(exc)
+                raise
+            observation, reward, terminated, truncated, info = env.step(action)
             total += reward
             steps += 1
             done = terminated or truncated
