@@ -332,6 +332,16 @@ def _classic_forbidden_example(m: Measurements) -> str:
     return f'\n\n```text\norder: "q1 q2 q3"\nforbid_imports: "{names}"\n```\n\n'
 
 
+def _test_count(m: Measurements) -> str:
+    """The default run's tests, as pytest collects them, to the nearest hundred."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=m.env)
+    found = re.search(r"(\d+)(?:/\d+)? tests? collected", done.stdout)
+    if found is None:
+        raise FigureError(f"pytest --collect-only: no count of tests in its output: {done.stdout[-300:]}")
+    return f"about {round(int(found.group(1)), -2):,} tests"
+
+
 def _similarity_threshold(m: Measurements) -> str:
     from pacman.grading.similarity import DEFAULT_THRESHOLD
 
@@ -1059,7 +1069,6 @@ FIGURES: tuple[Figure, ...] = (
            _classic_forbidden),
     Figure("class-similarity-threshold", "docs/guide/grade.md",
            "python -c 'import pacman.grading.similarity'", "exact", _similarity_threshold),
-    Figure("class-example", "docs/guide/grade.md", CLASS_COMMAND, "exact", _class_example, slow=True),
     Figure("cs188-forbidden-example", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",
            _classic_forbidden_example),
     Figure("grading-forbidden-example", "docs/grading.md", "python -c 'import pacman.grading.forbidden'", "exact",
@@ -1078,6 +1087,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
     Figure("readme-learned", "README.md", LEARNED_COMMAND, "exact", _learned_outcome, slow=True),
+    Figure("readme-test-count", "README.md", "python -m pytest --collect-only -q", "exact", _test_count, slow=True),
+    Figure("class-example", "docs/guide/grade.md", CLASS_COMMAND, "exact", _class_example, slow=True),
     Figure("two-configurations", "docs/experiments.md", COMPARE_TWO, "exact", _unchanged, slow=True,
            verify=_output_block("docs/experiments.md", "two-configurations", COMPARE_TWO, 1)),
     Figure("many-configurations", "docs/experiments.md", COMPARE_MANY + " --plot ranking.png", "exact", _unchanged,

@@ -121,7 +121,8 @@ def test_only_the_tests_that_share_an_error_are_collapsed_and_named():
     tests = [_result("a", True), _result("b", False, "boom"), _result("c", False, "other"),
              _result("d", False, "boom"), _result("e", False, "boom"), _result("f", False, "boom"),
              _result("g", False, "not implemented: get_action", "sub.py:3 in get_action: raise_not_defined()")]
-    report = GradeReport("x", "sub.py", [QuestionResult("q", "Q", 1.0, 7.0, "partial", "visible", tests)], 0.1)
+    report = GradeReport("x", "sub.py", [QuestionResult("q", "Q", 1.0, 7.0, "partial", "visible", tests)], 0.1,
+                         engine="")
     lines = format_report(report).splitlines()
     assert lines[3:8] == ["  PASS a (tree)  1/1",
                           "  FAIL 4 tests: b, d, e and 1 more  0/4: boom",

@@ -486,7 +486,8 @@ def _grade_report(data: dict[str, Any], where: str) -> Any:
     return GradeReport(_get(data, "assignment", str, where), _get(data, "submission", str, where), questions,
                        _get(data, "execution_time", float, where, 0.0), [], violations,
                        _get(data, "context", str, where, ""), limits=list(data.get("limits", [])),
-                       limit_notes=_get(data, "limit_notes", list, where, []))
+                       limit_notes=_get(data, "limit_notes", list, where, []),
+                       engine=_get(data, "engine", str, where, ""))
 
 
 # -- internals ----------------------------------------------------------------------------------------------

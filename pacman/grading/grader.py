@@ -76,6 +76,9 @@ class GradeReport:
     limit_notes: list[str] = field(default_factory=list)
     """One line per limit enforced less than exactly in this grading (the write budget only polled where the
     submission could not have a namespace of its own); [] when every limit held exactly."""
+    engine: str = field(default_factory=lambda: _engine_statement())
+    """Which engine ran the project's own searches here, and why (`pacman.grading.gradescope.engine_statement`),
+    taken when the report is made."""
 
     @property
     def incomplete(self) -> list[str]:
@@ -102,6 +105,8 @@ class GradeReport:
             data["not_graded"] = self.incomplete
         if self.context:
             data["context"] = self.context
+        if self.engine:
+            data["engine"] = self.engine
         return data
 
 
@@ -338,3 +343,9 @@ def grade(
         limits.append(shown)
     return GradeReport(assignment.id, str(submission), results, time.perf_counter() - started, output,
                        log.violations, limits=limits, limit_notes=notes)
+
+
+def _engine_statement() -> str:
+    from pacman.grading.gradescope import engine_statement
+
+    return engine_statement()

@@ -8,6 +8,14 @@ when the autograder's Python matches the one that built the package (and falls
 back to the index when it does not). ``--requirement SPEC`` replaces all that with
 ``pip install SPEC``.
 
+The wheel is pure Python: the compiled core (``pacman.agents._core``) must be
+compiled for the autograder's own Python. So when pacman-ai runs from a source
+tree (a checkout, an editable install) the package also carries an sdist of it
+and the wheels of its build requirements (setuptools), and ``setup.sh`` builds
+the core there (`install_core`) when the image has a C compiler and Python's
+headers, keeping the pure wheel where it cannot; `engine_statement` is the line
+that says which engine grades.
+
 An assignment folder of one's own is copied into the package; so is a classic
 CS188 test folder, with the ``layouts/`` folder beside it (its EvalAgentTests'
 mazes), graded against the student's ``multiAgents.py``.
@@ -20,23 +28,34 @@ only if it is empty or a package written by this module.
 from __future__ import annotations
 
 import base64
+import calendar
 import contextlib
+import fnmatch
+import gzip
 import hashlib
+import io
 import os
 import re
 import shlex
 import shutil
 import stat
+import subprocess
 import sys
+import sysconfig
+import tarfile
+import tempfile
+import time
 import zipfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 from pacman.errors import PacmanError
 from pacman.files import file_kind, output_problem
 
-__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "bundle_wheels", "download_wheels",
-           "parse_python_version", "classic_layouts", "classic_engine_files", "MARKER", "CLASSIC_SUBMISSION"]
+__all__ = ["PackageError", "write_gradescope_package", "build_project_wheel", "build_project_sdist",
+           "bundle_build_requirements", "bundle_wheels", "download_wheels", "parse_python_version", "classic_layouts",
+           "classic_engine_files", "source_tree", "install_core", "engine_statement", "MARKER", "CLASSIC_SUBMISSION"]
 
 #: The line every script of the package carries; a folder holding it may be replaced.
 MARKER = "Written by `pacman-ai grade --gradescope-package`."
@@ -44,9 +63,18 @@ MARKER = "Written by `pacman-ai grade --gradescope-package`."
 CLASSIC_SUBMISSION = "multiAgents.py"
 #: The folder of the package that holds the wheels.
 WHEELS = "wheels"
+#: The folder of the package that holds what ``setup.sh`` builds the compiled core from: the sdist of pacman-ai
+#: and the wheels of its build requirements (kept apart from `WHEELS`, which holds what is installed).
+BUILD = "build"
 #: The folder of the package that holds a classic test folder and the ``layouts/`` beside it.
 COURSE = "course"
+#: The compiled core's module, as setup.py names its extension.
+CORE_MODULE = "pacman.agents._core"
+#: The environment variable setup.py reads to skip the core (``0``, ``false``, ``no``, ``off``).
+BUILD_CORE_VARIABLE = "PACMAN_AI_BUILD_CORE"
 _DISTRIBUTION = "pacman-ai"
+#: The date (UTC) every file of the wheels and the sdist written here carries: a package written twice is the same.
+_FILE_DATE = (2020, 1, 1, 0, 0, 0)
 #: dist-info files that describe an installation, not a distribution: never put into a wheel.
 _INSTALL_ONLY = {"INSTALLER", "REQUESTED", "direct_url.json", "RECORD"}
 
@@ -58,9 +86,10 @@ class PackageError(PacmanError):
 # -- the scripts ---------------------------------------------------------------------------
 
 _SETUP = """#!/usr/bin/env bash
-# Gradescope autograder setup: installs Python and pacman-ai.
+# Gradescope autograder setup: installs Python and pacman-ai (with its compiled core where it can be built).
 # @MARKER@
-# AUTOGRADER_ROOT (default /autograder) and PYTHON (default python3) may be set to try it elsewhere.
+# AUTOGRADER_ROOT (default /autograder) and PYTHON (default python3) may be set to try it elsewhere;
+# PACMAN_AI_BUILD_CORE=0 installs pacman-ai without building the compiled core.
 set -euo pipefail
 root=${AUTOGRADER_ROOT:-/autograder}
 python=${PYTHON:-python3}
@@ -71,6 +100,8 @@ if ! "$python" -c "import ensurepip, venv" 2>/dev/null; then
 fi
 "$python" -m venv "$root/venv"
 @INSTALL@
+# Which engine grades here, as the grading report says it.
+"$root/venv/bin/python" -I -m pacman.grading.gradescope engine || true
 # Submissions run as the user nobody, who must be able to read Python and the installed project.
 chmod -R a+rX "$root/venv"
 """
@@ -81,7 +112,19 @@ _INSTALL_BUNDLED = """wheel="$here/@WHEELS@/@WHEEL@"
 if ! "$root/venv/bin/pip" install --no-index --find-links "$here/@WHEELS@" "$wheel"; then
   echo "setup.sh: the bundled dependency wheels do not fit this Python; using the package index" >&2
   "$root/venv/bin/pip" install --find-links "$here/@WHEELS@" "$wheel"
+fi
+@CORE@"""
+
+_INSTALL_CORE = """# The compiled core: pacman-ai built again from its sdist where a C compiler and Python's headers are here
+# (apt-get installs the headers if they alone are missing); otherwise, or if that build fails, the pure wheel
+# just installed stays, and the Python engine grades.
+if ! "$root/venv/bin/python" -I -m pacman.grading.gradescope install-core "$here/@BUILD@/@SDIST@" "$wheel"; then
+  echo "setup.sh: building the compiled core failed unexpectedly (above); pacman-ai stays installed from the" \\
+       "pure wheel, without it" >&2
 fi"""
+
+_NO_CORE_SOURCE = """echo "setup.sh: this package carries no source of pacman-ai to build the compiled core from" \\
+     "(@WHY@); the Python engine grades" >&2"""
 
 _INSTALL_REQUIREMENT = """"$root/venv/bin/pip" install @REQUIREMENT@"""
 
@@ -138,6 +181,7 @@ Zip the contents of this folder (not the folder itself) and upload the zip as
 the assignment's autograder; students submit {submission}.
 
 setup.sh        creates the virtual environment /autograder/venv and installs pacman-ai
+                (building its compiled core there when the image has a C compiler)
 run_autograder  grades /autograder/submission/{submission} into /autograder/results/results.json
 {contents}
 """
@@ -160,7 +204,7 @@ class _WheelWriter:
         self.record: list[str] = []
 
     def add(self, name: str, data: bytes, executable: bool = False) -> None:
-        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        info = zipfile.ZipInfo(name, date_time=_FILE_DATE)
         info.compress_type = zipfile.ZIP_DEFLATED
         info.external_attr = ((0o755 if executable else 0o644) | stat.S_IFREG) << 16
         self.zip.writestr(info, data)
@@ -173,7 +217,7 @@ class _WheelWriter:
         self.zip.close()
 
     def add_raw(self, name: str, data: bytes) -> None:
-        info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        info = zipfile.ZipInfo(name, date_time=_FILE_DATE)
         info.compress_type = zipfile.ZIP_DEFLATED
         info.external_attr = (0o644 | stat.S_IFREG) << 16
         self.zip.writestr(info, data)
@@ -209,8 +253,16 @@ def _is_packaged_file(path: Path) -> bool:
                 or any(part.startswith(".") for part in path.parts))
 
 
+#: The compiled core's C files as a wheel names them: left out of wheels, as setup.py leaves them out of its own
+#: (the sdist carries them), so that the pure wheel holds what a wheel built from the sdist holds, less the core.
+_CORE_SOURCES = "pacman/agents/core/*.c"
+
+
 def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
     """Write a pure-Python wheel of the running pacman-ai into `folder`; returns its path.
+
+    It has no compiled core (built for the autograder's Python from the sdist, see
+    `install_core`), nor the core's C files.
 
     Built from the imported `pacman` and `pacman.agents` packages (with the layouts and
     assets, wherever this installation keeps them) and the installed distribution's
@@ -240,6 +292,8 @@ def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
             relative = file.relative_to(source)
             if file.is_file() and _is_packaged_file(relative):
                 files.setdefault(f"pacman/{data}/{relative.as_posix()}", file)
+    for name in [n for n in files if fnmatch.fnmatch(n, _CORE_SOURCES)]:
+        del files[name]
     if not any(n.startswith("pacman/layouts/") for n in files):
         raise PackageError("the running pacman-ai has no layouts folder to bundle; give --requirement SPEC")
     meta = dist.read_text("METADATA")
@@ -264,6 +318,73 @@ def build_project_wheel(folder: str | os.PathLike[str]) -> Path:
                 writer.add(str(item), Path(str(item.locate())).read_bytes())
     finally:
         writer.close()
+    return path
+
+
+#: What the sdist takes from the source tree: the files setup.py and pyproject.toml read, and the folders that
+#: become the packages (pacman/; agents/, layouts/ and assets/, installed as pacman.agents, .layouts, .assets).
+_SOURCE_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE")
+_SOURCE_FOLDERS = ("pacman", "agents", "layouts", "assets")
+
+
+def source_tree() -> Path | None:
+    """The source tree the running pacman-ai is imported from (a checkout, an editable install), which holds
+    the compiled core's C files and setup.py; None for a wheel install, which has neither."""
+    import pacman
+    import pacman.agents
+
+    root = Path(pacman.__file__).resolve().parent.parent
+    if not ((root / "setup.py").is_file() and (root / "pyproject.toml").is_file()
+            and Path(pacman.agents.__file__).resolve().parent == root / "agents"
+            and any((root / "agents" / "core").glob("*.c"))):
+        return None
+    return root
+
+
+def _pyproject(root: Path) -> dict:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    try:
+        return tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PackageError(f"{root / 'pyproject.toml'}: cannot be read: {exc}") from None
+
+
+def build_project_sdist(folder: str | os.PathLike[str], root: str | os.PathLike[str]) -> Path:
+    """Write an sdist of the running pacman-ai from its source tree `root` into `folder`; returns its path.
+
+    It holds what building pacman-ai needs and nothing else (pyproject.toml, setup.py,
+    the packages with the compiled core's C files, the layouts and assets; no tests),
+    with the installed distribution's metadata as PKG-INFO. Written here, without build
+    tools and without writing into the source tree, and the same bytes each time.
+    """
+    root = Path(root)
+    dist = _distribution(_DISTRIBUTION)
+    project = _pyproject(root).get("project", {})
+    if project.get("name") != _DISTRIBUTION:
+        raise PackageError(f"{root / 'pyproject.toml'}: is not pacman-ai's (its name is {project.get('name')!r})")
+    meta = dist.read_text("METADATA")
+    if not meta:
+        raise PackageError(f"the installed {_DISTRIBUTION} has no METADATA; give --requirement SPEC")
+    base = f"{_normalized(_DISTRIBUTION)}-{dist.version}"
+    files = [(name, root / name) for name in _SOURCE_FILES if (root / name).is_file()]
+    for name in _SOURCE_FOLDERS:
+        for file in sorted((root / name).rglob("*")):
+            relative = file.relative_to(root / name)
+            if file.is_file() and not file.is_symlink() and _is_packaged_file(relative):
+                files.append((f"{name}/{relative.as_posix()}", file))
+    path = Path(folder) / f"{base}.tar.gz"
+    stamp = calendar.timegm(_FILE_DATE)
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed, \
+            tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        entries = [("PKG-INFO", meta.encode("utf-8"), False)]
+        entries += [(name, file.read_bytes(), bool(file.stat().st_mode & stat.S_IXUSR)) for name, file in files]
+        for name, data, executable in entries:
+            info = tarfile.TarInfo(f"{base}/{name}")
+            info.size, info.mtime, info.mode = len(data), stamp, 0o755 if executable else 0o644
+            archive.addfile(info, io.BytesIO(data))
     return path
 
 
@@ -348,30 +469,46 @@ def download_wheels(folder: str | os.PathLike[str], python: str) -> list[Path]:
     wheels written; PackageError with pip's reason if
     one has no wheel for that Python.
     """
-    import subprocess
-
-    folder = Path(folder)
-    before = set(folder.iterdir())
     abi = "cp" + python.replace(".", "")
-    command = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--no-input", "--quiet",
-               "--only-binary=:all:", "--implementation", "cp", "--python-version", python, "--abi", abi,
-               "--dest", str(folder)]
-    for platform in LINUX_PLATFORMS:
-        command += ["--platform", platform]
-    command.extend(_requirements_for(python))
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-    except (OSError, subprocess.SubprocessError) as exc:
+        return _pip_download(Path(folder), _requirements_for(python), python)
+    except OSError as exc:
         raise PackageError(f"--python {python}: cannot run pip to download the wheels: {exc}") from None
-    if done.returncode != 0:
+    except _DownloadError as exc:
+        raise PackageError(f"--python {python}: pip could not download the dependency wheels for CPython {python} "
+                           f"on Linux x86-64 ({abi}, manylinux): {exc}") from None
+
+
+class _DownloadError(Exception):
+    """pip could not download what was asked; the message is pip's reason."""
+
+
+def _pip_download(folder: Path, requirements: list[str], python: str | None, timeout: float = 1800) -> list[Path]:
+    """Binary wheels of `requirements` (and what they require) into `folder`, by ``pip download``: for the
+    running Python, or for CPython `python` on Linux x86-64. Returns the wheels written; _DownloadError with
+    pip's reason, OSError if pip cannot be run."""
+    before = set(folder.iterdir())
+    command = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--no-input", "--quiet",
+               "--only-binary=:all:", "--dest", str(folder)]
+    if python is not None:
+        command += ["--implementation", "cp", "--python-version", python, "--abi", "cp" + python.replace(".", "")]
+        for platform in LINUX_PLATFORMS:
+            command += ["--platform", platform]
+    command.extend(requirements)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        done = None
+    if done is None or done.returncode != 0:
+        for partial in set(folder.iterdir()) - before:  # what pip fetched before it failed
+            partial.unlink()
+        if done is None:
+            raise _DownloadError(f"pip took longer than {timeout:g} s")
         lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
         errors = [line for line in lines if line.startswith("ERROR:")] or lines or ["pip printed nothing"]
         if "No module named pip" in errors[-1]:
-            reason = f"pip is not installed in {sys.executable}"
-        else:
-            reason = errors[0].removeprefix("ERROR: ")
-        raise PackageError(f"--python {python}: pip could not download the dependency wheels for CPython {python} "
-                           f"on Linux x86-64 ({abi}, manylinux): {reason}")
+            raise _DownloadError(f"pip is not installed in {sys.executable}")
+        raise _DownloadError(errors[0].removeprefix("ERROR: "))
     return sorted(p for p in set(folder.iterdir()) - before if p.suffix == ".whl")
 
 
@@ -430,6 +567,189 @@ def bundle_wheels(folder: str | os.PathLike[str], python: str | None = None) -> 
         dependencies.append(_repack(dist, folder))
         wanted.extend(_requirement_names(dist))
     return ours, dependencies, missing
+
+
+def bundle_build_requirements(folder: str | os.PathLike[str], root: str | os.PathLike[str],
+                              python: str | None = None) -> tuple[list[Path], str | None]:
+    """Wheels of what building pacman-ai needs (pyproject.toml's ``[build-system] requires``: setuptools), into
+    `folder`, so that ``setup.sh`` builds the compiled core without the network.
+
+    An installed distribution that satisfies a requirement is repacked; the others are
+    downloaded by pip (for CPython `python` with it). Returns (the wheels, None), or
+    (the wheels repacked, why not the others) when pip cannot download them: setup.sh
+    then fetches them from the package index, and a package is still written.
+    """
+    try:
+        from packaging.requirements import InvalidRequirement, Requirement
+    except ImportError:  # pip's own copy
+        from pip._vendor.packaging.requirements import InvalidRequirement, Requirement
+    folder = Path(folder)
+    wanted = _pyproject(Path(root)).get("build-system", {}).get("requires", [])
+    repacked, download = [], []
+    for text in wanted:
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            raise PackageError(f"{Path(root) / 'pyproject.toml'}: build requirement {text!r} cannot be read") from None
+        try:
+            dist = metadata.distribution(requirement.name)
+        except metadata.PackageNotFoundError:
+            dist = None
+        if dist is not None and requirement.specifier.contains(dist.version, prereleases=True) and dist.files:
+            repacked.append(_repack(dist, folder))
+        else:
+            download.append(text)
+    if not download:
+        return repacked, None
+    try:
+        return repacked + _pip_download(folder, download, python, timeout=600), None
+    except (OSError, _DownloadError) as exc:
+        return repacked, f"pip could not download {', '.join(download)}: {exc}"
+
+
+# -- on the autograder: setup.sh's helpers -----------------------------------------------------
+
+
+def engine_statement() -> str:
+    """The line that says which engine runs the project's own searches in a grading here, and why.
+
+    The compiled core runs the project's agents with a built-in evaluation (a games test
+    with ``agent = "project"`` and ``evaluation = "score"`` or ``"better"``); the
+    submission's own code, and the project's expectimax with the submission's
+    evaluation, run in Python on either engine.
+
+    >>> engine_statement().startswith(("engine: compiled core", "engine: Python ("))
+    True
+    """
+    from pacman.agents.compiled import core_status
+
+    usable, why = core_status()
+    if usable:
+        return ("engine: compiled core for the project's own agents with a built-in evaluation; "
+                "the submission's code runs in Python")
+    not_built = "compiled core not built: "
+    if why.startswith(not_built):
+        return f"engine: Python (the compiled core is not built here: {why[len(not_built):]})"
+    return f"engine: Python (the compiled core is switched off: {why})"
+
+
+def _say(message: str, problem: bool = False) -> None:
+    """A line of setup.sh's output: what it does on stdout, why it falls back on stderr."""
+    print(f"setup.sh: {message}", file=sys.stderr if problem else sys.stdout, flush=True)
+
+
+def _core_obstacle() -> str | None:
+    """Why the compiled core cannot be compiled for this Python, as setuptools would compile it; None if it can.
+
+    Python's missing headers are installed with apt-get where that can work: as
+    root, for a Python of the system (its headers under /usr/include).
+    """
+    value = os.environ.get(BUILD_CORE_VARIABLE, "1")
+    if value.strip().lower() in ("0", "false", "no", "off"):  # as setup.py reads it
+        return f"{BUILD_CORE_VARIABLE}={value}"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"  # setuptools: $CC, else Python's own
+    command = (shlex.split(compiler) or ["cc"])[0]
+    if shutil.which(command) is None:
+        return f"no C compiler here ({command} is not on PATH)"
+    include = Path(sysconfig.get_paths()["include"])
+    if (include / "Python.h").is_file():
+        return None
+    package = f"python{sys.version_info.major}.{sys.version_info.minor}-dev"
+    if not (os.geteuid() == 0 and shutil.which("apt-get") and include.is_relative_to("/usr/include")):
+        return f"Python's headers are not here ({include / 'Python.h'}; {package} or the like has them)"
+    _say(f"Python's headers are not here ({include / 'Python.h'}): installing {package} with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", package]):
+        try:
+            subprocess.run(command, env=env, check=True, timeout=900, stdout=sys.stderr)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"Python's headers are not here, and {' '.join(command)} failed ({exc})"
+    if not (include / "Python.h").is_file():
+        return f"Python's headers are not here, even after installing {package} ({include / 'Python.h'})"
+    return None
+
+
+def _build_lines(log: str, limit: int = 20) -> list[str]:
+    """The lines of a build's output that say why it failed: the compiler's errors, setuptools' warning."""
+    wanted = [line.strip() for line in log.splitlines()
+              if re.search(r"\berror\b", line, re.IGNORECASE) or f'building extension "{CORE_MODULE}" failed' in line]
+    return (wanted or [line.strip() for line in log.splitlines() if line.strip()])[-limit:]
+
+
+def install_core(sdist: str | os.PathLike[str], wheel: str | os.PathLike[str]) -> bool:
+    """setup.sh's second step: build pacman-ai from its `sdist` with the compiled core and install it into this
+    Python's environment, over the pure `wheel` installed before; True if the core imports afterwards.
+
+    Nothing is tried without a C compiler and Python's headers (`_core_obstacle`);
+    the build's requirements come from the sdist's folder, without the network first,
+    then from the package index. If the core does not compile, or does not import once
+    installed, the pure wheel stays (or is put back) and the Python engine grades. Every
+    step is said on stdout, every fallback on stderr with its reason.
+    """
+    sdist, wheel = Path(sdist), Path(wheel)
+    obstacle = _core_obstacle()
+    if obstacle is not None:
+        _say(f"not building the compiled core: {obstacle}; pacman-ai stays installed from the pure wheel",
+             problem=True)
+        return False
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    started = time.perf_counter()
+    _say(f"building pacman-ai from {sdist.name} with the compiled core ({CORE_MODULE})")
+    with tempfile.TemporaryDirectory(prefix="pacman-ai-core-") as built:
+        log = ""
+        for offline in (True, False):
+            done = subprocess.run([*pip, "wheel", "--verbose", "--no-deps", *(["--no-index"] if offline else []),
+                                   "--find-links", str(sdist.parent), "--wheel-dir", built, str(sdist)],
+                                  text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
+            log += done.stdout
+            if done.returncode == 0 and any(Path(built).glob("*.whl")):
+                break
+            if offline:
+                _say("the build without the network failed (are its build requirements bundled?); trying again "
+                     "with the package index", problem=True)
+        else:
+            _say("the build failed; pacman-ai stays installed from the pure wheel, without the compiled core. "
+                 "pip's last lines:", problem=True)
+            for line in _build_lines(log):
+                print(f"    {line}", file=sys.stderr)
+            return False
+        found = sorted(Path(built).glob("*.whl"))
+        module = CORE_MODULE.replace(".", "/")
+        with zipfile.ZipFile(found[0]) as archive:
+            has_core = any(name.startswith(module + ".") for name in archive.namelist())
+        if not has_core:
+            _say("the compiled core did not compile; pacman-ai stays installed from the pure wheel, without it. "
+                 "The build said:", problem=True)
+            for line in _build_lines(log):
+                print(f"    {line}", file=sys.stderr)
+            return False
+        subprocess.run([*pip, "install", "--quiet", "--no-index", "--no-deps", "--force-reinstall", str(found[0])],
+                       check=True, timeout=600)
+    probe = subprocess.run([sys.executable, "-I", "-c", f"import {CORE_MODULE}"], capture_output=True, text=True,
+                           timeout=120)
+    if probe.returncode != 0:
+        reason = (probe.stderr.strip().splitlines() or ["no error printed"])[-1]
+        _say(f"the compiled core was built but does not import ({reason}); putting the pure wheel back",
+             problem=True)
+        subprocess.run([*pip, "install", "--quiet", "--no-index", "--no-deps", "--force-reinstall", str(wheel)],
+                       check=True, timeout=600)
+        return False
+    _say(f"built and installed the compiled core in {time.perf_counter() - started:.1f} s")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """setup.sh's helpers, run in the autograder's virtual environment (not a command for users):
+    ``install-core SDIST WHEEL`` (`install_core`) and ``engine`` (prints `engine_statement`)."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["install-core"] and len(args) == 3:
+        install_core(args[1], args[2])
+        return 0
+    if args == ["engine"]:
+        _say(engine_statement())
+        return 0
+    print("usage: python -m pacman.grading.gradescope install-core SDIST WHEEL | engine", file=sys.stderr)
+    return 2
 
 
 # -- the package -------------------------------------------------------------------------------
@@ -608,6 +928,38 @@ def write_gradescope_package(directory: str | os.PathLike[str], assignment: str,
     return [target / name for name in names]
 
 
+@dataclass(frozen=True)
+class _CoreSource:
+    """What a package carries to build the compiled core on the autograder, and what setup.sh and README say."""
+
+    sdist: Path | None
+    """The sdist of pacman-ai; None when the running pacman-ai has no source tree (a wheel install)."""
+    script: str
+    """setup.sh's lines that build the core, or say why they cannot."""
+    readme: list[str]
+    """README.txt's lines about it."""
+
+
+def _bundle_core_source(folder: Path, python: str | None) -> _CoreSource:
+    """The sdist of the running pacman-ai and its build requirements in `folder`, when it runs from a source tree."""
+    root = source_tree()
+    if root is None:
+        why = "it was built from a wheel install of pacman-ai, which has no C files or setup.py"
+        readme = (f"No compiled core: {why}; Gradescope grades on the Python engine. To build the core there, "
+                  f"write the package from a source checkout of pacman-ai (pip install -e .).")
+        return _CoreSource(None, _NO_CORE_SOURCE.replace("@WHY@", why), [readme])
+    folder.mkdir()
+    sdist = build_project_sdist(folder, root)
+    requirements, missing = bundle_build_requirements(folder, root, python)
+    readme = [f"{BUILD}/          what setup.sh builds the compiled core from (with the image's C compiler; without",
+              f"                one the Python engine grades): {sdist.name} (this project's source)"
+              + (" and" if requirements else "")]
+    readme.extend(f"                {p.name} (its build requirement)" for p in requirements)
+    if missing is not None:
+        readme.append(f"Not bundled: build requirements ({missing}); setup.sh fetches them from the package index.")
+    return _CoreSource(sdist, _INSTALL_CORE.replace("@BUILD@", BUILD).replace("@SDIST@", sdist.name), readme)
+
+
 def _write_contents(folder: Path, assignment: str, submission_file: str, requirement: str | None,
                     assignment_files: Path | None, classic: bool = False, python: str | None = None) -> list[str]:
     written = []
@@ -632,11 +984,16 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
         ours, dependencies, missing = bundle_wheels(folder / WHEELS, python)
         tags = sorted({"-".join(p.name[:-4].split("-")[2:4]) for p in dependencies if not p.name.endswith("-any.whl")})
         tags = tags or ["any Python"]
-        install = (_INSTALL_BUNDLED.replace("@WHEELS@", WHEELS).replace("@WHEEL@", ours.name)
-                   .replace("@DEPENDENCY_TAGS@", ", ".join(tags)))
+        core = _bundle_core_source(folder / BUILD, python)
+        install = (_INSTALL_BUNDLED.replace("@CORE@", core.script).replace("@WHEELS@", WHEELS)
+                   .replace("@WHEEL@", ours.name).replace("@DEPENDENCY_TAGS@", ", ".join(tags)))
         written.append(WHEELS)
-        contents.append(f"{WHEELS}/          wheels setup.sh installs from: {ours.name} (this project) and")
+        contents.append(f"{WHEELS}/          wheels setup.sh installs from: {ours.name} (this project, pure Python) "
+                        f"and")
         contents.extend(f"                {p.name}" for p in dependencies)
+        if core.sdist is not None:
+            written.append(BUILD)
+        contents.extend(core.readme)
         if missing:
             contents.append(f"Not bundled (not installed where the package was built; fetched from the "
                             f"package index if the autograder's Python needs them): {', '.join(missing)}")
@@ -670,3 +1027,7 @@ def _write_contents(folder: Path, assignment: str, submission_file: str, require
     readme.write_text(_README.format(kind=kind, assignment=assignment, marker=MARKER, submission=submission_file,
                                      contents="\n".join(contents)), encoding="utf-8")
     return written + ["setup.sh", "run_autograder", "README.txt"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

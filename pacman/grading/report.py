@@ -109,7 +109,7 @@ def _test_lines(question: QuestionResult, verbose: bool) -> list[str]:
 def format_report(report: GradeReport, verbose: bool = False) -> str:
     """The readable report: forbidden imports first, then per question each test's verdict, points and why; the total."""
     lines = [f"Grading {report.submission} on assignment {report.assignment!r}"
-             + (f" ({report.context})" if report.context else ""), ""]
+             + (f" ({report.context})" if report.context else ""), *([report.engine] if report.engine else []), ""]
     if report.violations:
         lines.extend(_violation_lines(report))
         lines.append("")
@@ -182,6 +182,8 @@ def gradescope_results(report: GradeReport, standing: Standing | None = None) ->
     head = [total, _incomplete_line(report)] if report.incomplete else [total]
     if report.context:
         head.append(f"Graded as: {report.context}")
+    if report.engine:
+        head.append(report.engine)
     contest = [] if standing is None else [_contest_line(standing)]
     results = {
         "score": report.score,
