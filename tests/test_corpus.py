@@ -1145,7 +1145,7 @@ BATCH_FLAG_CASES = [
                                     "tcp://127.0.0.1:9"], sub=True, timeout=20, slow=True, names=("tcp://127.0.0.1:9",)),
     Case("batch-dask-garbage-address", ["batch", "--layout", "test", "--games", "1", "--quiet", "--dask",
                                         "not an address"], sub=True, timeout=20, names=("not an address",)),
-    Case("batch-unknown-flag", batch("--verbose"), names=("--verbose",)),
+    Case("batch-unknown-flag", batch("--verbosity"), names=("--verbosity",)),
     Case("batch-agent-sys-exit-every-game", batch("--pacman", "agents_x.py:Exits", "--out", "r.jsonl"), status=0,
          files=AGENT_FILES, sub=True, timeout=30,
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pacman import Action, GameState, Layout, load_layout
+from pacman import Action, GameState, Layout
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "guide" / "evaluation.md"

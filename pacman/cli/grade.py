@@ -113,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
         raise _usage("--requirement is for --gradescope-package (what its setup.sh has pip install)")
     if args.assignment is None:
         raise _usage("give ASSIGNMENT (a shipped id such as 'expectimax', or a directory)")
-    if args.submission is not None and os.path.isdir(args.submission):
-        return grade_class.run(args)
+    if args.submission is not None and os.path.isdir(args.submission) and not args.submission.endswith(".py"):
+        return grade_class.run(args)  # a folder of submissions (a folder named x.py is refused as a submission)
     grade_class.refuse_class_flags(args)
     if args.import_seconds is not None:  # the sandbox reads the limit in force (pacman.user_code.import_seconds)
         os.environ[IMPORT_SECONDS_VARIABLE] = repr(args.import_seconds)
