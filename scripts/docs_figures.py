@@ -929,6 +929,8 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'pacman-ai play --layout corr54.lay --games 40 --seed 0 --display none'),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+    Figure('class-speed', 'docs/guide/grade.md', kind='timing',
+           command='pacman-ai grade expectimax class --jobs 2 --quiet --force'),
     Figure('readme-suite-time', 'README.md', kind='timing',
            command='python -m pytest -q -p no:cacheprovider'),
     Figure('cs188-classic-report', 'docs/cs188.md', kind='tested',
