@@ -1151,9 +1151,12 @@ BATCH_FLAG_CASES = [
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),
     # README: a worker killed by an agent's os._exit is a crashed game and the batch goes on; a batch that stops
     # instead because every game's worker died must at least name the agent.
+    # The agent's os._exit is caught where it is called (pacman.user_code): a crash named by the call, the worker kept.
     Case("batch-agent-os-exit-every-game", batch("--pacman", "agents_x.py:OsExit", "--out", "r.jsonl"), status=(0, 2),
          files=AGENT_FILES, sub=True, timeout=60, slow=True, names=("OsExit",),
-         check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"] and line["score"] is None)),
+         check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"]
+                                      and line["error"] == "Pacman (agent 0) called os._exit(9)"
+                                      and line["error_frames"][0].startswith("agents_x.py:"))),
     Case("batch-agent-garbage-every-game", batch("--pacman", "agents_x.py:Garbage", "--out", "r.jsonl"), status=0,
          files=AGENT_FILES, sub=True,
          check=lambda r: _lines_where(r, "r.jsonl", 3, lambda line: line["crashed"])),

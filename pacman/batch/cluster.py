@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import os
 import signal
 from typing import Any, Iterator
 
@@ -64,6 +65,8 @@ def dask_executor(address: str, *, workers: int | None = None,
                     n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
                     dashboard_address=None, silence_logs=logging.CRITICAL))  # its close is noisy
             client = stack.enter_context(Client(cluster, timeout=f"{timeout}s"))
+            # A batch killed outright (SIGKILL) cannot close its cluster: its workers end themselves then.
+            client.register_plugin(_parent_watch(os.getpid()))
             description = f"Dask LocalCluster, {count} worker{'s' if count != 1 else ''}"
         else:
             try:
@@ -102,6 +105,37 @@ def _as_caller(command: str, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` with refusals naming `command`'s flags (`pacman.hints`): what a Dask worker runs."""
     with calling(command):
         return fn(*args, **kwargs)
+
+
+#: Seconds between a local worker's looks at whether the batch that started it is still there.
+PARENT_WATCH_SECONDS = 0.5
+
+
+def _parent_watch(parent: int) -> Any:
+    """A Dask worker plugin that ends its worker process once process `parent` (the batch) is gone.
+
+    A LocalCluster's workers are the batch's children; a batch that is killed
+    outright leaves them running, holding its output pipes, with no scheduler.
+    """
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class ParentWatch(WorkerPlugin):
+        name = "pacman-ai-parent-watch"
+
+        def setup(self, worker: Any) -> None:
+            import threading
+            import time
+
+            def watch() -> None:
+                # Its parent's exit gives the worker another parent at once (a killed batch stays a zombie, which
+                # signal 0 would still find, until whoever started it reaps it).
+                while os.getppid() == parent:
+                    time.sleep(PARENT_WATCH_SECONDS)
+                os._exit(0)
+
+            threading.Thread(target=watch, name="pacman-ai parent watch", daemon=True).start()
+
+    return ParentWatch()
 
 
 class _DaskExecutor(cf.Executor):
