@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from pacman.cli import grade_class
-from pacman.cli.args import UsageError, positive_float
+from pacman.cli.args import UsageError
 from pacman.files import output_problem
-from pacman.user_code import IMPORT_SECONDS, IMPORT_SECONDS_VARIABLE
+from pacman.user_code import IMPORT_SECONDS, IMPORT_SECONDS_VARIABLE, parse_import_seconds
 
 __all__ = ["add_parser", "run"]
 
@@ -79,7 +79,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     grade.add_argument("--force", action="store_true",
                        help="with --write-solutions: replace .solution files whose values differ; for a class: "
                             "overwrite an existing --out")
-    grade.add_argument("--import-seconds", type=positive_float, default=None, metavar="SECONDS",
+    grade.add_argument("--import-seconds", type=parse_import_seconds, default=None, metavar="SECONDS",
                        help=f"the time a submission's module-level code may take (default: {IMPORT_SECONDS:g})")
     grade.add_argument("--gradescope-package", default=None, metavar="DIR",
                        help="write Gradescope's autograder (setup.sh, run_autograder, wheels) for ASSIGNMENT "
