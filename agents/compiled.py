@@ -44,7 +44,7 @@ from pacman.rules import (
     SCARED_TIME,
     WIN_POINTS,
 )
-from pacman.state import GameState
+from pacman.state import HEADING, GameState
 
 try:  # imported here, once, so that a sandbox that later forbids imports still has it
     _core: Any = importlib.import_module("pacman.agents._core")
@@ -186,8 +186,13 @@ def _mask_bytes(layout: Layout) -> int:
 
 
 def core_state(state: GameState) -> tuple:
-    """`state` in the core's form: its `position_key` with the masks as little-endian bytes."""
-    pac, food, capsules, ghosts, timers, score, status = state.position_key
+    """`state` in the core's form: its `position_key` with the masks as little-endian bytes. The core keeps no
+    heading of Pacman, so a state that does (`GameState.pacman_heading`) is refused."""
+    key = state.position_key
+    if len(key) != HEADING - 1:
+        raise AgentSpecError("the compiled core does not keep Pacman's heading, which this game's states do (its "
+                             "ghosts aim ahead of him): play it on the Python engine")
+    pac, food, capsules, ghosts, timers, score, status = key
     size = _mask_bytes(state.layout)
     return (pac, food.to_bytes(size, "little"), capsules.to_bytes(size, "little"), ghosts, timers, score, status)
 

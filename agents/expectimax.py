@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 from pacman.agents.compiled import ENGINES, CompiledSearcher, core_obstacle, core_status, requested_engine
 from pacman.agents.declarations import Evaluation, proof_gaps
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS, resolve_evaluation
-from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
+from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts, model_reads_heading
 from pacman.agents.search import CHANCE, MAX, MIN, TERMINAL, Searcher, SearchResult, iterative_search
 from pacman.agents.small_mazes import SMALL_MAZE_CELLS, is_small_maze
 from pacman.actions import Action
@@ -493,7 +493,7 @@ class PacmanGame:
     def key(self, node: Node) -> Any:
         if self.score_free:
             state, agent = node
-            return state[PACMAN:SCORE], state[STATUS], agent
+            return state[PACMAN:SCORE], state[STATUS:], agent  # STATUS: the status and Pacman's heading
         return node
 
 
@@ -672,6 +672,11 @@ class _SearchAgent:
         self._decisions.clear()
 
     # -- internals ---------------------------------------------------------------------
+
+    @property
+    def reads_heading(self) -> bool:
+        """Whether the ghosts this agent models read Pacman's heading: a game with it keeps the heading."""
+        return model_reads_heading(self.ghost_model)
 
     def _ghost_models(self, num_ghosts: int, game_ghosts: Sequence[Any] | None = None) -> list[Any] | None:
         model = self.ghost_model

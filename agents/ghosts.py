@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import abc
 import functools
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from pacman.actions import DIRECTIONS, Action
 from pacman.agents.declarations import CoreGhost
 from pacman.errors import AgentSpecError
+from pacman.game import needs_heading
 from pacman.state import GameState
 
-__all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "sample", "GHOST_KINDS", "make_ghosts"]
+__all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "ArcadeGhost", "ChaserGhost", "AmbusherGhost",
+           "FlankerGhost", "ShyGhost", "PERSONALITIES", "sample", "GHOST_KINDS", "make_ghosts",
+           "model_reads_heading"]
 
 
 @runtime_checkable
@@ -102,16 +105,8 @@ class DirectionalGhost(_Ghost):
         legal = state.legal_actions(self.index)
         if not legal:
             return []
-        x, y = state.agent_position(self.index)
-        px, py = state.pacman_position
         scared = state.scared_timers[self.index - 1] > 0
-        speed = 0.5 if scared else 1.0
-        distances = []
-        for action in legal:
-            dx, dy = action.vector
-            distances.append(abs(x + dx * speed - px) + abs(y + dy * speed - py))
-        target = max(distances) if scared else min(distances)
-        best = [a for a, d in zip(legal, distances) if d == target]
+        best = _nearest_or_farthest(state, self.index, legal, scared)
         return _shares(legal, best, self.prob_scared_flee if scared else self.prob_attack)
 
     #: the search's proofs that cover this chance layer: not "far_ghosts", whose sums are uniform
@@ -147,6 +142,20 @@ def _probability_table(prob_attack: float, prob_scared_flee: float) -> tuple:
     return tuple(table)
 
 
+def _nearest_or_farthest(state: GameState, index: int, legal: tuple[Action, ...], scared: bool) -> list[Action]:
+    """The legal actions of ghost `index` that bring it nearest to Pacman (scared: farthest from him), by
+    Manhattan distance after the move; a scared ghost's step is half a cell. DirectionalGhost's best moves."""
+    x, y = state.agent_position(index)
+    px, py = state.pacman_position
+    speed = 0.5 if scared else 1.0
+    distances = []
+    for action in legal:
+        dx, dy = action.vector
+        distances.append(abs(x + dx * speed - px) + abs(y + dy * speed - py))
+    target = max(distances) if scared else min(distances)
+    return [a for a, d in zip(legal, distances) if d == target]
+
+
 def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> list[tuple[Action, float]]:
     """`best_prob` shared by the `best` actions, the rest by every legal action, normalised, in legal order."""
     # Accumulate best actions first, then all legal ones, and sum in that order:
@@ -160,10 +169,141 @@ def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> 
     return [(action, weights[action] / total) for action in legal]
 
 
+#: The order the arcade's ghosts break ties in when two moves are as near their target: up, left, down, right.
+ARCADE_TIE_ORDER = (Action.NORTH, Action.WEST, Action.SOUTH, Action.EAST)
+#: Each personality's target cell, in the order `--ghosts arcade` gives them to ghosts 1, 2, 3, 4 (then again):
+#: "chaser" Pacman's cell; "ambusher" four cells ahead of Pacman's heading; "flanker" the cell twice as far from
+#: ghost 1 as the cell two ahead of Pacman; "shy" Pacman's cell while farther than `SHY_DISTANCE`, else its corner.
+PERSONALITIES = ("chaser", "ambusher", "flanker", "shy")
+#: Cells ahead of Pacman's heading that the ambusher aims at, and that the flanker pivots on.
+AMBUSH_CELLS, FLANK_CELLS = 4, 2
+#: The shy ghost chases while farther from Pacman than this (straight-line distance), else heads for its corner.
+SHY_DISTANCE = 8
+#: The shy ghost's corner: the bottom-left cell of the layout (its arcade corner).
+SHY_CORNER = (0, 0)
+
+
+class ArcadeGhost(_Ghost):
+    """A ghost with a personality: it aims at a target cell, as the arcade's four ghosts do.
+
+    With probability `prob_attack` it takes the legal move whose cell is nearest its target by straight-line
+    distance (ties go up, left, down, right: `ARCADE_TIE_ORDER`); else a legal move uniformly at random, so
+    the aimed move gets ``prob_attack + (1 - prob_attack) / n`` of n legal moves. A scared ghost flees from
+    Pacman as `DirectionalGhost` does, with `prob_scared_flee`. `personality` names the target
+    (`PERSONALITIES`); None gives ghost i the (i - 1) % 4-th, as ``--ghosts arcade`` does. The ambusher and
+    the flanker read Pacman's heading, so a game with them keeps it in its states (`reads_heading`); before
+    Pacman's first step they aim at his cell (the ambusher) or pivot on it (the flanker). There is no
+    scatter phase: a schedule by time would have to be part of the state in every engine (see
+    docs/architecture.md).
+
+    >>> from pacman import GameState, load_layout
+    >>> state = GameState.initial(load_layout("small"), heading=True)
+    >>> ArcadeGhost(1).personality, ArcadeGhost(2).target(state) == state.pacman_position
+    ('chaser', True)
+    """
+
+    #: the search's proofs that cover this chance layer: its probabilities are >= 0, sum to 1, over legal moves
+    proofs = frozenset({"bounds"})
+    #: the personality every ghost of this class has (None: by index)
+    fixed_personality: str | None = None
+
+    def __init__(self, index: int, prob_attack: float = 0.8, prob_scared_flee: float = 0.8) -> None:
+        super().__init__(index)
+        for name, value in (("prob_attack", prob_attack), ("prob_scared_flee", prob_scared_flee)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise AgentSpecError(f"{type(self).__name__} {name} must be a number in [0, 1], got {value!r}")
+        self.prob_attack = float(prob_attack)
+        self.prob_scared_flee = float(prob_scared_flee)
+        self.personality = self.fixed_personality or PERSONALITIES[(index - 1) % len(PERSONALITIES)]
+
+    @property
+    def reads_heading(self) -> bool:
+        """Whether this ghost's target reads Pacman's heading (`GameState.pacman_heading`)."""
+        return self.personality in ("ambusher", "flanker")
+
+    def target(self, state: GameState) -> tuple[float, float]:
+        """The cell this ghost aims at in `state`."""
+        px, py = state.pacman_position
+        if self.personality == "chaser":
+            return px, py
+        if self.personality == "shy":
+            x, y = state.agent_position(self.index)
+            return (px, py) if (x - px) ** 2 + (y - py) ** 2 > SHY_DISTANCE ** 2 else SHY_CORNER
+        heading = state.pacman_heading
+        if heading is None:
+            raise AgentSpecError(f"{self!r} aims ahead of Pacman, but this game's states do not keep his heading: "
+                                 f"start it with GameState.initial(layout, heading=True)")
+        hx, hy = heading.vector
+        if self.personality == "ambusher":
+            return px + AMBUSH_CELLS * hx, py + AMBUSH_CELLS * hy
+        gx, gy = state.agent_position(1)  # the flanker: twice as far from ghost 1 as the pivot
+        pivot_x, pivot_y = px + FLANK_CELLS * hx, py + FLANK_CELLS * hy
+        return 2 * pivot_x - gx, 2 * pivot_y - gy
+
+    def aimed(self, state: GameState, legal: tuple[Action, ...]) -> Action:
+        """The legal move whose cell is nearest this ghost's target (ties: `ARCADE_TIE_ORDER`)."""
+        tx, ty = self.target(state)
+        x, y = state.agent_position(self.index)
+
+        def rank(action: Action) -> tuple[float, int]:
+            dx, dy = action.vector
+            return (x + dx - tx) ** 2 + (y + dy - ty) ** 2, ARCADE_TIE_ORDER.index(action)
+
+        return min(legal, key=rank)
+
+    def distribution(self, state: GameState) -> list[tuple[Action, float]]:
+        """The aimed move with `prob_attack` and every legal move with an equal share of the rest, in legal order;
+        scared: `DirectionalGhost`'s flight."""
+        legal = state.legal_actions(self.index)
+        if not legal:
+            return []
+        if state.scared_timers[self.index - 1] > 0:
+            return _shares(legal, _nearest_or_farthest(state, self.index, legal, True), self.prob_scared_flee)
+        return _shares(legal, [self.aimed(state, legal)], self.prob_attack)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({self.index}, {self.personality}, prob_attack={self.prob_attack}, "
+                f"prob_scared_flee={self.prob_scared_flee})")
+
+
+class ChaserGhost(ArcadeGhost):
+    """An `ArcadeGhost` that aims at Pacman's cell, whatever its index."""
+
+    fixed_personality = "chaser"
+
+
+class AmbusherGhost(ArcadeGhost):
+    """An `ArcadeGhost` that aims four cells ahead of Pacman's heading, whatever its index."""
+
+    fixed_personality = "ambusher"
+
+
+class FlankerGhost(ArcadeGhost):
+    """An `ArcadeGhost` that aims at the cell twice as far from ghost 1 as the cell two ahead of Pacman."""
+
+    fixed_personality = "flanker"
+
+
+class ShyGhost(ArcadeGhost):
+    """An `ArcadeGhost` that chases Pacman while farther than eight cells, else heads for the bottom-left corner."""
+
+    fixed_personality = "shy"
+
+
 #: Ghost kinds by name, as the command line takes them. A kind added here plays in Python everywhere; the
 #: compiled core and the search's proofs take it only by its class's own declarations (`core_form`, `proofs`;
 #: pacman.agents.declarations), and refuse it by name where the core is insisted on.
-GHOST_KINDS: dict[str, type[_Ghost]] = {"random": RandomGhost, "directional": DirectionalGhost}
+GHOST_KINDS: dict[str, type[_Ghost]] = {"random": RandomGhost, "directional": DirectionalGhost, "arcade": ArcadeGhost,
+                                        "chaser": ChaserGhost, "ambusher": AmbusherGhost, "flanker": FlankerGhost,
+                                        "shy": ShyGhost}
+
+
+def model_reads_heading(model: str | Sequence[Any] | None) -> bool:
+    """Whether the ghosts a Pacman agent models (`model`: a kind of GHOST_KINDS, a list of ghost agents, or None
+    for the game's own) read Pacman's heading, so that the game must keep it (`pacman.game.needs_heading`)."""
+    if isinstance(model, str):
+        return needs_heading(make_ghosts(model, len(PERSONALITIES)))
+    return needs_heading(model or ())
 
 
 def make_ghosts(kind: str, count: int) -> list[_Ghost]:

@@ -34,7 +34,7 @@ import numpy as np
 from pacman.actions import Action
 from pacman.agents.evaluation import DEFAULT_EVALUATION, resolve_evaluation
 from pacman.agents.expectimax import SearchInfo
-from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts, sample
+from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts, model_reads_heading, sample
 from pacman.errors import AgentSpecError
 from pacman.layout import Layout
 from pacman.memory import MCTS_ITERATION_BYTES, check_memory
@@ -130,6 +130,11 @@ class MCTSAgent:
     def action_values(self, state: GameState) -> dict[Action, float]:
         """The mean backed-up value of each of Pacman's moves tried in one search (estimates, not exact)."""
         return dict(self._decide(state).action_values)
+
+    @property
+    def reads_heading(self) -> bool:
+        """Whether the ghosts this agent models read Pacman's heading: a game with it keeps the heading."""
+        return model_reads_heading(self.ghost_model)
 
     # -- internals ---------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ import numpy as np
 from pacman.actions import Action
 from pacman.agents.ghosts import GHOST_KINDS, RandomGhost, make_ghosts
 from pacman.errors import AgentSpecError
+from pacman.game import needs_heading
 from pacman.hints import hints as caller_hints
 from pacman.layout import Layout
 from pacman.memory import SOLVER_NODE_BYTES, MemoryRefusal, check_memory, solver_bytes
@@ -147,8 +148,10 @@ class Solution:
 
 
 def node_key(state: GameState) -> tuple:
-    """A state without its score: Pacman, food, capsules, ghosts, scared timers (`GameState.position_key`)."""
-    return state.position_key[:5]
+    """A state without its score: Pacman, food, capsules, ghosts, scared timers (`GameState.position_key`), and
+    Pacman's heading where the game keeps it."""
+    key = state.position_key
+    return key[:5] + key[7:]
 
 
 # -- the size bound ----------------------------------------------------------------
@@ -158,7 +161,8 @@ class _TooMany(Exception):
     pass
 
 
-def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | None = None) -> int:
+def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | None = None,
+                    heading: bool = False) -> int:
     """An upper bound on the reachable nodes of `layout` with its first `num_ghosts` ghosts, from the layout alone.
 
     Pacman's visited cells are a connected set S holding his start; S fixes the
@@ -170,7 +174,8 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     them. Many sets S leave the same food where a maze has few dots, so the
     smaller of the two is returned. Counting stops once the bound passes
     `limit` (then some number above `limit` is returned), so a large maze is
-    refused in milliseconds.
+    refused in milliseconds. With `heading` (a game that keeps Pacman's heading) each of his cells counts
+    once for each side he can have entered it by, and his start once more (before his first step).
     """
     if num_ghosts is None:
         num_ghosts = layout.num_ghosts
@@ -180,6 +185,7 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     # A ghost on a cell: each direction it can have entered by, or none (only on its start cell).
     cell_keys = len(layout.agent_starts) - 1
     half_keys = 0  # a scared ghost between two cells, moving one of two ways
+    pacman_keys = [1] * len(open_cells)  # Pacman's (cell, heading) pairs on each cell
     for (x, y), i in index.items():
         sides = 0
         for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
@@ -188,6 +194,8 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
                 neighbours[i] |= 1 << j
                 sides += 1
         cell_keys += sides
+        if heading:
+            pacman_keys[i] = sides + ((x, y) == layout.agent_starts[0])
         half_keys += 2 * sum((x + dx, y + dy) in index for dx, dy in ((1, 0), (0, 1)))
     plain = cell_keys ** num_ghosts
     # Eating a capsule sets every timer to SCARED_TIME; each ghost's timer then falls by one
@@ -205,7 +213,7 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
     for cell in layout.food:
         food_mask |= 1 << index[cell]
     dots, capsules = (reach & food_mask).bit_count(), (reach & capsule_mask).bit_count()
-    by_food = reach.bit_count() * 2 ** dots * (plain + (2 ** capsules - 1) * scared) * agents
+    by_food = sum(pacman_keys[i] for i in range(len(open_cells)) if reach >> i & 1) * 2 ** dots * (plain + (2 ** capsules - 1) * scared) * agents
     cap = min(limit if limit is not None else math.inf, by_food)
     total = 0
 
@@ -221,10 +229,10 @@ def estimated_nodes(layout: Layout, num_ghosts: int | None = None, limit: int | 
             frontier ^= low
             banned |= low
             cell = low.bit_length() - 1
-            visit(visited | low, size + 1, frontier | (neighbours[cell] & ~visited & ~banned), banned)
+            visit(visited | low, size + pacman_keys[cell], frontier | (neighbours[cell] & ~visited & ~banned), banned)
 
     try:
-        visit(start, 1, neighbours[index[layout.agent_starts[0]]], start)
+        visit(start, pacman_keys[index[layout.agent_starts[0]]], neighbours[index[layout.agent_starts[0]]], start)
     except _TooMany:
         pass
     except RecursionError:  # only a maze far beyond any limit has that many open cells in one set
@@ -480,12 +488,16 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
         raise SolverError(f"max_nodes must be an int from 1 to {MAX_NODES_CEILING:,}, got {max_nodes!r}")
     start = GameState.initial(layout, num_ghosts)  # checks num_ghosts against the layout
     num_ghosts = start.num_ghosts
-    bound = estimated_nodes(layout, num_ghosts, limit=max_nodes)
+    models = _ghost_models(ghosts, num_ghosts)
+    heading = models is not None and needs_heading(models)
+    if heading:  # ghosts that aim ahead of Pacman: his heading is part of every state
+        start = GameState.initial(layout, num_ghosts, heading=True)
+    bound = estimated_nodes(layout, num_ghosts, limit=max_nodes, heading=heading)
     with_ghosts = f"{layout.name!r} with {num_ghosts} ghost{'s' if num_ghosts != 1 else ''}"
     if bound > max_nodes:
         hint = ""
         ceiling = MAX_NODES_CEILING
-        if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling) <= ceiling:
+        if max_nodes < ceiling and estimated_nodes(layout, num_ghosts, ceiling, heading) <= ceiling:
             hint = (f" ({hints['max_nodes']} up to {MAX_NODES_CEILING:,} lets it try, exploring at most "
                     f"{MAX_EXPLORED:,})")
         raise SolverError(
@@ -503,7 +515,7 @@ def solve(layout: Layout, ghosts: str = "random", objective: str = "win", num_gh
     if progress is not None:
         progress(f"exploring {with_ghosts}: at most {min(bound, explored):,} states")
     try:
-        graph = _Graph(start, _ghost_models(ghosts, num_ghosts), explored, progress)
+        graph = _Graph(start, models, explored, progress)
     except _TooMany:
         raise SolverError(f"{with_ghosts} is too large to solve exactly: it has more than {explored:,} reachable "
                           f"nodes (bound {bound:,}), the most the solver explores") from None

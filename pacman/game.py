@@ -46,7 +46,7 @@ from pacman.limits import MIN_DEFAULT_MAX_MOVES, MOVES_PER_CELL, default_max_mov
 from pacman.state import GameState
 from pacman.user_code import describe_user_error, exits_guarded
 
-__all__ = ["GameResult", "Display", "run_game", "agent_streams", "endless_reason", "replay_actions",
+__all__ = ["GameResult", "Display", "run_game", "needs_heading", "agent_streams", "endless_reason", "replay_actions",
            "default_max_moves", "move_limit_reason", "agent_time_allowance", "time_limit_problem", "MOVES_PER_CELL", "MIN_DEFAULT_MAX_MOVES"]
 
 
@@ -197,6 +197,14 @@ def _user_error(exc: BaseException) -> dict[str, Any]:
     return {"error_frames": tuple(frames), "error_hint": hint}
 
 
+def needs_heading(agents: Iterable[Any]) -> bool:
+    """Whether a game with `agents` must keep Pacman's heading in its states: whether any of them declares
+    ``reads_heading`` (the ghosts that aim ahead of him, `pacman.agents.ArcadeGhost`, and a Pacman agent that
+    models them). Every command, environment and the solver start their games with
+    ``GameState.initial(..., heading=needs_heading(agents))``."""
+    return any(getattr(agent, "reads_heading", False) is True for agent in agents)
+
+
 def run_game(
     layout: Layout | str | os.PathLike[str],
     pacman_agent: Any,
@@ -249,7 +257,7 @@ def _run_game(
         index = getattr(ghost, "index", position)
         if index != position:
             raise PacmanError(f"ghost_agents[{position - 1}] has index {index}; give ghosts in order 1..n")
-    state = GameState.initial(layout, num_ghosts=len(ghost_agents))
+    state = GameState.initial(layout, num_ghosts=len(ghost_agents), heading=needs_heading((pacman_agent, *ghost_agents)))
     num_agents = state.num_agents
     streams = agent_streams(seed, num_agents)
     outcome: dict[str, Any] = {}

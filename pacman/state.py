@@ -38,6 +38,7 @@ GHOSTS = 4    # each ghost's key: doubled-grid position * 5 + last direction
 TIMERS = 5    # each ghost's scared timer
 SCORE = 6     # the score
 STATUS = 7    # _PLAYING, _WON or _LOST
+HEADING = 8   # Pacman's heading (0-3, 4 before his first step), or None in a game that does not track it
 
 _PLAYING, _WON, _LOST = 0, 1, 2
 _NO_DIRECTION = 4
@@ -291,8 +292,13 @@ class GameState(tuple):
     __slots__ = ()
 
     @classmethod
-    def initial(cls, layout: Layout, num_ghosts: int | None = None) -> GameState:
-        """The start of a game on `layout`, keeping the first `num_ghosts` ghosts (all if None)."""
+    def initial(cls, layout: Layout, num_ghosts: int | None = None, *, heading: bool = False) -> GameState:
+        """The start of a game on `layout`, keeping the first `num_ghosts` ghosts (all if None).
+
+        With `heading`, the states of the game keep Pacman's heading (`pacman_heading`), which ghosts that aim
+        ahead of him read (`pacman.agents.ghosts.needs_heading`). Without it the heading is None in every state,
+        so that positions reached by different ways compare equal, as the classic game's do.
+        """
         available = layout.num_ghosts
         if num_ghosts is None:
             num_ghosts = available
@@ -309,13 +315,14 @@ class GameState(tuple):
         for x, y in layout.capsules:
             capsules |= 1 << (x * layout.height + y)
         ghosts = tuple(p * 5 + _NO_DIRECTION for p in board.starts[1:1 + num_ghosts])
-        return _new(cls, (board, board.starts[0], food, capsules, ghosts, (0,) * num_ghosts, 0, _PLAYING))
+        return _new(cls, (board, board.starts[0], food, capsules, ghosts, (0,) * num_ghosts, 0, _PLAYING,
+                          _NO_DIRECTION if heading else None))
 
     # -- rules -------------------------------------------------------------------
 
     def legal_actions(self, agent: int) -> tuple[Action, ...]:
         """The actions `agent` may take, in North, South, East, West, Stop order; () when terminal."""
-        board, pac, _, _, ghosts, _, _, status = self
+        board, pac, _, _, ghosts, _, _, status, _ = self
         if status:
             return ()
         if agent == 0:
@@ -337,7 +344,7 @@ class GameState(tuple):
         """
         # One implementation of the rules for single steps and whole nodes. Its
         # shape (locals, common cases first) is for speed.
-        board, pac, food, capsules, ghosts, timers, score, status = self
+        board, pac, food, capsules, ghosts, timers, score, status, heading = self
         if status:
             if actions is None:
                 return []
@@ -361,6 +368,8 @@ class GameState(tuple):
         if actions is None:
             targets = every[here]
         else:
+            if heading is not None:
+                actions = tuple(actions)  # read twice: for the moves, then for the headings (`_headed`)
             moves = chosen[here]
             try:
                 targets = [moves[action] for action in actions]
@@ -374,21 +383,24 @@ class GameState(tuple):
             moved = score + _MOVE_POINTS
             for p, bit, touch in targets:
                 if not eat & bit:
-                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, _PLAYING))
+                    state = _new(GameState, (board, p, food, capsules, ghosts, timers, moved, _PLAYING, heading))
                 elif food & bit:
                     left = food ^ bit
                     if left:
                         state = _new(GameState, (board, p, left, capsules, ghosts, timers,
-                                                 score + _FOOD_MOVE_POINTS, _PLAYING))
+                                                 score + _FOOD_MOVE_POINTS, _PLAYING, heading))
                     else:
                         state = _new(GameState, (board, p, left, capsules, ghosts, timers,
-                                                 score + _WINNING_MOVE_POINTS, _WON))
+                                                 score + _WINNING_MOVE_POINTS, _WON, heading))
                 else:
                     scared = (SCARED_TIME,) * len(ghosts)
-                    state = _new(GameState, (board, p, food, capsules ^ bit, ghosts, scared, moved, _PLAYING))
+                    state = _new(GameState, (board, p, food, capsules ^ bit, ghosts, scared, moved, _PLAYING,
+                                             heading))
                 if not touch.isdisjoint(ghosts):
                     state = _pacman_collisions(state)
                 append(state)
+            if heading is not None:
+                out = _headed(out, board.pac_legal[pac] if actions is None else actions, heading)
             return out
 
         before, after = ghosts[:i], ghosts[i + 1:]
@@ -397,9 +409,10 @@ class GameState(tuple):
             for g in targets:
                 moved = before + (g,) + after if before else (g,) + after
                 if g in caught:  # caught by a ghost that is not scared
-                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score - LOSE_POINTS, _LOST)))
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score - LOSE_POINTS, _LOST,
+                                            heading)))
                 else:
-                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score, _PLAYING)))
+                    append(_new(GameState, (board, pac, food, capsules, moved, timers, score, _PLAYING, heading)))
             return out
 
         # A scared ghost moves half a cell; its timer drops after each of its own
@@ -418,7 +431,8 @@ class GameState(tuple):
                     new_score -= LOSE_POINTS
                     new_status = _LOST
             new_timers = timers[:i] + (new_timer,) + timers[i + 1:]
-            append(_new(GameState, (board, pac, food, capsules, before + (g,) + after, new_timers, new_score, new_status)))
+            append(_new(GameState, (board, pac, food, capsules, before + (g,) + after, new_timers, new_score, new_status,
+                                    heading)))
         return out
 
     # -- questions ---------------------------------------------------------------
@@ -473,6 +487,13 @@ class GameState(tuple):
         return self[BOARD].coords[self[PACMAN]]
 
     @property
+    def pacman_heading(self) -> Action | None:
+        """The direction of Pacman's last step (a Stop keeps it); STOP before his first step; None in a game that
+        does not track it (`GameState.initial`'s `heading`)."""
+        heading = self[HEADING]
+        return None if heading is None else ACTIONS[heading]
+
+    @property
     def ghost_positions(self) -> tuple[tuple[float, float], ...]:
         """Each ghost's (x, y), in agent order; a scared ghost may stand half-way: (3.5, 4)."""
         coords = self[BOARD].coords
@@ -504,16 +525,18 @@ class GameState(tuple):
         differ, and what a pickle carries beside the layout.
 
         In order: Pacman's doubled-grid position, the food mask, the capsule mask, each ghost's key
-        (doubled-grid position * 5 + last direction), each ghost's scared timer, the score, and the
-        status (0 playing, 1 won, 2 lost); the module docstring describes the doubled grid.
+        (doubled-grid position * 5 + last direction), each ghost's scared timer, the score, the
+        status (0 playing, 1 won, 2 lost), and, only in a game that keeps it, Pacman's heading (0-3 for North,
+        South, East, West, 4 before his first step); the module docstring describes the doubled grid.
         """
-        return self[PACMAN:]
+        return self[PACMAN:HEADING] if self[HEADING] is None else self[PACMAN:]
 
     @classmethod
     def from_position_key(cls, layout: Layout, position_key: tuple) -> GameState:
         """The state of `layout` whose `position_key` is `position_key` (an engine that computes
-        states elsewhere, such as the compiled search core, hands them back this way). Not checked:
-        give only keys that came from states of this layout."""
+        states elsewhere, such as the compiled search core, hands them back this way). A key of seven
+        fields, without the heading, is a state whose game does not track it. Not checked: give only keys
+        that came from states of this layout."""
         return _rebuild(layout, tuple(position_key))
 
     def has_food(self, x: int, y: int) -> bool:
@@ -582,7 +605,9 @@ class GameState(tuple):
 
 
 def _rebuild(layout: Layout, position_key: tuple) -> GameState:
-    """A state from its layout and `GameState.position_key` (unpickling)."""
+    """A state from its layout and `GameState.position_key` (unpickling; seven fields: no heading)."""
+    if len(position_key) == HEADING - 1:
+        position_key += (None,)
     return _new(GameState, (_Board.of(layout),) + position_key)
 
 
@@ -592,7 +617,7 @@ def _pacman_collisions(state: GameState) -> GameState:
     A scared ghost is eaten (+GHOST_POINTS, sent home); any other catches Pacman
     (-LOSE_POINTS, lost) unless this move has already won. Every colliding ghost counts.
     """
-    board, pac, food, capsules, ghosts, timers, score, status = state
+    board, pac, food, capsules, ghosts, timers, score, status, heading = state
     ghosts = list(ghosts)
     timers = list(timers)
     near = board.near
@@ -605,4 +630,11 @@ def _pacman_collisions(state: GameState) -> GameState:
             elif status != _WON:
                 score -= LOSE_POINTS
                 status = _LOST
-    return _new(GameState, (board, pac, food, capsules, tuple(ghosts), tuple(timers), score, status))
+    return _new(GameState, (board, pac, food, capsules, tuple(ghosts), tuple(timers), score, status, heading))
+
+
+def _headed(states: list[GameState], actions: Iterable[Action], heading: int) -> list[GameState]:
+    """`states`, Pacman's successors by `actions`, each with his heading after its action: the action's
+    direction, or for Stop the heading he had (`HEADING`)."""
+    return [_new(GameState, state[:HEADING] + (heading if action is Action.STOP else _DIRECTION_INDEX[action],))
+            for state, action in zip(states, actions)]

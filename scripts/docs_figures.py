@@ -275,6 +275,13 @@ def _default_evaluation(m: Measurements) -> str:
     return f"`{DEFAULT_EVALUATION}`"
 
 
+def _ghost_kinds(m: Measurements) -> str:
+    """Every registered ghost kind, as the command line's --ghosts takes them (`GHOST_KINDS`)."""
+    from pacman.agents.ghosts import GHOST_KINDS
+
+    return ", ".join(f"`{kind}`" for kind in GHOST_KINDS)
+
+
 def _import_seconds(m: Measurements) -> str:
     """The default time limit of importing a user's file (every command's --import-seconds)."""
     from pacman.user_code import IMPORT_SECONDS
@@ -1065,6 +1072,9 @@ FIGURES: tuple[Figure, ...] = (
     Figure("readme-default-agent", "README.md", "pacman-ai play --help", "exact", _default_agent),
     Figure("play-default-evaluation", "docs/guide/play.md", "pacman-ai play --help", "exact", _default_evaluation),
     Figure("import-seconds", "docs/guide/evaluation.md", "pacman-ai play --help", "exact", _import_seconds),
+    *(Figure(f"ghost-kinds-{where}", page, "pacman-ai play --help", "exact", _ghost_kinds)
+      for where, page in (("commands", "docs/guide/commands.md"), ("play", "docs/guide/play.md"), ("games", "docs/grading.md"),
+                          ("contest", "docs/grading.md"))),
     Figure("cs188-engine-limits", "docs/cs188.md", "python -c 'import pacman.cs188.quirks'", "exact",
            _course_engine_limits),
     Figure("cs188-default-forbidden", "docs/cs188.md", "python -c 'import pacman.grading.forbidden'", "exact",

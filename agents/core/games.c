@@ -301,8 +301,9 @@ games_init(Games *v, PyObject *args, PyObject *kwds)
             v->ghost_offset[p * 5 + d] = ghost_mark_of(v, p * 5 + d);
     }
     if (state_like != Py_None) {
-        /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one */
-        if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 8) {
+        /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one.
+           The core keeps no heading of Pacman: its states' heading field is None (a game that does not track it) */
+        if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 9 || PyTuple_GET_ITEM(state_like, 8) != Py_None) {
             PyErr_SetString(PyExc_TypeError, "Games: state_like must be a GameState of these games' layout");
             return -1;
         }
@@ -501,7 +502,7 @@ games_game_state_of(Games *v, int i)
     }
     const uint64_t *s = v->state + (size_t)i * v->size;
     int n = v->searcher->ghosts, w = v->searcher->words;
-    PyObject *fields = PyTuple_New(8), *args = NULL, *out = NULL;
+    PyObject *fields = PyTuple_New(9), *args = NULL, *out = NULL;
     if (fields == NULL)
         return NULL;
     PyObject *ghosts = PyTuple_New(n), *timers = PyTuple_New(n);
@@ -513,6 +514,7 @@ games_game_state_of(Games *v, int i)
     PyTuple_SET_ITEM(fields, 5, timers);
     PyTuple_SET_ITEM(fields, 6, PyLong_FromLongLong(ST_SCORE(s)));
     PyTuple_SET_ITEM(fields, 7, PyLong_FromLong(ST_STATUS(s)));
+    PyTuple_SET_ITEM(fields, 8, Py_NewRef(Py_None)); /* HEADING: not tracked */
     for (int k = 1; k < 8; k++)
         if (PyTuple_GET_ITEM(fields, k) == NULL)
             goto done;

@@ -25,7 +25,7 @@ from gymnasium import spaces
 from pacman.actions import ACTIONS, Action
 from pacman.agents.ghosts import GHOST_KINDS, make_ghosts
 from pacman.errors import PacmanError
-from pacman.game import agent_streams, endless_reason
+from pacman.game import agent_streams, endless_reason, needs_heading
 from pacman.layout import Layout, load_layout
 from pacman.limits import DEFAULT, check_max_moves, resolve_max_moves
 from pacman.state import GameState
@@ -137,6 +137,8 @@ class PacmanEnv(gym.Env):
         except Exception as exc:  # a ghost kind of the user's own: where in their file
             note_user_frames(exc)
             raise
+        if needs_heading(self.ghost_agents):  # ghosts that aim ahead of Pacman read his heading in the state
+            self.start = GameState.initial(self.layout, self.num_ghosts, heading=True)
         self.max_moves = resolve_max_moves(self.layout, max_moves)
         """The resolved limit: Pacman moves after which an episode is truncated (None: no limit)."""
         self.observation = observation
