@@ -14,7 +14,7 @@ import random
 import pytest
 
 from pacman import AgentSpecError, load_layout
-from pacman.agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, parse_agent_args
+from pacman.agents import GHOST_KINDS, AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent, parse_agent_args
 from pacman.agent_specs import make_pacman_agent
 from pacman.agents.evaluation import EVALUATIONS, better_evaluation, resolve_evaluation
 from pacman.agents.expectimax import (AUTO, AUTO_DEPTH, MAX_NODE_LIMIT, SMALL_MAZE_NODES, Auto, Depth, Nodes, Time,
@@ -177,8 +177,9 @@ LIMIT = f"{MAX_NODE_LIMIT:,}"
     (ExpectimaxAgent, {"pruning": 1}, "ExpectimaxAgent: pruning must be true or false, got 1"),
     (ExpectimaxAgent, {"star2": "yes"}, "ExpectimaxAgent: star2 must be true or false, got 'yes'"),
     (ExpectimaxAgent, {"ordering": None}, "ExpectimaxAgent: ordering must be true or false, got None"),
-    (ExpectimaxAgent, {"ghost_model": "smart"}, "ExpectimaxAgent: ghost_model must be a ghost kind ('random', "
-                                                "'directional'), a list of ghost agents or None, got 'smart'"),
+    (ExpectimaxAgent, {"ghost_model": "smart"}, "ExpectimaxAgent: ghost_model must be a ghost kind ("
+                                                + ", ".join(repr(kind) for kind in GHOST_KINDS)
+                                                + "), a list of ghost agents or None, got 'smart'"),
     (ExpectimaxAgent, {"engine": "gpu"}, "ExpectimaxAgent: engine must be one of auto, python, compiled, got 'gpu'"),
     (ExpectimaxAgent, {"evaluation": "nope"}, "evaluation 'nope': not a registered name (score, better, safe, "
                                               "scaled, dots), nor module:function, nor path/to/file.py:function"),
