@@ -1071,6 +1071,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("screenshot", "README.md", SCREENSHOT_COMMAND, "exact", _screenshot_command, verify=_screenshot_matches),
     Figure("readme-default-agent", "README.md", "pacman-ai play --help", "exact", _default_agent),
     Figure("play-default-evaluation", "docs/guide/play.md", "pacman-ai play --help", "exact", _default_evaluation),
+    Figure("grading-default-evaluation", "docs/grading.md", "pacman-ai play --help", "exact", _default_evaluation),
     Figure("import-seconds", "docs/guide/evaluation.md", "pacman-ai play --help", "exact", _import_seconds),
     *(Figure(f"ghost-kinds-{where}", page, "pacman-ai play --help", "exact", _ghost_kinds)
       for where, page in (("commands", "docs/guide/commands.md"), ("play", "docs/guide/play.md"), ("games", "docs/grading.md"),

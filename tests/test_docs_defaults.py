@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = "|".join(EVALUATIONS)
 #: Sentences that name a default evaluation: "the default, `x`", "`x` (the default)", "none given means `x`",
 #: "the project's `x`", "default evaluation is `x`".
+#: A space in a claim may be any run of white space: prose wraps its lines anywhere.
 CLAIMS = re.compile(
-    rf"(?:default(?: evaluation)?(?:,| is|:)? `(?P<a>{NAMES})`(?!'s)"
-    rf"|`(?P<b>{NAMES})`,? \(?the default\b(?! agent)"
-    rf"|none given means `(?P<c>{NAMES})`"
-    rf"|the project's `(?P<d>{NAMES})`)", re.I)
+    rf"(?:default(?:\s+evaluation)?(?:,|\s+is|:)?\s+`(?P<a>{NAMES})`(?!'s)"
+    rf"|`(?P<b>{NAMES})`,?\s+\(?the\s+default\b(?!\s+agent)"
+    rf"|none\s+given\s+means\s+`(?P<c>{NAMES})`"
+    rf"|the\s+project's\s+`(?P<d>{NAMES})`)", re.I)
 #: Words that make a claim history, not a statement of the present.
 HISTORY = re.compile(r"\b(was|were|then|before|when it|had been|used to|until|earlier)\b", re.I)
 BUDGET = re.compile(r"at most ([\d,]+) nodes a move")
@@ -74,6 +75,7 @@ def test_the_claim_finder_finds_what_it_must():
     assert [name for _, name, _ in _claims("`safe` (the default) declares them")] == ["safe"]
     assert _claims("the default evaluation was `scaled` then") == []
     assert _claims("`scaled` (the default before `dots`)") == []
+    assert [name for _, name, _ in _claims("with the\nproject's `better` evaluation")] == ["better"]  # wrapped
 
 
 def test_the_starter_files_name_the_default_evaluation():

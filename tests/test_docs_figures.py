@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "docs_figures.py"
 FAST_EXACT = ["tree-examples", "web-page-size", "web-page-bytes", "game-gif", "screenshot", "readme-default-agent",
-              "play-default-evaluation", "import-seconds", "ghost-kinds-commands", "ghost-kinds-play",
+              "play-default-evaluation", "grading-default-evaluation", "import-seconds", "ghost-kinds-commands", "ghost-kinds-play",
               "ghost-kinds-games", "ghost-kinds-contest", "cs188-engine-limits", "cs188-default-forbidden",
               "class-similarity-threshold", "cs188-forbidden-example",
               "grading-forbidden-example", "grade-limits", "layouts-table", "solve-threeway",
