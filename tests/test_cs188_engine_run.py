@@ -216,9 +216,8 @@ def _check(seed: int, tmp_path: Path) -> None:
     assert order == expected, form
     for legal in _graded_orders(folder):  # every list of legal actions grading used follows the course's order
         assert legal == sorted(legal, key=order.index), form
-    if form == "python 2 print":  # cannot run under Python 3: read, and said so
-        assert ", read (it cannot run here: importing game.py raised SyntaxError" in \
-            read_engine_quirks(folder).order_evidence
+    if form == "python 2 print":  # its print statements rewritten as 2to3 does, then run, and said so
+        assert read_engine_quirks(folder).order_evidence.endswith(", its Python 2 statements rewritten as 2to3 does")
 
 
 @pytest.mark.parametrize("seed", LOOKED_AT)
@@ -354,10 +353,11 @@ def test_the_action_order_flag_is_for_classic_folders_only(tmp_path):
 def test_the_pages_example_of_a_file_read_instead_of_run_is_what_grading_prints(tmp_path):
     from test_cs188_variants import _GAME
 
-    (tmp_path / "game.py").write_text(_GAME % "_directions.items()"
-                                      + "\n\ndef warn(agent):\n    print 'Agent %d timed out' % agent\n")
+    (tmp_path / "game.py").write_text(_GAME % "_directions.items()" + "\n\nimport graphicsUtils\n\n"
+                                      + "\ndef warn(agent):\n    print 'Agent %d timed out' % agent\n")
     line = read_engine_quirks(tmp_path).describe()
-    assert line.startswith("engine: game.py, Python 2 (game.py:19): actions West, Stop, East, North, South")
+    assert line.startswith("engine: game.py, Python 2 (game.py:22): actions West, Stop, East, North, South")
+    assert "read (it cannot run here: importing game.py raised ModuleNotFoundError" in line
     assert f"```text\n{line}\n```" in (HERE.parent / "docs" / "cs188.md").read_text(encoding="utf-8")
 
 
@@ -404,3 +404,24 @@ def test_the_three_forms_the_static_reader_refused_are_asked_of_the_code(tmp_pat
     assert found.action_order == order and found.order_evidence.startswith("game.py, run (Actions._directions")
     with pytest.raises(QuirksError, match="not a form pacman-ai reads statically"):
         read_engine_quirks_statically(tmp_path)
+
+
+@pytest.mark.parametrize("form, order", _ISSUE_FORMS)
+def test_the_three_forms_in_a_python_2_file_run_with_its_statements_rewritten(tmp_path, form, order):
+    # A Python 2 school's game.py in one of the forms the static reader does not know: not refused, run.
+    text = _ISSUE_HEAD + form + "\n\ndef warn(agent):\n    print 'Agent %d timed out' % agent\n"
+    (tmp_path / "game.py").write_text(text)
+    found = read_engine_quirks(tmp_path)
+    assert found.python == "2"
+    assert found.order_evidence.startswith("game.py, run (Actions._direction")
+    assert found.order_evidence.endswith(", its Python 2 statements rewritten as 2to3 does")
+    assert list(found.action_order) == list(order)
+    if PYTHON27 is not None:  # and it is what the course's own Python gives
+        code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import game; listed = getattr(game.Actions, "
+                "'_directionsAsList', None) or game.Actions._directions_as_list; "
+                "sys.stdout.write(json.dumps([d for d, _ in listed]))")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+        done = subprocess.run([PYTHON27, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60,
+                              env=env)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1]) == list(order)

@@ -501,7 +501,9 @@ def _order_from_run(ran: dict[str, Any] | str, game: Path) -> tuple[tuple[str, .
     for key, how in (("possible", "Actions.{name} on an open cell"), ("listed", "Actions.{name}")):
         found = asked.get(key)
         if found is not None and sorted(found) == five:
-            return tuple(found), f"game.py, run ({how.format(name=asked[key + '_name'])})"
+            rewritten = (", its Python 2 statements rewritten as 2to3 does"
+                         if "game.py" in ran.get("rewritten", ()) else "")
+            return tuple(found), f"game.py, run ({how.format(name=asked[key + '_name'])}){rewritten}"
     found = asked.get("possible") or asked.get("listed")
     if found is not None:
         raise QuirksError(f"{game}: the course's engine lists the actions {', '.join(found) or '(none)'} "
