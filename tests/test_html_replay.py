@@ -371,3 +371,18 @@ def test_a_game_that_crashed_inside_a_round_ends_on_its_last_move():
     final = replay_of(layout, result).final_state()
     assert len(data["rounds"]) == 6 and data["rounds"][-1][:3] == [5, *final.pacman_position]
     assert data["result"]["score"] == final.score == result.score and data["result"]["outcome"] == "crashed"
+
+
+def test_a_crash_in_the_users_file_is_shown_on_the_page_where_it_was(browser, tmp_path):
+    # As a student meets it: an evaluation that calls a property, played with --html from a fresh folder.
+    (tmp_path / "bad.py").write_text("def f(state):\n    x, y = state.pacman_position()\n    return state.score\n")
+    done = _cli("play", "--layout", "small", "--seed", "3", "--display", "none",
+                "--agent-args", "evaluation=bad.py:f", "--html", "crash.html", cwd=tmp_path)
+    assert done.returncode == 4, done.stderr
+    data = _embedded((tmp_path / "crash.html").read_text(encoding="utf-8"))
+    assert data["result"]["error_frames"] == ["bad.py:2 in f: x, y = state.pacman_position()"]
+    assert "is a property" in data["result"]["error_hint"]
+    browser.open((tmp_path / "crash.html").as_uri() + "#end")
+    shown = browser.evaluate(f"{ROOT}.querySelector('.pa-error').textContent")
+    assert shown == ("bad.py:2 in f: x, y = state.pacman_position()\nhint: " + data["result"]["error_hint"])
+    assert browser.errors() == []

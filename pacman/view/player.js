@@ -164,6 +164,11 @@ var PacmanAI = (function () {
         : " \u00B7 live");
     }
     describeGame();
+    var crash = game.result.error_frames || [];
+    if (finished && crash.length) { // a crash in the user's own files: where, as the terminal shows it
+      var where = make("pre", "pa-about pa-error", main);
+      where.textContent = crash.join("\n") + (game.result.error_hint ? "\nhint: " + game.result.error_hint : "");
+    }
     var tallyText = live && game.games > 1 ? make("div", "pa-about pa-tally", main) : null;
     var keysHelp = make("div", "pa-about", main);
     keysHelp.innerHTML = live ? (game.keyboard ? "Keys: <kbd>\u2190</kbd> <kbd>\u2191</kbd> <kbd>\u2192</kbd> " +

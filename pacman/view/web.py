@@ -137,7 +137,9 @@ def game_data(replay: Replay, fps: float = 8.0) -> dict[str, Any]:
         "eaten": eaten,
         "search": [None if entry is None else entry.to_json() for entry in replay.search],
         "result": {"score": previous.score, "won": previous.is_win(), "lost": previous.is_lose(),
-                   "outcome": outcome, "moves": move, "seed": replay.seed, "error": result.get("error")},
+                   "outcome": outcome, "moves": move, "seed": replay.seed, "error": result.get("error"),
+                   # where a crash was in the user's own files, and its hint (pacman.user_code)
+                   "error_frames": list(result.get("error_frames") or ()), "error_hint": result.get("error_hint")},
         "agents": {"pacman": replay.agents.get("pacman"), "ghosts": replay.agents.get("ghosts"),
                    "evaluation": agent_args.get("evaluation"), "depth": agent_args.get("depth")},
         "agent": agent_description(replay.agents),
