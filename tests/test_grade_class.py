@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -324,3 +325,30 @@ def test_a_leaderboard_needs_a_contest(tmp_path):
     done = _run(tmp_path, str(bare), "class", "--leaderboard", "b.csv")
     assert done.returncode == 2 and "has no contest (no [leaderboard] table" in done.stderr
     assert not (tmp_path / "class-grades.jsonl").exists()  # refused before any student was graded
+
+
+def test_a_classic_cs188_folder_grades_its_class_as_each_student_alone(tmp_path):
+    # A course folder (test_cases/, layouts/) and a folder of its students' multiAgents.py files, one per student.
+    course = tmp_path / "course"
+    course.mkdir()
+    source = Path(__file__).parent / "cs188_classic"
+    for part in ("test_cases", "layouts"):
+        shutil.copytree(source / part, course / part)
+    (course / "class").mkdir()
+    files = {"ann": source / "multiAgents.py", "bob": source / "students" / "depth_off.py",
+             "cal": source / "students" / "prunes_on_equality.py", "dan": source / "students" / "unfinished.py"}
+    for student, path in files.items():
+        shutil.copy(path, course / "class" / f"{student}.py")
+    questions = ["--question", "q2", "--question", "q3"]
+    done = _run(course, "test_cases", "class", *questions, "--jobs", "2", "--gradebook", "book.csv", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = _gradebook(course / "book.csv")
+    assert sorted(rows) == sorted(files)
+    for student in files:
+        alone = _run(course, "test_cases", f"class/{student}.py", *questions, "--json", "-", "--quiet")
+        assert alone.returncode == 0, alone.stderr
+        report = json.loads(alone.stdout)
+        expected = {q["id"]: q["score"] for q in report["questions"]}
+        assert {q: float(rows[student][q]) for q in expected} == expected, student
+        assert float(rows[student]["total"]) == report["score"] and rows[student]["status"] == "graded"
+    assert float(rows["ann"]["total"]) == float(rows["ann"]["max"]) > float(rows["bob"]["total"])
