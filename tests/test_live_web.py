@@ -317,3 +317,19 @@ def test_the_notebook_one_liner_shows_the_live_page_in_an_iframe(tmp_path):
     assert frame.startswith("<iframe ") and 'height="640"' in frame
     assert status == "200" and code == "130"
     assert re.fullmatch(r"/proxy/\d+/[\w-]+/", proxied) and url not in proxied
+
+
+def test_a_crash_in_the_users_file_is_shown_where_it_was_in_the_live_page(browser, serve, tmp_path):
+    # A student's evaluation that crashes after a few moves, watched live.
+    (tmp_path / "late.py").write_text("def f(state):\n    if state.score > 30:\n        state.pacman_position()\n"
+                                      "    return state.score\n")
+    served = serve("play", "--layout", "small", "--seed", "5", "--fps", "25", "--max-moves", "200",
+                   "--agent-args", "evaluation=late.py:f")
+    browser.open(served.url)
+    browser.wait_until(STATE, lambda s: s is not None and s["finished"])
+    shown = browser.wait_until("document.querySelector('.pa-error') && document.querySelector('.pa-error').textContent",
+                               lambda text: bool(text))
+    assert shown.splitlines()[0] == "late.py:3 in f: state.pacman_position()"
+    assert shown.splitlines()[1].startswith("hint: GameState.pacman_position is a property")
+    assert served.wait(60) == 4
+    assert browser.errors() == []

@@ -386,7 +386,8 @@ class LiveDisplay:
         hub = self.hub
         shown = {"score": state.score, "won": state.is_win(), "lost": state.is_lose(),
                  "outcome": record.get("outcome") or _outcome(record), "moves": self._move,
-                 "seed": record.get("seed", self.seed), "error": record.get("error")}
+                 "seed": record.get("seed", self.seed), "error": record.get("error"),
+                 "error_frames": list(record.get("error_frames") or ()), "error_hint": record.get("error_hint")}
         with hub.cond:
             self._state = state
             self._result = shown

@@ -157,18 +157,17 @@ var PacmanAI = (function () {
     var description = game.agent || agents.pacman || "an unrecorded agent";
     var chooser = agents.pacman || "Pacman";
     var who = description + (agents.ghosts ? " against " + agents.ghosts + " ghosts" : "");
+    var crashText = null; // a crash in the user's own files: where, as the terminal shows it
     function describeGame() {
       var r = game.result;
       about.textContent = layout.name + " \u00B7 " + who + " \u00B7 seed " + r.seed + (finished ? " \u00B7 " +
         r.outcome + ", score " + r.score + " after " + r.moves + " moves" + (r.error ? " (" + r.error + ")" : "")
         : " \u00B7 live");
+      var frames = finished && r.error_frames ? r.error_frames : [];
+      if (frames.length && !crashText) { crashText = make("pre", "pa-about pa-error", main); }
+      if (crashText) { crashText.textContent = frames.length ? frames.join("\n") + (r.error_hint ? "\nhint: " + r.error_hint : "") : ""; }
     }
     describeGame();
-    var crash = game.result.error_frames || [];
-    if (finished && crash.length) { // a crash in the user's own files: where, as the terminal shows it
-      var where = make("pre", "pa-about pa-error", main);
-      where.textContent = crash.join("\n") + (game.result.error_hint ? "\nhint: " + game.result.error_hint : "");
-    }
     var tallyText = live && game.games > 1 ? make("div", "pa-about pa-tally", main) : null;
     var keysHelp = make("div", "pa-about", main);
     keysHelp.innerHTML = live ? (game.keyboard ? "Keys: <kbd>\u2190</kbd> <kbd>\u2191</kbd> <kbd>\u2192</kbd> " +
