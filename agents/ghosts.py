@@ -94,11 +94,7 @@ class DirectionalGhost(_Ghost):
 
     def __init__(self, index: int, prob_attack: float = 0.8, prob_scared_flee: float = 0.8) -> None:
         super().__init__(index)
-        for name, value in (("prob_attack", prob_attack), ("prob_scared_flee", prob_scared_flee)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise AgentSpecError(f"DirectionalGhost {name} must be a number in [0, 1], got {value!r}")
-        self.prob_attack = float(prob_attack)
-        self.prob_scared_flee = float(prob_scared_flee)
+        self.prob_attack, self.prob_scared_flee = _probabilities(self, prob_attack, prob_scared_flee)
 
     def distribution(self, state: GameState) -> list[tuple[Action, float]]:
         """The classic directional distribution, in legal-action order."""
@@ -140,6 +136,14 @@ def _probability_table(prob_attack: float, prob_scared_flee: float) -> tuple:
                 best = [a for j, a in enumerate(legal) if mask >> j & 1]
                 table.append(((scared, count, mask), tuple(p for _, p in _shares(legal, best, best_prob))))
     return tuple(table)
+
+
+def _probabilities(ghost: _Ghost, prob_attack: float, prob_scared_flee: float) -> tuple[float, float]:
+    """A ghost's two probabilities as floats; AgentSpecError naming the ghost's class for one outside [0, 1]."""
+    for name, value in (("prob_attack", prob_attack), ("prob_scared_flee", prob_scared_flee)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            raise AgentSpecError(f"{type(ghost).__name__} {name} must be a number in [0, 1], got {value!r}")
+    return float(prob_attack), float(prob_scared_flee)
 
 
 def _nearest_or_farthest(state: GameState, index: int, legal: tuple[Action, ...], scared: bool) -> list[Action]:
@@ -209,11 +213,7 @@ class ArcadeGhost(_Ghost):
 
     def __init__(self, index: int, prob_attack: float = 0.8, prob_scared_flee: float = 0.8) -> None:
         super().__init__(index)
-        for name, value in (("prob_attack", prob_attack), ("prob_scared_flee", prob_scared_flee)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise AgentSpecError(f"{type(self).__name__} {name} must be a number in [0, 1], got {value!r}")
-        self.prob_attack = float(prob_attack)
-        self.prob_scared_flee = float(prob_scared_flee)
+        self.prob_attack, self.prob_scared_flee = _probabilities(self, prob_attack, prob_scared_flee)
         self.personality = self.fixed_personality or PERSONALITIES[(index - 1) % len(PERSONALITIES)]
 
     @property
