@@ -45,12 +45,15 @@ from pacman.grading.states import CountingState, ExpansionLog, TreeState, tree_e
 from pacman.layout import parse_layout
 from pacman.process_guard import set_parent_death_signal
 from pacman.state import GameState
+from pacman.user_code import IMPORT_SECONDS_VARIABLE, import_seconds
 
 __all__ = ["main"]
 
 _OUTPUT_LIMIT = 8 << 20  # bytes a submission may write to any file (its printed output goes to the grader's pipe)
 #: Public names of the submission's module reported to the grader at most (it looks for the ones it grades).
 _MAX_NAMES = 2000
+#: Seconds the loader's own import timer waits beyond the grader's import limit (the grader's fires first).
+_LOADER_GRACE_SECONDS = 5.0
 #: CPU seconds between two looks at where the submission's import is.
 _IMPORT_PLACE_EVERY = 0.2
 
@@ -452,6 +455,9 @@ def main() -> None:
     loaded_from = local_copy(path) if classic else path
     # From here on the forbidden modules are neither loaded nor loadable (by name).
     guard = seal(job.get("forbid_imports") or (), loaded_from)
+    # The grader stops an import at the limit and names the line it was on; the loader's own timer (a classic
+    # submission's, `pacman.user_code.import_user_file`) waits longer, so that it never fires first under load.
+    os.environ[IMPORT_SECONDS_VARIABLE] = repr(import_seconds() + _LOADER_GRACE_SECONDS)
     channel.send("loading")  # from here on, what happens is the submission's (its import time starts now)
     try:
         with _ImportPlace(channel, loaded_from, job["source"]):
