@@ -296,7 +296,7 @@ class GameState(tuple):
         """The start of a game on `layout`, keeping the first `num_ghosts` ghosts (all if None).
 
         With `heading`, the states of the game keep Pacman's heading (`pacman_heading`), which ghosts that aim
-        ahead of him read (`pacman.agents.ghosts.needs_heading`). Without it the heading is None in every state,
+        ahead of him read (`pacman.game.needs_heading` decides). Without it the heading is None in every state,
         so that positions reached by different ways compare equal, as the classic game's do.
         """
         available = layout.num_ghosts
