@@ -12,11 +12,14 @@ process for the pieces the commands share: `pacman.files.PendingFile` and
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import pty
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,7 +36,8 @@ SIGNALS = {
     "SIGTERM": (signal.SIGTERM, 143, "stopped by SIGTERM"),
     "SIGHUP": (signal.SIGHUP, 129, "stopped by SIGHUP"),
 }
-#: A game of the medium maze shown at 8 rounds a second: about 20 s, far longer than any test waits.
+#: A game of the medium maze shown on a terminal at 8 rounds a second: about 24 s (189 moves), far longer
+#: than any test waits. Into a file it is not paced, and ends in under 2 s.
 GAME = ("--layout", "medium", "--seed", "1", "--max-moves", "400", "--display", "text")
 OLD = b"an earlier file of this name, to be kept as it is\n"
 HAS_MP4 = importlib.util.find_spec("imageio_ffmpeg") is not None
@@ -45,20 +49,33 @@ def _listing(folder: Path) -> dict[str, bytes | None]:
 
 
 def _run_and_stop(tmp_path: Path, args: list[str], ready: str, number: int) -> tuple[int, str]:
-    """Start `pacman-ai ARGS` in tmp_path/run, wait until it is `ready` ("temporary": a hidden .tmp name is in the
-    folder; "drawn": the board is on stdout), send `number`; returns its exit status and stderr."""
+    """Start `pacman-ai ARGS` in tmp_path/run with a terminal (a pseudo-terminal) as its stdout, so that it shows
+    the game at its `--fps` pace, wait until it is `ready` ("temporary": a hidden .tmp name is in the folder;
+    "drawn": the board is on the terminal), send `number`; returns its exit status and stderr."""
     folder, spool = tmp_path / "run", tmp_path / "spool"
     spool.mkdir()
-    stdout = tmp_path / "stdout.txt"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "TMPDIR": str(spool)}
-    with open(stdout, "wb") as out:
-        process = subprocess.Popen([PACMAN_AI, *args], cwd=folder, stdout=out, stderr=subprocess.PIPE, env=env)
+    controller, terminal = pty.openpty()
+    shown = bytearray()
+
+    def drain() -> None:  # read what the command shows, so that it never waits on a full terminal
+        with contextlib.suppress(OSError):  # EIO once the command has closed its end
+            while chunk := os.read(controller, 65536):
+                shown.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    try:
+        process = subprocess.Popen([PACMAN_AI, *args], cwd=folder, stdout=terminal, stderr=subprocess.PIPE,
+                                   env=env)
+    finally:
+        os.close(terminal)
+    reader.start()
     try:
         deadline = time.monotonic() + 60  # a second or two, unless the machine is very busy
         while process.poll() is None and time.monotonic() < deadline:
             if ready == "temporary" and any(".tmp" in name for name in os.listdir(folder)):
                 break
-            if ready == "drawn" and stdout.stat().st_size > 0:
+            if ready == "drawn" and shown:
                 break
             time.sleep(0.01)
         assert process.poll() is None, f"ended before it was stopped: {process.stderr.read().decode()}"
@@ -69,6 +86,8 @@ def _run_and_stop(tmp_path: Path, args: list[str], ready: str, number: int) -> t
         if process.poll() is None:
             process.kill()
             process.wait()
+        reader.join(timeout=10)
+        os.close(controller)
     assert os.listdir(spool) == []  # nothing left in the temporary folder either (the replay's spools)
     return process.returncode, stderr.decode()
 
