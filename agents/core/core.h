@@ -39,7 +39,7 @@
  * core.h: the private header of the compiled core. Each .c file in this folder mirrors one Python seam:
  *
  *   state.c       pacman/state.py, pacman/rules.py   the Board (a layout's move tables), successors, collisions
- *   ghosts.c      agents/ghosts.py                   the chance layer: uniform and directional probabilities
+ *   ghosts.c      agents/ghosts.py                   the chance layer: uniform, directional and arcade probabilities
  *   evaluation.c  agents/evaluation.py               `better` (and `safe`, its other weights) and its bounds
  *   table.c       agents/search.py (_Table)          the transposition table
  *   search.c      agents/search.py                   the expectiminimax recursions, Star1, Star2, move ordering
