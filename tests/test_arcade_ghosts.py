@@ -347,6 +347,13 @@ def test_the_guides_numbers_are_the_codes():
             if row.startswith("| `")] == list(GHOST_KINDS)
 
 
+def test_the_guides_compiled_core_column_is_the_registrys():
+    rows = [row.split("|") for row in GUIDE.read_text(encoding="utf-8").split("## The kinds")[1].split("##")[0]
+            .splitlines() if row.startswith("| `")]
+    assert {row[1].strip(" `"): row[3].strip() for row in rows} == {
+        kind: "yes" if kind in core_ghost_kinds() else "no" for kind in GHOST_KINDS}
+
+
 def test_the_guides_python_example_runs_as_a_script(tmp_path):
     code = re.search(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), flags=re.S).group(1)
     (tmp_path / "example.py").write_text(code, encoding="utf-8")
