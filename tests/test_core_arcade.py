@@ -306,6 +306,26 @@ def test_searches_with_every_personality_equal_the_python_engine(kind, options):
                 assert info.nodes > 1
 
 
+def test_the_far_ghost_shortcut_on_headed_states_equals_python(monkeypatch):
+    """Uniform models in a game that keeps the heading (the game's ghosts aim ahead, Pacman's model is random):
+    the far-ghost shortcut runs on states with a heading, in both engines alike."""
+    hits = []
+    far_value = PacmanGame.far_value
+
+    def counted(self, node, depth):
+        found = far_value(self, node, depth)
+        hits.append(found is not None)
+        return found
+
+    monkeypatch.setattr(PacmanGame, "far_value", counted)
+    medium = load_layout("medium")
+    states = [s for s, agent in headed_playout(medium, random.Random(2), 120) if agent == 0 and not s.is_terminal()]
+    for i, state in enumerate(states[::12]):
+        same_search(lambda engine: ExpectimaxAgent(depth=3, evaluation="better", ghost_model="random", star2=True,
+                                                   ordering=True, engine=engine), with_heading(state, i % 5))
+    assert sum(hits) > 20
+
+
 def test_a_heading_reading_model_refuses_a_state_without_the_heading_on_both_engines():
     state = GameState.initial(ROOM)
     for kind in ("ambusher", "flanker", "arcade"):
