@@ -1,9 +1,11 @@
 """The compiled search core (`pacman.agents._core`, written in C): whether it is here, when a search may use it, and
 the bridge that makes it answer exactly as `pacman.agents.search.Searcher` does.
 
-The core implements the rules, the evaluations and ghost models that declare a
-core form (pacman.agents.declarations: `score`, `better`, `safe`; RandomGhost,
-DirectionalGhost) and the expectiminimax of `pacman.agents.search`
+The core implements the rules (Pacman's heading included, where a game keeps
+it), the evaluations and ghost models that declare a core form
+(pacman.agents.declarations: `score`, `better`, `safe`; RandomGhost,
+DirectionalGhost, ArcadeGhost and its personalities) and the expectiminimax of
+`pacman.agents.search`
 (transposition table, alpha-beta, Star1, Star2), with the same floating-point
 operations in the same order, so values, node counts and chosen actions are the
 Python engine's (tests/test_compiled_core.py and tests/test_core_parity.py check
