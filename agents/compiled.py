@@ -1,9 +1,11 @@
 """The compiled search core (`pacman.agents._core`, written in C): whether it is here, when a search may use it, and
 the bridge that makes it answer exactly as `pacman.agents.search.Searcher` does.
 
-The core implements the rules, the evaluations and ghost models that declare a
-core form (pacman.agents.declarations: `score`, `better`, `safe`; RandomGhost,
-DirectionalGhost) and the expectiminimax of `pacman.agents.search`
+The core implements the rules (Pacman's heading included, where a game keeps
+it), the evaluations and ghost models that declare a core form
+(pacman.agents.declarations: `score`, `better`, `safe`; RandomGhost,
+DirectionalGhost, ArcadeGhost and its personalities) and the expectiminimax of
+`pacman.agents.search`
 (transposition table, alpha-beta, Star1, Star2), with the same floating-point
 operations in the same order, so values, node counts and chosen actions are the
 Python engine's (tests/test_compiled_core.py and tests/test_core_parity.py check
@@ -29,7 +31,15 @@ from typing import Any, Callable, Sequence
 
 from pacman.agents.declarations import core_evaluation, core_ghost
 from pacman.agents.evaluation import EVALUATIONS
-from pacman.agents.ghosts import GHOST_KINDS
+from pacman.agents.ghosts import (
+    AMBUSH_CELLS,
+    ARCADE_TIE_ORDER,
+    FLANK_CELLS,
+    GHOST_KINDS,
+    SHY_CORNER,
+    SHY_DISTANCE,
+    model_reads_heading,
+)
 from pacman.agents.search import _SLACK, MIN, OutOfTime, SearchResult, star1_window
 from pacman.actions import ACTIONS
 from pacman.distances import UNREACHABLE, DistanceTable
@@ -44,7 +54,7 @@ from pacman.rules import (
     SCARED_TIME,
     WIN_POINTS,
 )
-from pacman.state import HEADING, GameState
+from pacman.state import GameState
 
 try:  # imported here, once, so that a sandbox that later forbids imports still has it
     _core: Any = importlib.import_module("pacman.agents._core")
@@ -55,7 +65,8 @@ else:
     _IMPORT_PROBLEM = ""
 
 __all__ = ["ENGINES", "ENGINE_VARIABLE", "core_status", "engine_line", "requested_engine", "core_obstacle",
-           "core_evaluations", "core_ghost_kinds", "core_board", "core_state", "core_games", "CompiledSearcher"]
+           "core_evaluations", "core_ghost_kinds", "core_board", "core_state", "game_state", "core_games",
+           "CompiledSearcher"]
 
 #: The values of a search agent's ``engine`` argument.
 ENGINES = ("auto", "python", "compiled")
@@ -139,6 +150,9 @@ def core_obstacle(evaluation: Callable[..., float] | None = None, ghost_models: 
         if form.kernel not in _core.GHOST_KERNELS:
             return (f"ghost {position} is a {type(model).__name__}, whose core kernel {form.kernel!r} this build "
                     f"of the core does not have ({', '.join(_core.GHOST_KERNELS)})")
+        if form.kernel == "arcade" and form.personality not in _core.ARCADE_PERSONALITIES:
+            return (f"ghost {position} is a {type(model).__name__}, whose personality {form.personality!r} this "
+                    f"build of the core does not have ({', '.join(_core.ARCADE_PERSONALITIES)})")
         if getattr(model, "index", None) != position:
             return f"ghost {position}'s model is {model!r}, the model of another ghost"
     return None
@@ -154,16 +168,38 @@ def core_ghost_kinds() -> tuple[str, ...]:
     return tuple(name for name, cls in GHOST_KINDS.items() if "core_form" in vars(cls))
 
 
-def _chance_layers(ghost_models: Sequence[Any] | None, ghosts: int) -> tuple[list[bool], list[Any]]:
-    """The core's chance layers of `ghosts` ghosts: (directional flags, tables), from each model's core form;
-    None: uniform. Call only after `core_obstacle` said yes."""
+def _chance_layers(ghost_models: Sequence[Any] | None, ghosts: int) -> dict[str, Any]:
+    """The core's chance layers of `ghosts` ghosts, from each model's core form (None: uniform), as the
+    ``Searcher``'s arguments: each ghost's kernel (its number in ``_core.GHOST_KERNELS``), its table, an arcade
+    ghost's personality (its number in ``_core.ARCADE_PERSONALITIES``) and the arcade's numbers
+    (pacman.agents.ghosts). Call only after `core_obstacle` said yes."""
     if not ghost_models:
-        return [False] * ghosts, [None] * ghosts
+        return dict(kernels=[0] * ghosts, probabilities=[None] * ghosts, aims=None, arcade=None)
     forms = [core_ghost(model) for model in ghost_models]
     if any(form is None or form.kernel not in _core.GHOST_KERNELS for form in forms):  # never: core_obstacle refuses it
         raise AgentSpecError(core_obstacle(None, ghost_models) or "a ghost model without a core form")
-    directional = [form.kernel == "directional" for form in forms]
-    return directional, [dict(form.table) if flag else None for form, flag in zip(forms, directional)]
+    kernels = [_core.GHOST_KERNELS.index(form.kernel) for form in forms]
+    tables = [dict(form.table) if form.kernel != "uniform" else None for form in forms]
+    aims = [_core.ARCADE_PERSONALITIES.index(form.personality) if form.kernel == "arcade" else -1 for form in forms]
+    return dict(kernels=kernels, probabilities=tables, aims=aims, arcade=_arcade_numbers())
+
+
+def _arcade_numbers() -> tuple:
+    """The arcade's numbers as the core takes them: the tie order (direction numbers), the cells ahead of Pacman
+    the ambusher aims at and the flanker pivots on, the shy ghost's distance and corner."""
+    numbers = (AMBUSH_CELLS, FLANK_CELLS, SHY_DISTANCE, *SHY_CORNER)
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):  # the core's sums are of ints
+        raise AgentSpecError(f"the compiled core takes the arcade's cells and distances as ints, not {numbers}")
+    return (tuple(ACTIONS.index(action) for action in ARCADE_TIE_ORDER), *numbers)
+
+
+def _heading_refusal(ghost_models: Sequence[Any] | None, state: GameState) -> str | None:
+    """Why the core must not search `state` with these ghost models: one aims ahead of Pacman and the state keeps
+    no heading (the Python engine raises then, from `ArcadeGhost.target`); None if it may."""
+    if state.pacman_heading is None and ghost_models and model_reads_heading(list(ghost_models)):
+        return ("a ghost aims ahead of Pacman, but this game's states do not keep his heading: start it with "
+                "GameState.initial(layout, heading=True)")
+    return None
 
 
 def core_board(layout: Layout) -> Any:
@@ -186,15 +222,18 @@ def _mask_bytes(layout: Layout) -> int:
 
 
 def core_state(state: GameState) -> tuple:
-    """`state` in the core's form: its `position_key` with the masks as little-endian bytes. The core keeps no
-    heading of Pacman, so a state that does (`GameState.pacman_heading`) is refused."""
-    key = state.position_key
-    if len(key) != HEADING - 1:
-        raise AgentSpecError("the compiled core does not keep Pacman's heading, which this game's states do (its "
-                             "ghosts aim ahead of him): play it on the Python engine")
-    pac, food, capsules, ghosts, timers, score, status = key
+    """`state` in the core's form: its `position_key` with the masks as little-endian bytes, and Pacman's heading
+    (0-4) last where the game keeps it (`GameState.pacman_heading`)."""
+    pac, food, capsules, *rest = state.position_key
     size = _mask_bytes(state.layout)
-    return (pac, food.to_bytes(size, "little"), capsules.to_bytes(size, "little"), ghosts, timers, score, status)
+    return (pac, food.to_bytes(size, "little"), capsules.to_bytes(size, "little"), *rest)
+
+
+def game_state(layout: Layout, core_state: tuple) -> GameState:
+    """The `GameState` of `layout` whose core form is `core_state` (`core_state`'s inverse)."""
+    pac, food, capsules, *rest = core_state
+    return GameState.from_position_key(layout, (pac, int.from_bytes(food, "little"),
+                                                int.from_bytes(capsules, "little"), *rest))
 
 
 def core_games(start: GameState, ghost_models: Sequence[Any], games: int, max_moves: int | None,
@@ -202,14 +241,13 @@ def core_games(start: GameState, ghost_models: Sequence[Any], games: int, max_mo
     """The core's ``Games``: `games` games from `start` against `ghost_models` (each with a core form, or an
     AgentSpecError naming the one without), writing into `arrays` (observations, rewards, terminated,
     truncated, masks). pacman.envs.core_games is its one user."""
-    obstacle = core_obstacle(None, ghost_models)
+    obstacle = core_obstacle(None, ghost_models) or _heading_refusal(ghost_models, start)
     if obstacle is not None:
         raise AgentSpecError(f"the compiled core cannot play these games: {obstacle}")
     layout = start.layout
-    directional, tables = _chance_layers(ghost_models, start.num_ghosts)
     searcher = _core.Searcher(board=core_board(layout), ghosts=start.num_ghosts, evaluation=0, minimise=False,
-                              prune=False, table_size=0, slack=0.0, directional=directional, probabilities=tables,
-                              distances=None, weights=None)
+                              prune=False, table_size=0, slack=0.0, distances=None, weights=None,
+                              **_chance_layers(ghost_models, start.num_ghosts))
     return _core.Games(searcher=searcher, games=games, start=core_state(start), max_moves=max_moves or 0,
                        width=layout.width, height=layout.height, state_like=start, **arrays)
 
@@ -251,7 +289,7 @@ class CompiledSearcher:
         self.layout = layout
         ghosts = num_agents - 1
         models = game.ghost_models if game.ghost_kind != MIN else None
-        directional, tables = _chance_layers(models, ghosts)
+        self._models = models
         form = core_evaluation(game.evaluation)
         if form is None or form.kernel not in _core.EVALUATION_KERNELS:  # never: agents ask core_obstacle first
             raise AgentSpecError(core_obstacle(game.evaluation) or "an evaluation without a core form")
@@ -273,7 +311,7 @@ class CompiledSearcher:
                                 and game._bounds_within is game.evaluation.bounds_within)
         self._options = dict(board=core_board(layout), ghosts=ghosts, evaluation=evaluation,
                              minimise=game.ghost_kind == MIN, prune=prune, table_size=table_size, slack=_SLACK,
-                             directional=directional, probabilities=tables, distances=distances, weights=weights,
+                             **_chance_layers(models, ghosts), distances=distances, weights=weights,
                              order=order, bounds=bounds, star2=star2, ordering=ordering, horizon=horizon,
                              score_free=game.score_free,
                              dots=form.dots(layout) if form.dots is not None else None)
@@ -291,15 +329,16 @@ class CompiledSearcher:
         self._core.clear()
 
     def core_state(self, state: GameState) -> tuple:
-        """`state` in the core's form: its `position_key` with the masks as little-endian bytes."""
+        """`state` in the core's form (`core_state`). Raises AgentSpecError, as the Python engine's ghosts do,
+        for a state without Pacman's heading when a ghost model aims ahead of him: the core never guesses it."""
+        refusal = _heading_refusal(self._models, state)
+        if refusal is not None:
+            raise AgentSpecError(refusal)
         return core_state(state)
 
     def game_state(self, core_state: tuple) -> GameState:
         """The `GameState` of a state in the core's form."""
-        pac, food, capsules, ghosts, timers, score, status = core_state
-        return GameState.from_position_key(self.layout, (pac, int.from_bytes(food, "little"),
-                                                         int.from_bytes(capsules, "little"), ghosts, timers,
-                                                         score, status))
+        return game_state(self.layout, core_state)
 
     def successors(self, state: GameState, agent: int) -> list[tuple[Any, GameState]]:
         """(action, successor) for every legal action of `agent`, computed by the core (for tests)."""

@@ -51,9 +51,10 @@ __all__ = ["Evaluation", "CoreEvaluation", "CoreGhost", "EVALUATION_KERNELS", "G
 #: that `better` and `safe` are with two sets of weights. The built core publishes its own list
 #: (``_core.EVALUATION_KERNELS``), which the registry asks; tests hold the two equal.
 EVALUATION_KERNELS = ("score", "features")
-#: The chance-layer kernels a core form may name (agents/core/ghosts.c): uniform over the legal moves, and a
-#: table of probabilities by the ghost's shape (scared, legal count, best-move mask), DirectionalGhost's.
-GHOST_KERNELS = ("uniform", "directional")
+#: The chance-layer kernels a core form may name (agents/core/ghosts.c): uniform over the legal moves; a
+#: table of probabilities by the ghost's shape (scared, legal count, best-move mask), DirectionalGhost's; and
+#: the same table with the one move an `ArcadeGhost` aims at its personality's target as the best one.
+GHOST_KERNELS = ("uniform", "directional", "arcade")
 
 #: The proofs behind the search's exact shortcuts, and what each assumes of a ghost's chance layer:
 #: "bounds" (Star1, Star2: an evaluation's bounds hold at every reachable state, so a chance node's value is a
@@ -165,7 +166,9 @@ class CoreGhost:
     kernel: str
     """The core's kernel, one of `GHOST_KERNELS`."""
     table: Mapping[tuple[int, int, int], tuple[float, ...]] | None = None
-    """For "directional": the probabilities by (scared, legal count, best-move mask), in legal order."""
+    """For "directional" and "arcade": the probabilities by (scared, legal count, best-move mask), in legal order."""
+    personality: str | None = None
+    """For "arcade": the target it aims at, one of `pacman.agents.ghosts.PERSONALITIES`."""
 
 
 def core_evaluation(evaluation: Callable[[GameState], float]) -> CoreEvaluation | None:

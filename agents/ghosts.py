@@ -216,6 +216,12 @@ class ArcadeGhost(_Ghost):
         self.prob_attack, self.prob_scared_flee = _probabilities(self, prob_attack, prob_scared_flee)
         self.personality = self.fixed_personality or PERSONALITIES[(index - 1) % len(PERSONALITIES)]
 
+    def core_form(self) -> CoreGhost:
+        """The compiled core plays it with its arcade kernel (agents/core/ghosts.c): the target and the aimed move
+        computed there, the probabilities from `DirectionalGhost`'s table with this ghost's two probabilities
+        (the aimed move is the one best move; scared, the flight is directional's)."""
+        return CoreGhost("arcade", dict(_probability_table(self.prob_attack, self.prob_scared_flee)), self.personality)
+
     @property
     def reads_heading(self) -> bool:
         """Whether this ghost's target reads Pacman's heading (`GameState.pacman_heading`)."""
@@ -270,24 +276,28 @@ class ChaserGhost(ArcadeGhost):
     """An `ArcadeGhost` that aims at Pacman's cell, whatever its index."""
 
     fixed_personality = "chaser"
+    core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
 
 
 class AmbusherGhost(ArcadeGhost):
     """An `ArcadeGhost` that aims four cells ahead of Pacman's heading, whatever its index."""
 
     fixed_personality = "ambusher"
+    core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
 
 
 class FlankerGhost(ArcadeGhost):
     """An `ArcadeGhost` that aims at the cell twice as far from ghost 1 as the cell two ahead of Pacman."""
 
     fixed_personality = "flanker"
+    core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
 
 
 class ShyGhost(ArcadeGhost):
     """An `ArcadeGhost` that chases Pacman while farther than eight cells, else heads for the bottom-left corner."""
 
     fixed_personality = "shy"
+    core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
 
 
 #: Ghost kinds by name, as the command line takes them. A kind added here plays in Python everywhere; the

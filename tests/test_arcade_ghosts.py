@@ -249,19 +249,21 @@ def test_the_aimed_move_is_the_rules_on_random_mazes_and_positions(seeds):
 # -- engines, solver, environments, command line -----------------------------------------------------------
 
 
-def test_the_compiled_core_refuses_them_by_name_and_auto_plays_them_in_python():
+def test_the_compiled_core_plays_them_and_auto_chooses_it():
     ghosts = make_ghosts("arcade", 2)
-    assert not {"arcade", *PERSONALITIES} & set(core_ghost_kinds())  # they declare no core form
-    if core_status()[0]:
-        assert "ArcadeGhost" in core_obstacle(None, ghosts)
+    assert {"arcade", *PERSONALITIES} <= set(core_ghost_kinds())  # each class declares its core form
     agent = ExpectimaxAgent(depth=2)
     result = run_game(load_layout("small"), agent, ghosts, seed=4, max_moves=40)
-    assert agent.engine_used == "python" and result.moves > 0
-    with pytest.raises(AgentSpecError, match="does not keep Pacman's heading"):
-        core_state(GameState.initial(load_layout("small"), heading=True))
+    python = run_game(load_layout("small"), ExpectimaxAgent(depth=2, engine="python"), make_ghosts("arcade", 2),
+                      seed=4, max_moves=40)
+    assert agent.engine_used == ("compiled" if core_status()[0] else "python") and result.moves > 0
+    assert (result.actions, result.score) == (python.actions, python.score)
+    start = GameState.initial(load_layout("small"), heading=True)
+    assert core_state(start)[7:] == (4,)  # the heading, last, where the game keeps it
+    assert len(core_state(GameState.initial(load_layout("small")))) == 7
     if core_status()[0]:
-        with pytest.raises(AgentSpecError, match="ArcadeGhost"):
-            ExpectimaxAgent(depth=2, engine="compiled").reset(ghost_agents=ghosts)
+        assert core_obstacle(None, ghosts) is None
+        ExpectimaxAgent(depth=2, engine="compiled").reset(ghost_agents=ghosts)
 
 
 def test_a_model_reading_the_heading_refuses_a_state_without_it():
@@ -293,7 +295,8 @@ def test_the_environments_play_them_with_the_heading():
     from pacman.envs.vector import make_vector_env
 
     env = PacmanEnv("small", ghosts="arcade", max_moves=60, observation="state")
-    assert env.start.pacman_heading is Action.STOP and env.engine == "python"
+    assert env.start.pacman_heading is Action.STOP
+    assert env.engine == ("compiled" if core_status()[0] else "python")
     observations = []
     for _ in range(2):
         obs, _ = env.reset(seed=11)
@@ -342,6 +345,13 @@ def test_the_guides_numbers_are_the_codes():
     assert set(defaults.values()) == {0.8} and "Both probabilities default to 0.8." in text
     assert [row.split("|")[1].strip(" `") for row in text.split("## The kinds")[1].split("##")[0].splitlines()
             if row.startswith("| `")] == list(GHOST_KINDS)
+
+
+def test_the_guides_compiled_core_column_is_the_registrys():
+    rows = [row.split("|") for row in GUIDE.read_text(encoding="utf-8").split("## The kinds")[1].split("##")[0]
+            .splitlines() if row.startswith("| `")]
+    assert {row[1].strip(" `"): row[3].strip() for row in rows} == {
+        kind: "yes" if kind in core_ghost_kinds() else "no" for kind in GHOST_KINDS}
 
 
 def test_the_guides_python_example_runs_as_a_script(tmp_path):

@@ -532,7 +532,7 @@ def test_a_plain_wheel_install_ships_the_core_unless_told_not_to(tmp_path, build
                          cwd=tmp_path, env=environment).stdout.splitlines()
     if build == "1":
         assert out == ["engine: compiled (pacman.agents._core) for the evaluations score, better, safe, scaled, dots and the ghost "
-                       "kinds random, directional; python otherwise", "compiled"]
+                       "kinds random, directional, arcade, chaser, ambusher, flanker, shy; python otherwise", "compiled"]
     else:
         assert out[0].startswith("engine: python (compiled core not built: ") and out[1] == "python"
 

@@ -23,7 +23,7 @@ from pacman.agents import declarations
 from pacman.agents.compiled import core_evaluations, core_ghost_kinds, core_obstacle, core_status
 from pacman.agents.evaluation import EVALUATIONS
 from pacman.agents.expectimax import PacmanGame
-from pacman.agents.ghosts import GHOST_KINDS, _Ghost, make_ghosts, model_reads_heading
+from pacman.agents.ghosts import GHOST_KINDS, PERSONALITIES, _Ghost, make_ghosts, model_reads_heading
 from pacman.agents.search import Searcher
 from pacman.agents.solver import solve
 from pacman.errors import PacmanError
@@ -61,7 +61,7 @@ def first_kind(monkeypatch):
 def test_the_registry_lists_what_the_definitions_declare():
     assert core_evaluations() == tuple(name for name, f in EVALUATIONS.items() if declarations.core_evaluation(f))
     assert set(core_evaluations()) == {"score", "better", "safe", "scaled", "dots"}
-    assert set(core_ghost_kinds()) == {"random", "directional"}
+    assert set(core_ghost_kinds()) == {"random", "directional", "arcade", "chaser", "ambusher", "flanker", "shy"}
     for name in core_evaluations():
         form = EVALUATIONS[name].core_form
         assert form.function is EVALUATIONS[name].function and form.kernel in declarations.EVALUATION_KERNELS
@@ -83,6 +83,7 @@ def test_the_built_core_computes_exactly_the_kernels_the_declarations_may_name()
 
     assert _core.EVALUATION_KERNELS == declarations.EVALUATION_KERNELS
     assert _core.GHOST_KERNELS == declarations.GHOST_KERNELS
+    assert _core.ARCADE_PERSONALITIES == PERSONALITIES
 
 
 @needs_core

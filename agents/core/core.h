@@ -3,7 +3,8 @@
  *
  * The rules of the classic game, successor generation, the built-in evaluations
  * that declare a core form (the registry, agents/declarations.py, lists them) and
- * ghost models (uniform, directional), and the generic
+ * ghost models (uniform, directional, and the arcade's personalities: chaser,
+ * ambusher, flanker, shy), and the generic
  * expectiminimax of agents/search.py (max, min and chance nodes, transposition
  * table, alpha-beta, Star1), written again in C for speed. agents/compiled.py is
  * the only user: it builds a `Board` per layout and a `Searcher` per agent and
@@ -20,9 +21,13 @@
  * North, South, East, West; 4 for none); food and capsules are bitsets numbered
  * x * height + y. A state here is a row of 64-bit words:
  *
- *   [0] Pacman's position | status << 32    [1] the score (signed)
+ *   [0] Pacman's position | status << 32 | (heading + 1) << 40    [1] the score (signed)
  *   [2 .. 2+n)  ghost i: key | scared timer << 32
  *   then the food words, then the capsule words.
+ *
+ * The heading is pacman/state.py's HEADING: 0-3 the direction of Pacman's last step, 4 before his first, kept
+ * only in a game that tracks it; 0 in those bits means untracked, so such a game's words, hashes, node counts
+ * and table are what they were before the core kept a heading.
  *
  * Memory: a Board holds per-layout tables; a Searcher holds its transposition
  * table (at most `table_size` entries, cleared when full, exactly as the Python
@@ -34,7 +39,7 @@
  * core.h: the private header of the compiled core. Each .c file in this folder mirrors one Python seam:
  *
  *   state.c       pacman/state.py, pacman/rules.py   the Board (a layout's move tables), successors, collisions
- *   ghosts.c      agents/ghosts.py                   the chance layer: uniform and directional probabilities
+ *   ghosts.c      agents/ghosts.py                   the chance layer: uniform, directional and arcade probabilities
  *   evaluation.c  agents/evaluation.py               `better` (and `safe`, its other weights) and its bounds
  *   table.c       agents/search.py (_Table)          the transposition table
  *   search.c      agents/search.py                   the expectiminimax recursions, Star1, Star2, move ordering
@@ -81,11 +86,23 @@
 #define EVAL_BETTER 1
 /* The most ghosts the dot games' lookup takes (dot_chance); the games are built for at most 63 open cells. */
 #define DOT_GHOSTS 64
-/* The evaluation kernels by number (EVAL_*), and the ghost kernels (uniform; directional: a probability table),
-   by the names pacman.agents.declarations uses; module.c publishes them. */
+/* The evaluation kernels by number (EVAL_*), and the ghost kernels by number (GHOST_*: uniform; directional: a
+   probability table by the best-move mask; arcade: the same table, the mask the one move aimed at a target), by
+   the names pacman.agents.declarations uses; module.c publishes them. */
 #define EVAL_KERNELS 2
 #define EVAL_KERNEL_NAMES "score", "features"
-#define GHOST_KERNEL_NAMES "uniform", "directional"
+#define GHOST_UNIFORM 0
+#define GHOST_DIRECTIONAL 1
+#define GHOST_ARCADE 2
+#define GHOST_KERNELS 3
+#define GHOST_KERNEL_NAMES "uniform", "directional", "arcade"
+/* The arcade's personalities (pacman.agents.ghosts.PERSONALITIES) by number: what an arcade ghost aims at. */
+#define AIM_CHASER 0
+#define AIM_AMBUSHER 1
+#define AIM_FLANKER 2
+#define AIM_SHY 3
+#define AIMS 4
+#define AIM_NAMES "chaser", "ambusher", "flanker", "shy"
 #define STOP_NONE 0
 #define STOP_TIME 1
 #define STOP_ERROR 2
@@ -175,17 +192,29 @@ typedef struct {
 /* ---------------------------------------------------------------- states */
 
 #define ST_PAC(s) ((int)((s)[0] & 0xffffffffu))
-#define ST_STATUS(s) ((int)((s)[0] >> 32))
+#define ST_STATUS(s) ((int)((s)[0] >> 32 & 0xff))
+/* Pacman's heading: 0-3 (North, South, East, West), 4 before his first step, -1 in a game that does not track it */
+#define ST_HEADING(s) ((int)((s)[0] >> 40) - 1)
+#define HEADING_SHIFT 40
+#define PAC_STATUS_BITS 0xffffffffffULL
 #define ST_SCORE(s) ((long long)(s)[1])
 #define ST_GHOST(s, i) ((int)((s)[2 + (i)] & 0xffffffffu))
 #define ST_TIMER(s, i) ((long long)((s)[2 + (i)] >> 32))
 #define ST_FOOD(s, n) ((s) + 2 + (n))
 #define ST_CAPS(s, n, w) ((s) + 2 + (n) + (w))
 
+/* Pacman's position and the status; the heading stays as it is. */
 static inline void
 set_pac_status(uint64_t *s, int pac, int status)
 {
-    s[0] = (uint64_t)(uint32_t)pac | (uint64_t)(uint32_t)status << 32;
+    s[0] = (uint64_t)(uint32_t)pac | (uint64_t)(uint8_t)status << 32 | (s[0] & ~PAC_STATUS_BITS);
+}
+
+/* Pacman's heading (0-4), or -1: untracked. */
+static inline void
+set_heading(uint64_t *s, int heading)
+{
+    s[0] = (s[0] & PAC_STATUS_BITS) | (uint64_t)(uint32_t)(heading + 1) << HEADING_SHIFT;
 }
 
 static inline void
@@ -220,10 +249,17 @@ typedef struct {
     int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
     int score_free;                    /* the table keys a state without its score and keeps values less it */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
-    /* the chance model: directional[i] says ghost i uses the table below, else uniform */
-    unsigned char *directional;
-    /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j] */
+    /* the chance model: kernel[i] is ghost i's (GHOST_*); aim[i] an arcade ghost's personality (AIM_*) */
+    unsigned char *kernel, *aim;
+    /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j], for the directional and arcade
+       kernels */
     double *probability;
+    /* the arcade's numbers (pacman.agents.ghosts): each direction's rank in ARCADE_TIE_ORDER, AMBUSH_CELLS,
+       FLANK_CELLS, SHY_DISTANCE squared and SHY_CORNER, on the doubled grid */
+    int tie_rank[4];
+    int ambush2, flank2, shy_corner_x2, shy_corner_y2;
+    long long shy_distance2_squared;
+    int reads_heading;                 /* some ghost's target reads Pacman's heading: every state must keep it */
     /* better */
     Py_buffer distances;               /* the layout's int32 distance matrix, cells x cells */
     int32_t *rival;                    /* cells: scratch of the room term (a search holds the searcher) */

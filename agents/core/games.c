@@ -301,9 +301,8 @@ games_init(Games *v, PyObject *args, PyObject *kwds)
             v->ghost_offset[p * 5 + d] = ghost_mark_of(v, p * 5 + d);
     }
     if (state_like != Py_None) {
-        /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one.
-           The core keeps no heading of Pacman: its states' heading field is None (a game that does not track it) */
-        if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 9 || PyTuple_GET_ITEM(state_like, 8) != Py_None) {
+        /* a GameState is its board, then its position_key (pacman/state.py, _rebuild): take both from one */
+        if (!PyTuple_Check(state_like) || PyTuple_GET_SIZE(state_like) != 9) {
             PyErr_SetString(PyExc_TypeError, "Games: state_like must be a GameState of these games' layout");
             return -1;
         }
@@ -514,8 +513,9 @@ games_game_state_of(Games *v, int i)
     PyTuple_SET_ITEM(fields, 5, timers);
     PyTuple_SET_ITEM(fields, 6, PyLong_FromLongLong(ST_SCORE(s)));
     PyTuple_SET_ITEM(fields, 7, PyLong_FromLong(ST_STATUS(s)));
-    PyTuple_SET_ITEM(fields, 8, Py_NewRef(Py_None)); /* HEADING: not tracked */
-    for (int k = 1; k < 8; k++)
+    /* HEADING: None in a game that does not track it */
+    PyTuple_SET_ITEM(fields, 8, ST_HEADING(s) < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(ST_HEADING(s)));
+    for (int k = 1; k < 9; k++)
         if (PyTuple_GET_ITEM(fields, k) == NULL)
             goto done;
     for (int g = 0; g < n; g++) {

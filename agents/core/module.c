@@ -101,9 +101,16 @@ PyInit__core(void)
         Py_DECREF(module);
         return NULL;
     }
-    PyObject *ghosts = Py_BuildValue("(ss)", GHOST_KERNEL_NAMES);
+    PyObject *ghosts = Py_BuildValue("(sss)", GHOST_KERNEL_NAMES);
     if (ghosts == NULL || PyModule_AddObject(module, "GHOST_KERNELS", ghosts) < 0) {
         Py_XDECREF(ghosts);
+        Py_DECREF(module);
+        return NULL;
+    }
+    /* the arcade kernel's personalities, by the names of pacman.agents.ghosts.PERSONALITIES, numbered as `aims` */
+    PyObject *aims = Py_BuildValue("(ssss)", AIM_NAMES);
+    if (aims == NULL || PyModule_AddObject(module, "ARCADE_PERSONALITIES", aims) < 0) {
+        Py_XDECREF(aims);
         Py_DECREF(module);
         return NULL;
     }

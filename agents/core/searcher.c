@@ -2,20 +2,30 @@
 
 #include "core.h"
 
-/* Read a state tuple (pacman, food bytes, capsule bytes, ghost keys, timers, score, status) into `s`. */
+/* Read a state tuple (pacman, food bytes, capsule bytes, ghost keys, timers, score, status[, heading]) into `s`:
+   without the heading (0-4), a state of a game that does not track it, which a searcher whose ghosts read it
+   refuses. */
 int
 read_state(const Searcher *se, PyObject *tuple, uint64_t *s)
 {
     const Board *b = se->board;
-    int pac, status;
+    int pac, status, heading = -1;
     long long score;
     Py_buffer food, caps;
     PyObject *ghosts, *timers;
-    if (!PyArg_ParseTuple(tuple, "iy*y*OOLi", &pac, &food, &caps, &ghosts, &timers, &score, &status))
+    if (!PyArg_ParseTuple(tuple, "iy*y*OOLi|i", &pac, &food, &caps, &ghosts, &timers, &score, &status, &heading))
         return -1;
     int ok = -1;
     int n = se->ghosts, w = se->words;
     PyObject *g = NULL, *t = NULL;
+    if (heading < -1 || heading > NO_DIRECTION || (heading < 0 && PyTuple_GET_SIZE(tuple) > 7)) {
+        PyErr_SetString(PyExc_ValueError, "state: Pacman's heading is out of range (0-4)");
+        goto done;
+    }
+    if (heading < 0 && se->reads_heading) {
+        PyErr_SetString(PyExc_ValueError, "state: a ghost aims ahead of Pacman, but the state keeps no heading");
+        goto done;
+    }
     if (food.len != (Py_ssize_t)w * 8 || caps.len != (Py_ssize_t)w * 8) {
         PyErr_Format(PyExc_ValueError, "state: food and capsules must be %d bytes", w * 8);
         goto done;
@@ -33,6 +43,7 @@ read_state(const Searcher *se, PyObject *tuple, uint64_t *s)
         goto done;
     }
     memset(s, 0, sizeof(uint64_t) * se->size);
+    set_heading(s, heading);
     set_pac_status(s, pac, status);
     set_score(s, score);
     for (int i = 0; i < n; i++) {
@@ -100,6 +111,9 @@ write_state(const Searcher *se, const uint64_t *s)
         Py_XDECREF(caps);
         goto fail;
     }
+    if (ST_HEADING(s) >= 0)
+        return Py_BuildValue("(iNNNNLii)", ST_PAC(s), food, caps, ghosts, timers, ST_SCORE(s), ST_STATUS(s),
+                             ST_HEADING(s));
     return Py_BuildValue("(iNNNNLi)", ST_PAC(s), food, caps, ghosts, timers, ST_SCORE(s), ST_STATUS(s));
 fail:
     Py_XDECREF(ghosts);
@@ -115,7 +129,8 @@ searcher_dealloc(Searcher *se)
         PyBuffer_Release(&se->distances);
     if (se->has_order)
         PyBuffer_Release(&se->order);
-    PyMem_Free(se->directional);
+    PyMem_Free(se->kernel);
+    PyMem_Free(se->aim);
     PyMem_Free(se->probability);
     PyMem_RawFree(se->rival);
     PyMem_Free(se->region);
@@ -124,21 +139,95 @@ searcher_dealloc(Searcher *se)
     Py_TYPE(se)->tp_free((PyObject *)se);
 }
 
+/* Each ghost's kernel and, for the arcade's, its personality and the arcade's numbers (searcher_init's
+   `kernels`, `aims`, `arcade`). */
+static int
+searcher_kernels(Searcher *se, int ghosts, PyObject *kernels, PyObject *aims, PyObject *arcade)
+{
+    PyObject *k = PySequence_Fast(kernels, "Searcher: kernels must be a sequence");
+    if (k == NULL)
+        return -1;
+    PyObject *a = aims == Py_None ? NULL : PySequence_Fast(aims, "Searcher: aims must be a sequence");
+    int ok = -1, any_arcade = 0;
+    if (aims != Py_None && a == NULL)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(k) != ghosts || (a != NULL && PySequence_Fast_GET_SIZE(a) != ghosts)) {
+        PyErr_SetString(PyExc_ValueError, "Searcher: one kernel (and one aim) per ghost");
+        goto done;
+    }
+    for (int i = 0; i < ghosts; i++) {
+        long kernel = PyLong_AsLong(PySequence_Fast_GET_ITEM(k, i));
+        if (kernel == -1 && PyErr_Occurred())
+            goto done;
+        if (kernel < 0 || kernel >= GHOST_KERNELS) {
+            PyErr_Format(PyExc_ValueError, "Searcher: unknown ghost kernel %ld", kernel);
+            goto done;
+        }
+        se->kernel[i] = (unsigned char)kernel;
+        if (kernel != GHOST_ARCADE)
+            continue;
+        any_arcade = 1;
+        long aim = a == NULL ? -1 : PyLong_AsLong(PySequence_Fast_GET_ITEM(a, i));
+        if (aim == -1 && PyErr_Occurred())
+            goto done;
+        if (aim < 0 || aim >= AIMS) {
+            PyErr_Format(PyExc_ValueError, "Searcher: arcade ghost %d has no known aim (%ld)", i + 1, aim);
+            goto done;
+        }
+        se->aim[i] = (unsigned char)aim;
+        if (aim == AIM_AMBUSHER || aim == AIM_FLANKER)
+            se->reads_heading = 1;
+    }
+    if (any_arcade) {
+        int order[4], ambush, flank, shy, corner_x, corner_y;
+        if (arcade == Py_None || !PyArg_ParseTuple(arcade, "(iiii)iiiii", &order[0], &order[1], &order[2], &order[3],
+                                                   &ambush, &flank, &shy, &corner_x, &corner_y)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "Searcher: arcade ghosts need the arcade's numbers");
+            goto done;
+        }
+        int seen = 0;
+        for (int r = 0; r < 4; r++) {
+            if (order[r] < 0 || order[r] > 3 || seen >> order[r] & 1) {
+                PyErr_SetString(PyExc_ValueError, "Searcher: the arcade's tie order must name each direction once");
+                goto done;
+            }
+            seen |= 1 << order[r];
+            se->tie_rank[order[r]] = r;
+        }
+        if (ambush < 0 || flank < 0 || shy < 0 || ambush > 1 << 20 || flank > 1 << 20 || shy > 1 << 20
+            || corner_x < -(1 << 20) || corner_x > 1 << 20 || corner_y < -(1 << 20) || corner_y > 1 << 20) {
+            PyErr_SetString(PyExc_ValueError, "Searcher: the arcade's numbers are out of range");
+            goto done;
+        }
+        se->ambush2 = 2 * ambush;
+        se->flank2 = 2 * flank;
+        se->shy_distance2_squared = (long long)(2 * shy) * (2 * shy);
+        se->shy_corner_x2 = 2 * corner_x;
+        se->shy_corner_y2 = 2 * corner_y;
+    }
+    ok = 0;
+done:
+    Py_DECREF(k);
+    Py_XDECREF(a);
+    return ok;
+}
+
 static int
 searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"board", "ghosts", "evaluation", "minimise", "prune", "table_size", "slack",
-                               "directional", "probabilities", "distances", "weights", "order", "bounds",
-                               "star2", "ordering", "horizon", "score_free", "dots", NULL};
-    PyObject *board, *directional, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
-    PyObject *dots = Py_None;
+                               "kernels", "probabilities", "distances", "weights", "order", "bounds",
+                               "star2", "ordering", "horizon", "score_free", "dots", "aims", "arcade", NULL};
+    PyObject *board, *kernels, *probabilities, *distances, *weights, *order = Py_None, *bounds = Py_None;
+    PyObject *dots = Py_None, *aims = Py_None, *arcade = Py_None;
     int ghosts, evaluation, minimise, prune, star2 = 0, ordering = 0, horizon = -1, score_free = 0;
     Py_ssize_t table_size;
     double slack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppipO", keywords, &BoardType, &board, &ghosts,
-                                     &evaluation, &minimise, &prune, &table_size, &slack, &directional,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iippndOOOO|OOppipOOO", keywords, &BoardType, &board, &ghosts,
+                                     &evaluation, &minimise, &prune, &table_size, &slack, &kernels,
                                      &probabilities, &distances, &weights, &order, &bounds, &star2, &ordering,
-                                     &horizon, &score_free, &dots))
+                                     &horizon, &score_free, &dots, &aims, &arcade))
         return -1;
     if (se->board != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher: already initialised");
@@ -208,33 +297,22 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     se->score_free = score_free && table_size > 0;
     /* far ghosts are skipped in Star2's and ordering's search, with uniform chance layers (checked below) */
     se->horizon = (se->star2 || se->ordering) ? horizon : -1;
-    se->directional = PyMem_Calloc(ghosts ? ghosts : 1, 1);
+    se->kernel = PyMem_Calloc(ghosts ? ghosts : 1, 1);
+    se->aim = PyMem_Calloc(ghosts ? ghosts : 1, 1);
     se->probability = PyMem_Calloc((size_t)(ghosts ? ghosts : 1) * 2 * 5 * MASKS * 4, sizeof(double));
-    if (!se->directional || !se->probability) {
+    if (!se->kernel || !se->aim || !se->probability) {
         PyErr_NoMemory();
         return -1;
     }
-    /* directional: one flag per ghost; probabilities: per ghost, a dict
-       {(scared, legal count, best mask): (p0, ...)} for its directional distributions */
-    PyObject *flags = PySequence_Fast(directional, "Searcher: directional must be a sequence");
-    if (flags == NULL)
+    /* kernels: one kernel number (GHOST_*) per ghost; aims: an arcade ghost's personality number (AIM_*), any
+       other's ignored; arcade: (tie order as four direction numbers, ambush cells, flank cells, shy distance,
+       shy corner x, y), the numbers of pacman.agents.ghosts; probabilities: per ghost, a dict
+       {(scared, legal count, best mask): (p0, ...)} for the table kernels */
+    if (searcher_kernels(se, ghosts, kernels, aims, arcade) < 0)
         return -1;
-    if (PySequence_Fast_GET_SIZE(flags) != ghosts) {
-        Py_DECREF(flags);
-        PyErr_SetString(PyExc_ValueError, "Searcher: one directional flag per ghost");
-        return -1;
-    }
-    for (int i = 0; i < ghosts; i++) {
-        int flag = PyObject_IsTrue(PySequence_Fast_GET_ITEM(flags, i));
-        if (flag < 0) {
-            Py_DECREF(flags);
-            return -1;
-        }
-        se->directional[i] = (unsigned char)flag;
-        if (flag)
-            se->horizon = -1;
-    }
-    Py_DECREF(flags);
+    for (int i = 0; i < ghosts; i++)
+        if (se->kernel[i] != GHOST_UNIFORM)
+            se->horizon = -1; /* the far-ghost shortcut adds up uniform chance layers only */
     PyObject *tables = PySequence_Fast(probabilities, "Searcher: probabilities must be a sequence");
     if (tables == NULL)
         return -1;
@@ -245,11 +323,11 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
     }
     for (int i = 0; i < ghosts; i++) {
         PyObject *table = PySequence_Fast_GET_ITEM(tables, i);
-        if (!se->directional[i])
+        if (se->kernel[i] == GHOST_UNIFORM)
             continue;
         if (!PyDict_Check(table)) {
             Py_DECREF(tables);
-            PyErr_SetString(PyExc_TypeError, "Searcher: a directional ghost's probabilities must be a dict");
+            PyErr_SetString(PyExc_TypeError, "Searcher: a directional or arcade ghost's probabilities must be a dict");
             return -1;
         }
         PyObject *key, *row;
@@ -697,8 +775,8 @@ static PyGetSetDef searcher_getset[] = {
 PyTypeObject SearcherType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pacman.agents._core.Searcher",
-    .tp_doc = PyDoc_STR("Searcher(board, ghosts, evaluation, minimise, prune, table_size, slack, directional, "
-                        "probabilities, distances, weights): one agent's search on one layout."),
+    .tp_doc = PyDoc_STR("Searcher(board, ghosts, evaluation, minimise, prune, table_size, slack, kernels, "
+                        "probabilities, distances, weights, ..., aims, arcade): one agent's search on one layout."),
     .tp_basicsize = sizeof(Searcher),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

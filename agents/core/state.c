@@ -209,7 +209,8 @@ pacman_collisions(const Searcher *se, uint64_t *s)
 }
 
 /* Every legal successor of `agent` in a live state `s`, in legal-action order, into `out`
-   (se->size words each); their action indices (0-4) into `actions` if not NULL. Returns the count. */
+   (se->size words each); their action indices (0-4) into `actions` if not NULL. Returns the count. Pacman's
+   successors carry his heading where `s` keeps one. */
 int
 successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsigned char *actions)
 {
@@ -218,7 +219,7 @@ successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsi
     int pac = ST_PAC(s);
     long long score = ST_SCORE(s);
     if (agent == 0) {
-        int count = b->pac_count[pac];
+        int count = b->pac_count[pac], heading = ST_HEADING(s);
         const unsigned char *legal = b->pac_action + pac * 5;
         for (int j = 0; j < count; j++) {
             int a = legal[j];
@@ -250,6 +251,8 @@ successors(const Searcher *se, const uint64_t *s, int agent, uint64_t *out, unsi
             else
                 set_score(o, score - b->move_cost);
             set_pac_status(o, q, status);
+            if (a != 4 && heading >= 0) /* pacman/state.py _headed: a step's direction; Stop keeps the heading */
+                set_heading(o, a);
             for (int i = 0; i < n; i++) {
                 if (collides(b, q, ST_GHOST(o, i) / 5)) {
                     pacman_collisions(se, o);

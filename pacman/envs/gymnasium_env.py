@@ -153,7 +153,7 @@ class PacmanEnv(gym.Env):
             observer = self._observer
             self.observation_space = spaces.Box(observer.low, observer.high, observer.shape, dtype=observer.dtype)
         elif observation == "state":
-            low, high = state_bounds(self.layout, self.num_ghosts)
+            low, high = state_bounds(self.layout, self.num_ghosts, heading=self.start.pacman_heading is not None)
             self.observation_space = spaces.Box(low, high, dtype=np.float32)
         else:
             from pacman.view.renderer import frame_size

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pacman.actions import ACTIONS
 from pacman.rules import SCARED_TIME
 from pacman.state import GameState
 
@@ -78,19 +79,23 @@ def grid_observation(state: GameState, out: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def state_fields(num_ghosts: int) -> tuple[str, ...]:
-    """The names of `state_vector`'s entries, in order."""
+def state_fields(num_ghosts: int, heading: bool = False) -> tuple[str, ...]:
+    """The names of `state_vector`'s entries, in order; with `heading` (a game that keeps Pacman's heading),
+    ``pacman_heading`` last."""
     fields = ["pacman_x", "pacman_y"]
     for i in range(1, num_ghosts + 1):
         fields += [f"ghost_{i}_x", f"ghost_{i}_y", f"ghost_{i}_scared_timer"]
-    return tuple(fields + ["food_left", "capsules_left"])
+    return tuple(fields + ["food_left", "capsules_left"] + (["pacman_heading"] if heading else []))
 
 
-def state_bounds(layout: Layout, num_ghosts: int) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) of `state_vector` on `layout` with `num_ghosts` ghosts, as float32 arrays."""
+def state_bounds(layout: Layout, num_ghosts: int, heading: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of `state_vector` on `layout` with `num_ghosts` ghosts (and `heading`, as `state_fields`), as
+    float32 arrays."""
     high = [layout.width - 1, layout.height - 1]
     high += [layout.width - 1, layout.height - 1, SCARED_TIME] * num_ghosts
     high += [layout.food_count, len(layout.capsules)]
+    if heading:
+        high.append(len(ACTIONS) - 1)
     return np.zeros(len(high), dtype=np.float32), np.array(high, dtype=np.float32)
 
 
@@ -98,12 +103,16 @@ def state_vector(state: GameState) -> np.ndarray:
     """Positions, timers and counts as a flat float32 vector (names: `state_fields`).
 
     Pacman's (x, y); each ghost's (x, y) (x.5 half-way) and scared timer; the food
-    and capsules left.
+    and capsules left; in a game that keeps Pacman's heading (`GameState.pacman_heading`), its index in
+    `pacman.actions.ACTIONS`: 0-3 for North, South, East, West, 4 (Stop) before his first step.
     """
     values: list[float] = list(state.pacman_position)
     for (x, y), timer in zip(state.ghost_positions, state.scared_timers):
         values += [x, y, timer]
     values += [state.food_count, len(state.capsules)]
+    heading = state.pacman_heading
+    if heading is not None:
+        values.append(ACTIONS.index(heading))
     return np.array(values, dtype=np.float32)
 
 
