@@ -277,6 +277,7 @@ class ChaserGhost(ArcadeGhost):
 
     fixed_personality = "chaser"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
+    proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
 
 
 class AmbusherGhost(ArcadeGhost):
@@ -284,6 +285,7 @@ class AmbusherGhost(ArcadeGhost):
 
     fixed_personality = "ambusher"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
+    proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
 
 
 class FlankerGhost(ArcadeGhost):
@@ -291,6 +293,7 @@ class FlankerGhost(ArcadeGhost):
 
     fixed_personality = "flanker"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
+    proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
 
 
 class ShyGhost(ArcadeGhost):
@@ -298,6 +301,7 @@ class ShyGhost(ArcadeGhost):
 
     fixed_personality = "shy"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
+    proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
 
 
 #: Ghost kinds by name, as the command line takes them. A kind added here plays in Python everywhere; the
