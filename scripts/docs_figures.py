@@ -887,8 +887,9 @@ def _mcts_rollouts(m: Measurements) -> str:
 #: that quote them; the check parses its commands as their programs do (`command_problems`).
 RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('hunted-strength', 'docs/guide/ghosts.md', kind='recorded',
-           command='; '.join(f'pacman-ai play --layout {layout} --ghosts directional --games 100 --seed 0 --display none'
-                             f'{extra}' for layout in ('small', 'medium', 'tricky', 'capsules')
+           command='; '.join(f'pacman-ai play --layout {layout} --ghosts {kind} --games 100 --seed 0 --display none'
+                             f'{extra}' for kind in ('directional', 'arcade')
+                             for layout in ('small', 'medium', 'tricky', 'capsules')
                              for extra in ('', ' --agent-args depth=2'))),
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000'),
