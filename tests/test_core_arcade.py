@@ -22,7 +22,7 @@ from test_differential import SCARY, layouts
 from pacman import AgentSpecError, GameState, load_layout, parse_layout
 from pacman.actions import ACTIONS, Action
 from pacman.agents import ExpectimaxAgent
-from pacman.agents.compiled import CompiledSearcher, _core, core_games, core_state, core_status, game_state
+from pacman.agents.compiled import CompiledSearcher, core_games, core_state, core_status, game_state
 from pacman.agents.evaluation import score_evaluation
 from pacman.agents.expectimax import PacmanGame
 from pacman.agents.ghosts import ARCADE_TIE_ORDER, GHOST_KINDS, ArcadeGhost, make_ghosts
