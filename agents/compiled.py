@@ -36,6 +36,7 @@ from pacman.agents.ghosts import (
     ARCADE_TIE_ORDER,
     FLANK_CELLS,
     GHOST_KINDS,
+    NO_HEADING,
     SHY_CORNER,
     SHY_DISTANCE,
     model_reads_heading,
@@ -197,8 +198,7 @@ def _heading_refusal(ghost_models: Sequence[Any] | None, state: GameState) -> st
     """Why the core must not search `state` with these ghost models: one aims ahead of Pacman and the state keeps
     no heading (the Python engine raises then, from `ArcadeGhost.target`); None if it may."""
     if state.pacman_heading is None and ghost_models and model_reads_heading(list(ghost_models)):
-        return ("a ghost aims ahead of Pacman, but this game's states do not keep his heading: start it with "
-                "GameState.initial(layout, heading=True)")
+        return f"a ghost {NO_HEADING}"
     return None
 
 

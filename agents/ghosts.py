@@ -185,6 +185,9 @@ AMBUSH_CELLS, FLANK_CELLS = 4, 2
 SHY_DISTANCE = 8
 #: The shy ghost's corner: the bottom-left cell of the layout (its arcade corner).
 SHY_CORNER = (0, 0)
+#: What a ghost that aims ahead of Pacman says of a state without his heading (both engines refuse it so).
+NO_HEADING = ("aims ahead of Pacman, but this game's states do not keep his heading: start it with "
+              "GameState.initial(layout, heading=True)")
 
 
 class ArcadeGhost(_Ghost):
@@ -237,8 +240,7 @@ class ArcadeGhost(_Ghost):
             return (px, py) if (x - px) ** 2 + (y - py) ** 2 > SHY_DISTANCE ** 2 else SHY_CORNER
         heading = state.pacman_heading
         if heading is None:
-            raise AgentSpecError(f"{self!r} aims ahead of Pacman, but this game's states do not keep his heading: "
-                                 f"start it with GameState.initial(layout, heading=True)")
+            raise AgentSpecError(f"{self!r} {NO_HEADING}")
         hx, hy = heading.vector
         if self.personality == "ambusher":
             return px + AMBUSH_CELLS * hx, py + AMBUSH_CELLS * hy
