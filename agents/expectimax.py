@@ -33,7 +33,7 @@ from pacman.state import PACMAN, SCORE, STATUS, GameState
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "Budget", "Depth", "Nodes", "Time", "Auto", "AUTO",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
-           "MAX_NODE_LIMIT",
+           "HUNTED_NODES", "MAX_NODE_LIMIT",
            "DEEPENING_STEP", "DECISION_CACHE_SIZE", "deepening_step", "is_small_maze", "estimated_leaves",
            "check_search_size"]
 
@@ -53,6 +53,12 @@ MAX_CORE_SEARCH_LEAVES = 3 * 10**10
 #: (docs/search-strength.md, "Time a move").
 AUTO_DEPTH = 2
 SMALL_MAZE_NODES = 70_000
+#: ``depth="auto"`` against ghosts that hunt (a ghost model that is not uniform: `directional`, the arcade kinds)
+#: on a bigger maze: deeper than AUTO_DEPTH, one ply at a time, while the searches of a move count no more than
+#: this many nodes. Depth 2 cannot see two hunters closing a corridor from both ends (docs/guide/ghosts.md,
+#: "The default agent against hunters"). Smaller than SMALL_MAZE_NODES: a node of a big maze with four ghosts
+#: costs more, and the moves must stay within 20 ms at the 99th percentile.
+HUNTED_NODES = 25_000
 #: The largest node_limit taken: days of search a move on any machine, and within what both engines count
 #: (the compiled core's counter is 64 bits).
 MAX_NODE_LIMIT = 10**12
@@ -82,7 +88,7 @@ class Depth:
     depth: int
     """Pacman plies."""
 
-    def on(self, layout: Layout) -> Depth:
+    def on(self, layout: Layout, hunted: bool = False) -> Depth:
         """The budget a decision on `layout` searches under: this one."""
         return self
 
@@ -105,7 +111,7 @@ class Nodes:
     min_depth: int = 1
     """Every depth up to this one is searched to the end, its nodes counted: AUTO_DEPTH for `Auto`'s own budget."""
 
-    def on(self, layout: Layout) -> Nodes:
+    def on(self, layout: Layout, hunted: bool = False) -> Nodes:
         """The budget a decision on `layout` searches under: this one (by `deepening_step` plies on `layout`)."""
         return self
 
@@ -127,7 +133,7 @@ class Time:
     nodes: int | None = None
     """Nodes a decision at most (``node_limit``), or None."""
 
-    def on(self, layout: Layout) -> Time:
+    def on(self, layout: Layout, hunted: bool = False) -> Time:
         """The budget a decision on `layout` searches under: this one."""
         return self
 
@@ -139,36 +145,45 @@ class Time:
 
 @dataclass(frozen=True)
 class Auto:
-    """ExpectimaxAgent's tuned default (``depth="auto"``): AUTO_DEPTH, and on a small maze deeper, within
-    SMALL_MAZE_NODES nodes; a limit given takes the place of that budget (`on`)."""
+    """ExpectimaxAgent's tuned default (``depth="auto"``): AUTO_DEPTH, and deeper on a small maze (within
+    SMALL_MAZE_NODES nodes) or against ghosts that hunt (within HUNTED_NODES); a limit given takes the place of
+    that budget (`on`)."""
 
     nodes: int | None = None
     """A node limit (``node_limit``) in place of SMALL_MAZE_NODES, or None."""
     seconds: float | None = None
     """A time limit (``time_limit``), or None."""
 
-    def on(self, layout: Layout) -> Depth | Nodes | Time:
-        """The budget a decision on `layout` searches under. On a small maze (`is_small_maze`): `Nodes` as deep as
-        they go, SMALL_MAZE_NODES from AUTO_DEPTH on (the given `nodes` from depth 1), or with `seconds` `Time` as
-        deep as it goes. On a bigger maze: `Depth(AUTO_DEPTH)`, or the limits given, no deeper than AUTO_DEPTH.
+    def on(self, layout: Layout, hunted: bool = False) -> Depth | Nodes | Time:
+        """The budget a decision on `layout` searches under; `hunted`: the search's ghost models are not uniform
+        (`ExpectimaxAgent.hunted`). On a small maze (`is_small_maze`) or when hunted: `Nodes` as deep as they go,
+        SMALL_MAZE_NODES (HUNTED_NODES on a bigger maze) from AUTO_DEPTH on (the given `nodes` from depth 1), or
+        with `seconds` `Time` as deep as it goes. Else: `Depth(AUTO_DEPTH)`, or the limits given, no deeper than
+        AUTO_DEPTH.
 
         >>> from pacman import load_layout
         >>> AUTO.on(load_layout("trapped")), AUTO.on(load_layout("medium"))
         (Nodes(nodes=70000, depth=None, min_depth=2), Depth(depth=2))
+        >>> AUTO.on(load_layout("medium"), hunted=True)
+        Nodes(nodes=25000, depth=None, min_depth=2)
         """
-        nodes = self.small_maze_nodes(layout)
+        nodes = self.deepening_nodes(layout, hunted)
         if nodes is not None:
             return Nodes(nodes, min_depth=AUTO_DEPTH if self.nodes is None else 1)
         if self.seconds is not None:
-            return Time(self.seconds, None if is_small_maze(layout) else AUTO_DEPTH, self.nodes)
+            return Time(self.seconds, None if is_small_maze(layout) or hunted else AUTO_DEPTH, self.nodes)
         return Depth(AUTO_DEPTH) if self.nodes is None else Nodes(self.nodes, AUTO_DEPTH)
 
-    def small_maze_nodes(self, layout: Layout) -> int | None:
+    def deepening_nodes(self, layout: Layout, hunted: bool = False) -> int | None:
         """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
-        with no time limit and Pacman's region under SMALL_MAZE_CELLS, `nodes` if given, else SMALL_MAZE_NODES."""
-        if self.seconds is not None or not is_small_maze(layout):
+        with no time limit, on a small maze (Pacman's region under SMALL_MAZE_CELLS) or when `hunted`, `nodes` if
+        given, else SMALL_MAZE_NODES on a small maze and HUNTED_NODES on a bigger one."""
+        small = is_small_maze(layout)
+        if self.seconds is not None or not (small or hunted):
             return None
-        return SMALL_MAZE_NODES if self.nodes is None else self.nodes
+        if self.nodes is not None:
+            return self.nodes
+        return SMALL_MAZE_NODES if small else HUNTED_NODES
 
     @property
     def keywords(self) -> tuple[int | None, float | None, int | None]:
@@ -727,7 +742,7 @@ class _SearchAgent:
             # score-free keys where each move searches from scratch (the table holds one decision's searches):
             # elsewhere the table lives from move to move, and those agents' figures stay as measured
             game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise,
-                              score_free=self._from_scratch(state.layout))
+                              score_free=_from_scratch(self._budget_on(state)))
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
             engine, obstacle = self._engine_choice(models)
             if obstacle is not None and self._wanted_engine() == "compiled":
@@ -751,7 +766,7 @@ class _SearchAgent:
             raise AgentSpecError(f"{type(self).__name__}: no action in a finished game")
         searcher = self._searcher_for(state)
         started = time.perf_counter()
-        budget = self.budget.on(state.layout)
+        budget = self._budget_on(state)
         cache_key = self._cache_key(state, budget)
         if cache_key is not None:
             remembered = self._decisions.get(cache_key)
@@ -820,9 +835,17 @@ class _SearchAgent:
                                  f"where the decision was {decided.action} at {decided.value!r}: {values}")
         return valued
 
-    def _from_scratch(self, layout: Layout) -> bool:
-        """Whether each decision on `layout` searches from scratch (`_from_scratch` of its budget there)."""
-        return _from_scratch(self.budget.on(layout))
+    def _budget_on(self, state: GameState) -> Depth | Nodes | Time:
+        """The budget the decision in `state` searches under (`Auto.on`, told whether the ghosts hunt)."""
+        if not isinstance(self.budget, Auto):
+            return self.budget
+        return self.budget.on(state.layout, self.hunted(state.num_agents - 1))
+
+    def hunted(self, num_ghosts: int) -> bool:
+        """Whether this agent's search, in a game of `num_ghosts` ghosts, models them as hunting: its ghost
+        models are not uniform (the game's ghosts, or `ghost_model`; `directional` and the arcade kinds hunt).
+        ``depth="auto"`` then deepens under a node budget on every maze (`Auto.on`)."""
+        return num_ghosts > 0 and self._ghost_models(num_ghosts) is not None
 
     def _cache_key(self, state: GameState, budget: Depth | Nodes | Time) -> tuple | None:
         """The key a decision under `budget` is remembered by this game, or None when it is not remembered.
@@ -859,7 +882,7 @@ class _SearchAgent:
         """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
         with ``depth="auto"``, no time limit and Pacman's region under SMALL_MAZE_CELLS, the `node_limit` if one
         is given, else SMALL_MAZE_NODES (`Auto.small_maze_nodes`)."""
-        return self.budget.small_maze_nodes(layout) if isinstance(self.budget, Auto) else None
+        return self.budget.deepening_nodes(layout) if isinstance(self.budget, Auto) and is_small_maze(layout) else None
 
     def _check_evaluation(self, state: GameState) -> None:
         """After a failed search: fail clearly if the evaluation does not give a number (a str, None, NaN)."""

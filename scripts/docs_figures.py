@@ -258,12 +258,13 @@ def _page_figures(m: Measurements, layout: str, seed: int, short: int) -> tuple[
 def _default_agent(m: Measurements) -> str:
     """The default agent in one phrase, from the constants that make it (README's "Play and watch")."""
     from pacman.agents.evaluation import DEFAULT_EVALUATION
-    from pacman.agents.expectimax import AUTO_DEPTH, DEEPENING_STEP, SMALL_MAZE_NODES
+    from pacman.agents.expectimax import AUTO_DEPTH, DEEPENING_STEP, HUNTED_NODES, SMALL_MAZE_NODES
     from pacman.agents.small_mazes import SMALL_MAZE_CELLS
 
     return (f"expectimax at depth `auto` ({AUTO_DEPTH}; deeper on mazes under {SMALL_MAZE_CELLS} cells, "
             f"{_WORDS[DEEPENING_STEP]} plies at a time, at most {SMALL_MAZE_NODES:,} nodes a move, its table keyed "
-            f"without the score) with the `{DEFAULT_EVALUATION}`")
+            f"without the score; against ghosts that hunt, deeper on every maze, one ply at a time on the bigger "
+            f"ones, at most {HUNTED_NODES:,} nodes a move there) with the `{DEFAULT_EVALUATION}`")
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
@@ -888,6 +889,11 @@ def _mcts_rollouts(m: Measurements) -> str:
 #: machine's speed). Each is the text between its markers, usually a section's tables and the sentences
 #: that quote them; the check parses its commands as their programs do (`command_problems`).
 RECORDED_AND_TIMED: tuple[Figure, ...] = (
+    Figure('hunted-strength', 'docs/guide/ghosts.md', kind='recorded',
+           command='; '.join(f'pacman-ai play --layout {layout} --ghosts {kind} --games 100 --seed 0 --display none'
+                             f'{extra}' for kind in ('directional', 'arcade')
+                             for layout in ('small', 'medium', 'tricky', 'capsules')
+                             for extra in ('', ' --agent-args depth=2'))),
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000'),
     Figure('default-agent-notes', 'docs/guide/strength.md', kind='timing',

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS
-from pacman.agents.expectimax import SMALL_MAZE_NODES
+from pacman.agents.expectimax import HUNTED_NODES, SMALL_MAZE_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = "|".join(EVALUATIONS)
@@ -29,7 +29,8 @@ CLAIMS = re.compile(
     rf"|the\s+project's\s+`(?P<d>{NAMES})`)", re.I)
 #: Words that make a claim history, not a statement of the present.
 HISTORY = re.compile(r"\b(was|were|then|before|when it|had been|used to|until|earlier)\b", re.I)
-BUDGET = re.compile(r"at most ([\d,]+) nodes a move")
+#: "at most N nodes a move" is the small mazes' budget; "... nodes a move there", against hunters, HUNTED_NODES
+BUDGET = re.compile(r"at most ([\d,]+) nodes a move( there)?")
 
 
 def _pages() -> list[Path]:
@@ -65,7 +66,8 @@ def test_every_page_names_the_codes_default_evaluation(page):
                          ids=lambda p: p.name)
 def test_the_default_agents_node_budget_is_the_codes(page):
     text = page.read_text(encoding="utf-8")
-    assert all(int(n.replace(",", "")) == SMALL_MAZE_NODES for n in BUDGET.findall(text))
+    assert all(int(n.replace(",", "")) == (HUNTED_NODES if there else SMALL_MAZE_NODES)
+               for n, there in BUDGET.findall(text))
 
 
 def test_the_claim_finder_finds_what_it_must():
