@@ -841,6 +841,14 @@ class _SearchAgent:
             return self.budget
         return self.budget.on(state.layout, self.hunted(state.num_agents - 1))
 
+    def search_engine(self, num_ghosts: int) -> str:
+        """The engine this agent's searches run on in a game of `num_ghosts` ghosts (after `reset`): "compiled" or
+        "python" (no core here, PACMAN_AI_ENGINE or ``engine`` asks for it, or the core cannot run the evaluation
+        or the ghost models)."""
+        if not core_status()[0]:
+            return "python"
+        return self._engine_for(self._ghost_models(num_ghosts))
+
     def hunted(self, num_ghosts: int) -> bool:
         """Whether this agent's search, in a game of `num_ghosts` ghosts, models them as hunting: its ghost
         models are not uniform (the game's ghosts, or `ghost_model`; `directional` and the arcade kinds hunt).

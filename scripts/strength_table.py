@@ -13,6 +13,14 @@ takes, the gap to the optimal probability of winning (``pacman-ai solve``).
 A cell with fewer games than asked shows its count; a cell with none, "-".
 Run it from the repository's root with the project installed (its ``pacman-ai``
 on PATH or beside this Python).
+
+With ``--kinds``, both play and tabulate the ghost-kinds table instead: the default agent against each kind of
+`KINDS` on every layout (``--games`` games a cell), and the reference player, a far deeper search at about half
+a second a move, against the hunting kinds (``--reference-games`` games a cell, the same seeds as the default's
+first games, so the two columns meet the same ghost dice).
+
+    python scripts/strength_table.py run   --kinds [--games 100] [--reference-games 20] [--jobs 2] ...
+    python scripts/strength_table.py table --kinds [--games 100] [--reference-games 20] ...
 """
 
 from __future__ import annotations
@@ -54,6 +62,13 @@ AGENTS = [
     ("optimal", "optimal", "objective=win", 1),
 ]
 GHOSTS = "random"
+#: The ghost-kinds table's columns (``--kinds``): the ghosts the default agent plays, `GHOSTS` first.
+KINDS = ("random", "directional", "arcade")
+#: The reference player's node budget a move: 40 times the default's against hunters (HUNTED_NODES), about half a
+#: second a move with the compiled core on the development machine. It plays the hunting kinds of KINDS.
+REFERENCE_NODES = 1_000_000
+REFERENCE = ("reference", "expectimax", f"node_limit={REFERENCE_NODES}")
+DEFAULT = ("default", "expectimax", "")
 SEED = 0
 MAX_MOVES = 500
 #: Mazes whose games are long: their own move limit (large's games average over 500 moves).
@@ -74,10 +89,10 @@ def shipped_layouts(only: str = "") -> list[str]:
     return [name for name in names if not wanted or name in wanted]
 
 
-def optimum(name: str) -> float | None:
-    """The optimal probability of winning against random ghosts, or None when the maze is too large."""
+def optimum(name: str, ghosts: str = GHOSTS) -> float | None:
+    """The optimal probability of winning against `ghosts`, or None when the maze is too large."""
     try:
-        return solve(load_layout(name), GHOSTS, "win", max_nodes=solver_limit(name)).value
+        return solve(load_layout(name), ghosts, "win", max_nodes=solver_limit(name)).value
     except SolverError:
         return None
 
@@ -106,9 +121,22 @@ def pacman_spec(layout: str, pacman: str) -> str:
     return pacman
 
 
-def cell_name(layout: str, pacman: str, agent_args: str) -> str:
+def cell_name(layout: str, pacman: str, agent_args: str, ghosts: str = GHOSTS) -> str:
+    """A cell's results file: against GHOSTS the name of the first table's cells, else with the kind after."""
     args = agent_args.replace("=", "-").replace(",", "_") or "default"
-    return f"{layout}__{pacman}__{args}.jsonl"
+    return f"{layout}__{pacman}__{args}{'' if ghosts == GHOSTS else '__' + ghosts}.jsonl"
+
+
+def kind_cells(layouts: list[str], games: int, reference_games: int) -> list[tuple[str, str, str, str, int]]:
+    """The ghost-kinds table's cells: (column title, layout, pacman, agent arguments, ghosts, games), the default
+    against every kind and the reference against the hunting ones."""
+    cells = []
+    for layout in layouts:
+        for kind in KINDS:
+            cells.append((f"{kind}: default", layout, DEFAULT[1], DEFAULT[2], kind, games))
+            if kind != GHOSTS:
+                cells.append((f"{kind}: reference", layout, REFERENCE[1], REFERENCE[2], kind, reference_games))
+    return cells
 
 
 def layout_cost(name: str) -> int:
@@ -122,7 +150,55 @@ def pacman_ai() -> str:
     return str(beside) if beside.exists() else (shutil.which("pacman-ai") or "pacman-ai")
 
 
+def play_cell(out: Path, layout: str, pacman: str, agent_args: str, ghosts: str, games: int, jobs: int,
+              failed: list[str]) -> None:
+    """Play a cell's missing games into `out` with pacman-ai batch (resuming it); a failure is added to `failed`."""
+    try:
+        if out.exists() and len(read_results(out, repair=True)) >= games:
+            return
+    except ValueError as exc:  # not a results file of batch's: named, left as it is, the other cells played
+        failed.append(out.name)
+        print(f"strength_table: the cell {out.name} cannot be resumed: {exc}", file=sys.stderr, flush=True)
+        return
+    command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman_spec(layout, pacman), "--ghosts", ghosts,
+               "--games", str(games), "--seed", str(SEED),
+               "--max-moves", str(LONG_GAMES.get(layout, MAX_MOVES)), "--jobs", str(jobs),
+               "--out", str(out), "--quiet"]
+    if agent_args:
+        command += ["--agent-args", agent_args]
+    if out.exists():
+        command.append("--resume")
+    print(" ".join(command), flush=True)
+    status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
+    if status != 0:
+        failed.append(out.name)
+        print(f"strength_table: the cell {out.name} failed (exit {status})", file=sys.stderr, flush=True)
+
+
+def report_failed(failed: list[str]) -> int:
+    if failed:  # the others were played: run again to retry only these (each cell resumes its own file)
+        print(f"strength_table: {len(failed)} of the cells failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_kinds(args: argparse.Namespace) -> int:
+    results = Path(args.results)
+    results.mkdir(parents=True, exist_ok=True)
+    cells = kind_cells(shipped_layouts(args.layouts), args.games, args.reference_games)
+    # cheapest first: the default's cells, then the reference's, each by the maze's cost
+    cells.sort(key=lambda cell: (cell[2:4] == REFERENCE[1:], layout_cost(cell[1])))
+    failed: list[str] = []
+    for _, layout, pacman, agent_args, ghosts, games in cells:
+        out = results / cell_name(layout, pacman, agent_args, ghosts)
+        if not args.only or args.only in out.name:
+            play_cell(out, layout, pacman, agent_args, ghosts, games, args.jobs, failed)
+    return report_failed(failed)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.kinds:
+        return run_kinds(args)
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     solvable = {name for name, limit in ((name, solver_limit(name)) for name in shipped_layouts(args.layouts))
@@ -149,35 +225,14 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
     for _, layout, pacman, agent_args in cells:
         out = results / cell_name(layout, pacman, agent_args)
-        if args.only and args.only not in out.name:
-            continue
-        try:
-            if out.exists() and len(read_results(out, repair=True)) >= args.games:
-                continue
-        except ValueError as exc:  # not a results file of batch's: named, left as it is, the other cells played
-            failed.append(out.name)
-            print(f"strength_table: the cell {out.name} cannot be resumed: {exc}", file=sys.stderr, flush=True)
-            continue
-        command = [pacman_ai(), "batch", "--layout", layout, "--pacman", pacman_spec(layout, pacman), "--ghosts", GHOSTS,
-                   "--games", str(args.games), "--seed", str(SEED),
-                   "--max-moves", str(LONG_GAMES.get(layout, MAX_MOVES)), "--jobs", str(args.jobs),
-                   "--out", str(out), "--quiet"]
-        if agent_args:
-            command += ["--agent-args", agent_args]
-        if out.exists():
-            command.append("--resume")
-        print(" ".join(command), flush=True)
-        status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
-        if status != 0:
-            failed.append(out.name)
-            print(f"strength_table: the cell {out.name} failed (exit {status})", file=sys.stderr, flush=True)
-    if failed:  # the others were played: run again to retry only these (each cell resumes its own file)
-        print(f"strength_table: {len(failed)} of the cells failed: {', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+        if not args.only or args.only in out.name:
+            play_cell(out, layout, pacman, agent_args, GHOSTS, args.games, args.jobs, failed)
+    return report_failed(failed)
 
 
 def table(args: argparse.Namespace) -> int:
+    if args.kinds:
+        return table_kinds(args)
     results = Path(args.results)
     titles = [title for title, *_ in AGENTS]
     times: dict[str, list[float]] = {title: [] for title in titles}
@@ -192,26 +247,71 @@ def table(args: argparse.Namespace) -> int:
                 row.append("n/a")
                 continue
             try:
-                records = read_results(out) if out.exists() else []
+                row.append(cell_text(out, best, args.games, times[title]))
             except ValueError as exc:  # no table with a cell left out
                 print(f"strength_table: {exc}", file=sys.stderr)
                 return 1
-            if not records:
-                row.append("-")
-                continue
-            games = len(records)
-            times[title] += [r["ms_per_move_mean"] for r in records if r.get("ms_per_move_mean") is not None]
-            wins = sum(bool(r.get("won")) for r in records)
-            low, high = wilson_interval(wins, games)
-            text = f"{100 * wins / games:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
-            if best is not None:
-                text += f" gap {100 * (best - wins / games):+.1f}"
-            if games < args.games:
-                text += f" ({games} games)"
-            row.append(text)
         lines.append("| " + " | ".join(row) + " |")
     medians = [f"{statistics.median(times[title]):.2f}" if times[title] else "-" for title in titles]
     lines.append("| ms per move (median game) | | " + " | ".join(medians) + " |")
+    print("\n".join(lines))
+    return 0
+
+
+def cell_text(out: Path, best: float | None, games_asked: int, times: list[float],
+              first: int | None = None) -> str:
+    """A cell of a table: the win rate in percent with its 95% Wilson interval, the gap to `best` when known,
+    and the count of games when fewer than asked ("-": none); its games' mean milliseconds a move are added to
+    `times`. `first`: only the cell's games of the first `first` seeds. Raises ValueError for a file that is not
+    batch's results."""
+    records = read_results(out) if out.exists() else []
+    if first is not None:
+        records = [r for r in records if r["index"] < first]
+    if not records:
+        return "-"
+    games = len(records)
+    times += [r["ms_per_move_mean"] for r in records if r.get("ms_per_move_mean") is not None]
+    wins = sum(bool(r.get("won")) for r in records)
+    low, high = wilson_interval(wins, games)
+    text = f"{100 * wins / games:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+    if best is not None:
+        text += f" gap {100 * (best - wins / games):+.1f}"
+    if games < games_asked:
+        text += f" ({games} games)"
+    return text
+
+
+def table_kinds(args: argparse.Namespace) -> int:
+    """The ghost-kinds table: a row a layout, the optimum against each kind where the solver takes the maze, the
+    default's column against each kind, and against each hunting kind the reference's column and, beside it,
+    the default's on the reference's games (the same seeds)."""
+    results = Path(args.results)
+    layouts = shipped_layouts(args.layouts)
+    titles: list[str] = []
+    for kind in KINDS:
+        titles += [f"{kind}: optimum", f"{kind}: default"]
+        if kind != GHOSTS:
+            titles += [f"{kind}: default, first {args.reference_games}", f"{kind}: reference"]
+    times: dict[str, list[float]] = {title: [] for title in titles}
+    lines = ["| layout | " + " | ".join(titles) + " |", "|---|" + "---|" * len(titles)]
+    for layout in layouts:
+        row = [layout]
+        for kind in KINDS:
+            best = optimum(layout, kind)
+            row.append("-" if best is None else f"{100 * best:.1f}%")
+            default = results / cell_name(layout, DEFAULT[1], DEFAULT[2], kind)
+            try:
+                row.append(cell_text(default, best, args.games, times[f"{kind}: default"]))
+                if kind != GHOSTS:
+                    row.append(cell_text(default, best, args.reference_games, [], first=args.reference_games))
+                    reference = results / cell_name(layout, REFERENCE[1], REFERENCE[2], kind)
+                    row.append(cell_text(reference, best, args.reference_games, times[f"{kind}: reference"]))
+            except ValueError as exc:  # no table with a cell left out
+                print(f"strength_table: {exc}", file=sys.stderr)
+                return 1
+        lines.append("| " + " | ".join(row) + " |")
+    medians = [f"{statistics.median(times[title]):.2f}" if times[title] else "" for title in titles]
+    lines.append("| ms per move (median game) | " + " | ".join(medians) + " |")
     print("\n".join(lines))
     return 0
 
@@ -224,9 +324,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", default="strength-results", help="folder of the results files")
     parser.add_argument("--layouts", default="", help="only these shipped layouts, comma-separated (default: all)")
     parser.add_argument("--only", default="", help="run only the cells whose file name contains this")
+    parser.add_argument("--kinds", action="store_true",
+                        help=f"the ghost-kinds table instead: the default against {', '.join(KINDS)}, "
+                             "the reference player against the hunting kinds")
+    parser.add_argument("--reference-games", type=int, default=20,
+                        help="with --kinds: the reference player's games per cell (default: 20)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games {args.games}: expected a positive number")
+    if args.reference_games < 1:
+        parser.error(f"--reference-games {args.reference_games}: expected a positive number")
+    if args.reference_games != parser.get_default("reference_games") and not args.kinds:
+        parser.error("--reference-games: only with --kinds")
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: expected a positive number")
     shipped_layouts(args.layouts)  # an unknown name first, whatever else is wrong

@@ -7,6 +7,11 @@ on a big maze keep depth 2, so every figure measured against them stands.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 from test_compiled_core import pacman_positions
 
@@ -16,6 +21,7 @@ from pacman.agents.compiled import core_status
 from pacman.agents.expectimax import (AUTO, AUTO_DEPTH, HUNTED_NODES, SMALL_MAZE_NODES, Auto, Depth, Nodes,
                                       Time)
 from pacman.agents.ghosts import GHOST_KINDS
+from pacman.cli.play import REAL_TIME_BUDGET
 
 BIG, TINY = load_layout("medium"), load_layout("trapped")
 needs_core = pytest.mark.skipif(not core_status()[0], reason="the compiled core is not built")
@@ -56,15 +62,17 @@ def test_every_kind_but_random_hunts_and_random_does_not(kind):
 def test_against_directional_ghosts_the_default_is_the_hunted_budget_and_goes_deeper():
     depths = []
     for state in pacman_positions(BIG, 12, seed=65):
-        default = reset(ExpectimaxAgent(), BIG, "directional")
-        given = reset(ExpectimaxAgent(Nodes(HUNTED_NODES, min_depth=AUTO_DEPTH)), BIG, "directional")
+        # on the core whatever PACMAN_AI_ENGINE says: the Python engine's searches are the last test's
+        default = reset(ExpectimaxAgent(engine="compiled"), BIG, "directional")
+        given = reset(ExpectimaxAgent(Nodes(HUNTED_NODES, min_depth=AUTO_DEPTH), engine="compiled"), BIG,
+                      "directional")
         action = default.get_action(state)
         assert action == given.get_action(state)
         assert (default.last_search.depth, default.last_search.nodes) == (given.last_search.depth,
                                                                           given.last_search.nodes)
         depths.append(default.last_search.depth)
         # against random ghosts: depth 2, as before
-        plain = reset(ExpectimaxAgent(), BIG, "random")
+        plain = reset(ExpectimaxAgent(engine="compiled"), BIG, "random")
         plain.get_action(state)
         assert plain.last_search.depth == AUTO_DEPTH
     assert min(depths) >= AUTO_DEPTH and max(depths) > AUTO_DEPTH + 1
@@ -79,3 +87,34 @@ def test_both_engines_reach_the_same_depth_and_move_under_the_hunted_budget():
             seen.append((agent.get_action(state), agent.last_search.depth, agent.last_search.nodes))
         assert seen[0] == seen[1]
         assert seen[0][1] > AUTO_DEPTH
+
+
+def _play(tmp_path, engine, ghosts, *extra):
+    env = {**os.environ, "PACMAN_AI_ENGINE": engine}
+    return subprocess.run([sys.executable, "-m", "pacman", "play", "--layout", "medium", "--ghosts", ghosts, "--json",
+                           "--max-moves", "2", *extra], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_play_on_the_python_engine_against_hunters_searches_in_real_time_and_says_so(tmp_path):
+    done = _play(tmp_path, "python", "directional")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (f"pacman-ai: expectimax depth auto against directional ghosts searches at most "
+                           f"{HUNTED_NODES:,} nodes a move, seconds a move on the Python engine: searching with "
+                           f"time_limit={REAL_TIME_BUDGET:g} (iterative deepening while the time lasts); give "
+                           f"--agent-args depth=N or time_limit=S to choose\n")
+    assert json.loads(done.stdout)["agent_args"]["time_limit"] == REAL_TIME_BUDGET
+    # what the user chose stands, said nothing of
+    for chosen in ("depth=2", "time_limit=0.2", "node_limit=3000"):
+        again = _play(tmp_path, "python", "directional", "--agent-args", chosen)
+        assert again.returncode == 0 and again.stderr == "", again.stderr
+    # random ghosts keep depth 2 there: nothing to say
+    plain = _play(tmp_path, "python", "random")
+    assert plain.stderr == "" and json.loads(plain.stdout)["agent_args"]["time_limit"] is None
+
+
+@needs_core
+def test_play_on_the_compiled_core_against_hunters_keeps_the_node_budget(tmp_path):
+    done = _play(tmp_path, "compiled", "arcade")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["agent_args"]["time_limit"] is None

@@ -1,5 +1,6 @@
 """scripts/strength_table.py as a user runs it: play some cells with pacman-ai batch, resume, tabulate."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,49 @@ def test_the_learned_column_plays_the_shipped_model_of_each_maze(tmp_path):
     assert rows["coinflip"][column] == "n/a"
     shown = rows["small"][column]
     assert shown.split()[0] in {"0.0", "33.3", "66.7", "100.0"} and "[" in shown
+
+
+def test_the_ghost_kinds_table_plays_the_default_and_the_reference_on_the_same_seeds(tmp_path):
+    from pacman.agents.solver import solve
+    from pacman.layout import load_layout
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    import strength_table
+
+    done = script(tmp_path, "run", "--kinds", "--games", "3", "--reference-games", "2", "--jobs", "1", "--results",
+                  "r", "--layouts", "threeway")
+    assert done.returncode == 0, done.stderr
+    hunting = [kind for kind in strength_table.KINDS if kind != "random"]
+    assert hunting and strength_table.KINDS[0] == "random"
+    expected = {"threeway__expectimax__default.jsonl"} | {
+        f"threeway__expectimax__{args}__{kind}.jsonl" for kind in hunting
+        for args in ("default", f"node_limit-{strength_table.REFERENCE_NODES}")}
+    assert {p.name for p in (tmp_path / "r").iterdir()} == expected
+    # the reference's cells are played after every default cell, with their own count of games
+    played = [line for line in done.stdout.splitlines() if " batch " in line]
+    assert [("node_limit=" in line) for line in played] == [False] * len(strength_table.KINDS) + [True] * len(hunting)
+    assert all("--games 2 " in line for line in played if "node_limit=" in line)
+    table = script(tmp_path, "table", "--kinds", "--games", "3", "--reference-games", "2", "--results", "r",
+                   "--layouts", "threeway")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    titles = [c.strip() for c in lines[0].strip("|").split("|")]
+    row = dict(zip(titles, (c.strip() for c in lines[2].strip("|").split("|"))))
+    assert row["layout"] == "threeway"
+    for kind in strength_table.KINDS:
+        best = solve(load_layout("threeway"), kind).value
+        assert row[f"{kind}: optimum"] == f"{100 * best:.1f}%"
+        cell = strength_table.cell_name("threeway", "expectimax", "", kind)
+        wins = sum(json.loads(line)["won"] for line in (tmp_path / "r" / cell).read_text().splitlines())
+        assert row[f"{kind}: default"].startswith(f"{100 * wins / 3:.1f} [")
+        assert row[f"{kind}: default"].endswith(f" gap {100 * (best - wins / 3):+.1f}")
+    for kind in hunting:
+        assert row[f"{kind}: reference"].split()[0] in {"0.0", "50.0", "100.0"}
+        assert row[f"{kind}: default, first 2"].split()[0] in {"0.0", "50.0", "100.0"}
+    assert lines[-1].startswith("| ms per move (median game) |")
+
+
+def test_reference_games_are_refused_without_the_kinds_table(tmp_path):
+    done = script(tmp_path, "run", "--reference-games", "5", "--layouts", "coinflip")
+    assert done.returncode == 2 and "--reference-games: only with --kinds" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -138,6 +138,17 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
     defaults = effective_agent_args(args.pacman, agent_args, ghosts=args.ghosts)
     depth = defaults.get("depth")
     deepest = None
+    budget = REAL_TIME_BUDGET
+    if args.move_time_limit is not None:
+        budget = min(budget, agent_time_allowance(args.move_time_limit))
+    if depth == "auto" and "time_limit" in defaults and "node_limit" not in agent_args:
+        hunted = _hunted_on_python(args, agent_args, layout, num_ghosts)
+        if hunted is not None:
+            print(f"pacman-ai: {args.pacman} depth auto against {args.ghosts} ghosts searches {hunted} a move, "
+                  f"seconds a move on the Python engine: searching with time_limit={budget:g} (iterative "
+                  f"deepening while the time lasts); give --agent-args depth=N or time_limit=S to choose",
+                  file=sys.stderr, flush=True)
+            return budget
     if depth == "auto":  # ExpectimaxAgent's default: depth 2 at least, its tree the one that could be slow
         from pacman.agents.expectimax import AUTO_DEPTH, is_small_maze
         depth = AUTO_DEPTH
@@ -149,14 +160,32 @@ def _real_time_budget(args: argparse.Namespace, agent_args: dict[str, Any], layo
     leaves = estimated_leaves(layout, num_ghosts, depth)
     if leaves <= SLOW_SEARCH_LEAVES[engine]:
         return None
-    budget = REAL_TIME_BUDGET
-    if args.move_time_limit is not None:
-        budget = min(budget, agent_time_allowance(args.move_time_limit))
     print(f"pacman-ai: {args.pacman} depth {depth} on {layout.name!r} with {num_ghosts} ghosts could take seconds a "
           f"move (about {leaves:.1g} leaves): searching with time_limit={budget:g} (iterative deepening "
           f"{deepest or f'up to depth {depth}'}); give --agent-args depth=N or time_limit=S to choose",
           file=sys.stderr, flush=True)
     return budget
+
+
+def _hunted_on_python(args: argparse.Namespace, agent_args: dict[str, Any], layout: Any,
+                      num_ghosts: int) -> str | None:
+    """What the default search agent searches a move against hunting ghosts on `layout` ("at most N nodes")
+    when that search would run on the Python engine (no compiled core, or an evaluation it cannot run); else
+    None. The agent decides both (`ExpectimaxAgent.hunted`, `.search_engine`)."""
+    from pacman.agents import make_ghosts
+    from pacman.agents.expectimax import Auto, is_small_maze
+    from pacman.agent_specs import make_pacman_agent
+
+    if is_small_maze(layout):  # there the small maze's own budget: the slow-tree rule below
+        return None
+    agent = make_pacman_agent(args.pacman, agent_args)
+    if not isinstance(getattr(agent, "budget", None), Auto) or not hasattr(agent, "hunted"):
+        return None
+    agent.reset(None, make_ghosts(args.ghosts, num_ghosts), layout)
+    nodes = agent.budget.deepening_nodes(layout, agent.hunted(num_ghosts))
+    if nodes is None or not agent.hunted(num_ghosts) or agent.search_engine(num_ghosts) != "python":
+        return None
+    return f"at most {nodes:,} nodes"
 
 
 def run(args: argparse.Namespace) -> int:
