@@ -1,7 +1,7 @@
 """Each agent's gap to the exact optimum over random small mazes (the research harness of docs/search-strength.md).
 
     python scripts/optimality_gap.py [--set held-out|tuning|wild|corridors] [--mazes 300] [--first N]
-                                     [--agent NAME[:ARGS]]... [--layout NAME]... [--jobs 2]
+                                     [--agent NAME[:ARGS]]... [--layout NAME]... [--ghosts KIND] [--jobs 2]
                                      [--cache DIR] [--json FILE] [--per-maze] [--draw FILE.png] [--draw-count 4]
 
 Mazes come from `research.mazes.random_maze`: seeds from 1,000,000 for
@@ -14,7 +14,8 @@ the start); `--set wild` draws them from a second generator of other shapes
 instead of random ones when given. Each maze is solved exactly once (cached under `--cache`, default
 $PACMAN_AI_RESEARCH_CACHE or ~/.cache/pacman-ai/research) and each agent's
 policy is valued exactly (`research.policy`): win probability and
-expected score against random ghosts, no sampling. The report gives, per
+expected score against random ghosts (`--ghosts`: another kind, the heading kept where a ghost reads it), no
+sampling. The report gives, per
 agent, the mean win, the mean gap to the optimum in points with its 95%
 t-interval over the mazes, the mean of the worst tenth of gaps with a bootstrap
 interval, how many mazes are more than 3 points short, the worst maze, and the
@@ -37,6 +38,7 @@ import sys
 import time
 from pathlib import Path
 
+from pacman.agents.ghosts import GHOST_KINDS
 from pacman.batch.lifeline import die_with
 from pacman.errors import AgentSpecError
 from pacman.files import output_problem, write_atomically, write_json
@@ -50,12 +52,12 @@ DEFAULT_AGENTS = ["greedy", "expectimax:depth=2,evaluation=safe", "expectimax:de
 
 
 def _one(task: tuple) -> tuple:
-    maze, agents, cache = task
-    best = optimum(maze.layout, cache)
+    maze, agents, cache, ghosts = task
+    best = optimum(maze.layout, cache, ghosts)
     values = []
     for spec in agents:
         started = time.perf_counter()
-        value = agent_value(AgentSpec.parse(spec), maze.layout)
+        value = agent_value(AgentSpec.parse(spec), maze.layout, ghosts)
         values.append((value, time.perf_counter() - started))
     return best, values
 
@@ -67,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=None, help="the first seed (default: the set's)")
     parser.add_argument("--agent", action="append", default=None, help="NAME or NAME:ARGS (repeatable)")
     parser.add_argument("--layout", action="append", default=None, help="layouts instead of random mazes")
+    parser.add_argument("--ghosts", choices=tuple(GHOST_KINDS), default="random",
+                        help="the ghosts every maze is played and solved against (default: random)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="write every maze's figures here")
@@ -82,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = output_problem(path) if path is not None else None
         if problem:
             parser.error(f"{flag} {path}: {problem}")
+    if args.draw is not None and args.ghosts != "random":  # research.regret values moves against random ghosts
+        parser.error(f"--draw with --ghosts {args.ghosts}: the drawing values moves against random ghosts only")
     agents = args.agent or DEFAULT_AGENTS
     cache = args.cache or default_cache()
     if args.layout:
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             AgentSpec.parse(spec).make()
         except ValueError as exc:
             parser.error(f"--agent {spec}: {exc}")
-    tasks = [(maze, agents, cache) for maze in mazes]
+    tasks = [(maze, agents, cache, args.ghosts) for maze in mazes]
     started = time.perf_counter()
     try:
         if args.jobs > 1:
@@ -113,11 +119,13 @@ def main(argv: list[str] | None = None) -> int:
         for maze, (best, values) in zip(mazes, results):
             wins = "  ".join(f"{100 * v.win:6.1f}" for v, _ in values)
             print(f"{maze.layout.name:>14} {maze.family:6} optimum {100 * best.win:6.1f}  agents {wins}")
-    print(f"{len(mazes)} mazes ({'layouts' if args.layout else args.set}), win probability in points, exact per maze; "
+    against = "" if args.ghosts == "random" else f", {args.ghosts} ghosts"
+    print(f"{len(mazes)} mazes ({'layouts' if args.layout else args.set}{against}), win probability in points, "
+          f"exact per maze; "
           f"intervals 95% over the mazes; {time.perf_counter() - started:.0f} s")
     print(f"{'agent':44} {'win':>6} {'opt':>6} {'mean gap':>20} {'worst tenth':>20} {'>3':>4} {'worst':>16} "
           f"{'score gap':>10} {'never ends':>10} {'s/maze':>7}")
-    report = {"mazes": [{"name": m.layout.name, "seed": m.seed, "family": m.family, "text": m.layout.text,
+    report = {"ghosts": args.ghosts, "mazes": [{"name": m.layout.name, "seed": m.seed, "family": m.family, "text": m.layout.text,
                          "optimum": best.win, "optimum_score": best.score if math.isfinite(best.score) else None}
                         for m, best in zip(mazes, optima)], "agents": {}}
     for k, spec in enumerate(agents):

@@ -90,9 +90,12 @@ def shipped_layouts(only: str = "") -> list[str]:
 
 
 def optimum(name: str, ghosts: str = GHOSTS) -> float | None:
-    """The optimal probability of winning against `ghosts`, or None when the maze is too large."""
+    """The optimal probability of winning against `ghosts`, or None when the maze is too large: for GHOSTS within
+    the maze's `solver_limit`, for another kind within the solver's default limit (tiny's and minimax's raised
+    limits would take minutes and gigabytes a kind)."""
+    limit = solver_limit(name) if ghosts == GHOSTS else DEFAULT_MAX_NODES
     try:
-        return solve(load_layout(name), ghosts, "win", max_nodes=solver_limit(name)).value
+        return solve(load_layout(name), ghosts, "win", max_nodes=limit).value
     except SolverError:
         return None
 

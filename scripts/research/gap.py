@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pacman.agents.ghosts import RandomGhost
+from pacman.agents.ghosts import make_ghosts
 from pacman.agent_specs import make_pacman_agent
 from pacman.agents.registry import parse_agent_args
 from pacman.agents.solver import SolverError, solve
@@ -54,11 +54,12 @@ class AgentSpec:
         """The agent, not yet reset for a maze: AgentSpecError names what is wrong with the spec."""
         return make_pacman_agent(self.name, parse_agent_args(self.args) if self.args else {})
 
-    def build(self, layout: Layout) -> Any:
+    def build(self, layout: Layout, ghosts_kind: str = "random") -> Any:
+        """The agent, reset for `layout` against ghosts of `ghosts_kind` (which a search agent models)."""
         agent = self.make()
         reset = getattr(agent, "reset", None)
         if reset is not None:
-            ghosts = [RandomGhost(i) for i in range(1, layout.num_ghosts + 1)]
+            ghosts = make_ghosts(ghosts_kind, layout.num_ghosts)
             try:
                 reset(np.random.default_rng(0), ghosts, layout)
             except TypeError:
@@ -68,7 +69,7 @@ class AgentSpec:
 
 @dataclass(frozen=True)
 class Optimum:
-    """The solver's answer for one maze against random ghosts."""
+    """The solver's answer for one maze against its ghosts."""
 
     win: float
     score: float  # minus infinity when no policy surely ends the game
@@ -80,16 +81,18 @@ def _key(layout: Layout) -> str:
     return hashlib.sha256(layout.text.encode()).hexdigest()[:20]
 
 
-def optimum(layout: Layout, cache: Path | None) -> Optimum:
-    """The optimal win probability and expected score of `layout` (random ghosts), from `cache` when there."""
-    path = cache / f"{_key(layout)}.json" if cache is not None else None
+def optimum(layout: Layout, cache: Path | None, ghosts: str = "random") -> Optimum:
+    """The optimal win probability and expected score of `layout` against `ghosts`, from `cache` when there (a
+    kind other than random is cached under its own name)."""
+    name = _key(layout) if ghosts == "random" else f"{_key(layout)}-{ghosts}"
+    path = cache / f"{name}.json" if cache is not None else None
     if path is not None and path.exists():
         data = json.loads(path.read_text())
         return Optimum(data["win"], -math.inf if data["score"] is None else data["score"], data["nodes"],
                        tuple(data["first_actions"]))
-    win = solve(layout, "random", "win", max_nodes=100_000_000)
+    win = solve(layout, ghosts, "win", max_nodes=100_000_000)
     try:
-        score = solve(layout, "random", "score", max_nodes=100_000_000).value
+        score = solve(layout, ghosts, "score", max_nodes=100_000_000).value
     except SolverError:
         score = -math.inf
     result = Optimum(win.value, score, win.nodes, tuple(a.value for a in win.best_actions))
@@ -100,10 +103,11 @@ def optimum(layout: Layout, cache: Path | None) -> Optimum:
     return result
 
 
-def agent_value(spec: AgentSpec, layout: Layout) -> PolicyValue:
-    """The exact worth of the agent named by `spec` on `layout` (a fresh agent, its policy walked whole)."""
-    agent = spec.build(layout)
-    return policy_value(layout, agent.get_action)
+def agent_value(spec: AgentSpec, layout: Layout, ghosts: str = "random") -> PolicyValue:
+    """The exact worth of the agent named by `spec` on `layout` against `ghosts` (a fresh agent, its policy walked
+    whole)."""
+    agent = spec.build(layout, ghosts)
+    return policy_value(layout, agent.get_action, ghosts=ghosts)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 A search agent with a fixed depth and no time limit plays a fixed policy: its
 move depends on the position alone (the score is added to every leaf alike,
 so it never changes the move). `policy_value` walks every node that policy
-reaches from the start against random ghosts (a node is a state without its
+reaches from the start against the ghosts (random by default; a node is a state without its
 score, plus the agent to move, as in `pacman.agents.solver`), asks the agent
 for its move once per Pacman node, and solves the Markov chain that results:
 
@@ -35,7 +35,9 @@ except ImportError:  # pragma: no cover - scipy comes with the test extra
     raise ImportError("research needs scipy: pip install 'pacman-ai[test]' (or pip install scipy)") from None
 
 from pacman.actions import Action
+from pacman.agents.ghosts import RandomGhost, make_ghosts
 from pacman.agents.solver import node_key
+from pacman.game import needs_heading
 from pacman.layout import Layout
 from pacman.state import GameState
 
@@ -48,7 +50,7 @@ _ENDED = 1e-9
 
 @dataclass(frozen=True)
 class PolicyValue:
-    """What one agent's policy is worth on one maze against random ghosts."""
+    """What one agent's policy is worth on one maze against its ghosts."""
 
     win: float
     """The probability of winning."""
@@ -63,9 +65,14 @@ class PolicyValue:
 
 
 def policy_value(layout: Layout, choose: Callable[[GameState], Action],
-                 num_ghosts: int | None = None, limit: int = MAX_POLICY_NODES) -> PolicyValue:
-    """The exact win probability and expected score of the policy ``choose`` on `layout` against random ghosts."""
+                 num_ghosts: int | None = None, limit: int = MAX_POLICY_NODES, ghosts: str = "random") -> PolicyValue:
+    """The exact win probability and expected score of the policy ``choose`` on `layout` against `ghosts` (a kind
+    of GHOST_KINDS: each ghost's moves weighed by its `distribution`; Pacman's heading kept in the states where a
+    ghost reads it, as the solver keeps it)."""
     start = GameState.initial(layout, num_ghosts)
+    models = make_ghosts(ghosts, start.num_ghosts)
+    if needs_heading(models):
+        start = GameState.initial(layout, num_ghosts, heading=True)
     num_agents = start.num_agents
     index: dict[tuple, int] = {(node_key(start), 0): 0}
     pending: list[Any] = [start]
@@ -92,9 +99,13 @@ def policy_value(layout: Layout, choose: Callable[[GameState], Action],
                 first_action = action
             children = [state.successor(0, action)]
             weights = [1.0]
-        else:
+        elif type(models[agent - 1]) is RandomGhost:
             children = state.successors(agent)
             weights = [1.0 / len(children)] * len(children)
+        else:
+            moves = [(a, p) for a, p in models[agent - 1].distribution(state) if p > 0.0]
+            children = [state.successor(agent, a) for a, _ in moves]
+            weights = [p for _, p in moves]
         won = lost = ending = 0.0
         for successor, p in zip(children, weights):
             reward = successor.score - state.score
