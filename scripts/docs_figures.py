@@ -894,6 +894,13 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                              f'{extra}' for kind in ('directional', 'arcade')
                              for layout in ('small', 'medium', 'tricky', 'capsules')
                              for extra in ('', ' --agent-args depth=2'))),
+    Figure('kinds-table', 'docs/guide/strength.md', kind='recorded',
+           command='python scripts/strength_table.py run --kinds --games 100 --reference-games 10 --jobs 2 '
+                   '--results kinds-results; python scripts/strength_table.py table --kinds --games 100 '
+                   '--reference-games 10 --results kinds-results'),
+    Figure('hunters-gaps', 'docs/search-strength.md', kind='recorded',
+           command='; '.join(f'python scripts/optimality_gap.py --set held-out --mazes 300 --ghosts {kind} '
+                             '--agent expectimax --agent expectimax:depth=2' for kind in ('directional', 'arcade'))),
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000'),
     Figure('default-agent-notes', 'docs/guide/strength.md', kind='timing',

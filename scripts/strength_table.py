@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from pacman.agents.solver import DEFAULT_MAX_NODES, MAX_NODES_CEILING, SolverError, estimated_nodes, solve
 from pacman.batch.results import read_results
 from pacman.batch.stats import wilson_interval
@@ -262,11 +264,11 @@ def table(args: argparse.Namespace) -> int:
 
 
 def cell_text(out: Path, best: float | None, games_asked: int, times: list[float],
-              first: int | None = None) -> str:
+              first: int | None = None, moves: list[float] | None = None) -> str:
     """A cell of a table: the win rate in percent with its 95% Wilson interval, the gap to `best` when known,
     and the count of games when fewer than asked ("-": none); its games' mean milliseconds a move are added to
-    `times`. `first`: only the cell's games of the first `first` seeds. Raises ValueError for a file that is not
-    batch's results."""
+    `times`, and every move's milliseconds to `moves` if given. `first`: only the cell's games of the first `first`
+    seeds. Raises ValueError for a file that is not batch's results."""
     records = read_results(out) if out.exists() else []
     if first is not None:
         records = [r for r in records if r["index"] < first]
@@ -274,6 +276,8 @@ def cell_text(out: Path, best: float | None, games_asked: int, times: list[float
         return "-"
     games = len(records)
     times += [r["ms_per_move_mean"] for r in records if r.get("ms_per_move_mean") is not None]
+    if moves is not None:
+        moves += [ms for r in records for ms in r.get("move_ms") or ()]
     wins = sum(bool(r.get("won")) for r in records)
     low, high = wilson_interval(wins, games)
     text = f"{100 * wins / games:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
@@ -296,6 +300,7 @@ def table_kinds(args: argparse.Namespace) -> int:
         if kind != GHOSTS:
             titles += [f"{kind}: default, first {args.reference_games}", f"{kind}: reference"]
     times: dict[str, list[float]] = {title: [] for title in titles}
+    moves: dict[str, list[float]] = {title: [] for title in titles}
     lines = ["| layout | " + " | ".join(titles) + " |", "|---|" + "---|" * len(titles)]
     for layout in layouts:
         row = [layout]
@@ -304,17 +309,21 @@ def table_kinds(args: argparse.Namespace) -> int:
             row.append("-" if best is None else f"{100 * best:.1f}%")
             default = results / cell_name(layout, DEFAULT[1], DEFAULT[2], kind)
             try:
-                row.append(cell_text(default, best, args.games, times[f"{kind}: default"]))
+                row.append(cell_text(default, best, args.games, times[f"{kind}: default"],
+                                     moves=moves[f"{kind}: default"]))
                 if kind != GHOSTS:
                     row.append(cell_text(default, best, args.reference_games, [], first=args.reference_games))
                     reference = results / cell_name(layout, REFERENCE[1], REFERENCE[2], kind)
-                    row.append(cell_text(reference, best, args.reference_games, times[f"{kind}: reference"]))
+                    row.append(cell_text(reference, best, args.reference_games, times[f"{kind}: reference"],
+                                         moves=moves[f"{kind}: reference"]))
             except ValueError as exc:  # no table with a cell left out
                 print(f"strength_table: {exc}", file=sys.stderr)
                 return 1
         lines.append("| " + " | ".join(row) + " |")
     medians = [f"{statistics.median(times[title]):.2f}" if times[title] else "" for title in titles]
     lines.append("| ms per move (median game) | " + " | ".join(medians) + " |")
+    slowest = [f"{np.percentile(moves[title], 99):.1f}" if moves[title] else "" for title in titles]
+    lines.append("| ms per move (99th percentile of the moves) | " + " | ".join(slowest) + " |")
     print("\n".join(lines))
     return 0
 

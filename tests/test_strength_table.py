@@ -134,7 +134,8 @@ def test_the_ghost_kinds_table_plays_the_default_and_the_reference_on_the_same_s
     for kind in hunting:
         assert row[f"{kind}: reference"].split()[0] in {"0.0", "50.0", "100.0"}
         assert row[f"{kind}: default, first 2"].split()[0] in {"0.0", "50.0", "100.0"}
-    assert lines[-1].startswith("| ms per move (median game) |")
+    assert lines[-2].startswith("| ms per move (median game) |")
+    assert lines[-1].startswith("| ms per move (99th percentile of the moves) |")
 
 
 def test_reference_games_are_refused_without_the_kinds_table(tmp_path):
