@@ -898,7 +898,7 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python scripts/strength_table.py run --kinds --games 100 --reference-games 10 --jobs 2 '
                    '--results kinds-results; python scripts/strength_table.py table --kinds --games 100 '
                    '--reference-games 10 --results kinds-results'),
-    Figure('hunters-gaps', 'docs/search-strength.md', kind='recorded',
+    Figure('hunters-gaps', 'docs/guide/ghosts.md', kind='recorded',
            command='; '.join(f'python scripts/optimality_gap.py --set held-out --mazes 300 --ghosts {kind} '
                              '--agent expectimax --agent expectimax:depth=2' for kind in ('directional', 'arcade'))),
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
