@@ -175,13 +175,17 @@ def _hunted_on_python(args: argparse.Namespace, agent_args: dict[str, Any], layo
     from pacman.agents import make_ghosts
     from pacman.agents.expectimax import Auto, is_small_maze
     from pacman.agent_specs import make_pacman_agent
+    from pacman.errors import AgentSpecError
 
     if is_small_maze(layout):  # there the small maze's own budget: the slow-tree rule below
         return None
     agent = make_pacman_agent(args.pacman, agent_args)
     if not isinstance(getattr(agent, "budget", None), Auto) or not hasattr(agent, "hunted"):
         return None
-    agent.reset(None, make_ghosts(args.ghosts, num_ghosts), layout)
+    try:
+        agent.reset(None, make_ghosts(args.ghosts, num_ghosts), layout)
+    except AgentSpecError:  # a fixed-depth tree too large for the maze: the slow-tree rule's case
+        return None
     nodes = agent.budget.deepening_nodes(layout, agent.hunted(num_ghosts))
     if nodes is None or not agent.hunted(num_ghosts) or agent.search_engine(num_ghosts) != "python":
         return None
