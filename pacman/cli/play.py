@@ -186,10 +186,10 @@ def _hunted_on_python(args: argparse.Namespace, agent_args: dict[str, Any], layo
         agent.reset(None, make_ghosts(args.ghosts, num_ghosts), layout)
     except AgentSpecError:  # a fixed-depth tree too large for the maze: the slow-tree rule's case
         return None
-    nodes = agent.budget.deepening_nodes(layout, agent.hunted(num_ghosts))
-    if nodes is None or not agent.hunted(num_ghosts) or agent.search_engine(num_ghosts) != "python":
+    if not agent.hunted(num_ghosts) or agent.search_engine(num_ghosts) != "python":
         return None
-    return f"at most {nodes:,} nodes"
+    nodes = agent.budget.deepening_nodes(layout, hunted=True)
+    return None if nodes is None else f"at most {nodes:,} nodes"
 
 
 def run(args: argparse.Namespace) -> int:
