@@ -112,6 +112,9 @@ class Evaluation:
     """``prepare(layout)``: what it builds once per maze, which a search agent builds before a game's first move."""
     core_form: CoreEvaluation | None = None
     """How the compiled core computes it; None: only the Python engine does."""
+    for_ghosts: Callable[[Sequence[Any] | None], Evaluation] | None = None
+    """``for_ghosts(models)``: the evaluation to search with against these ghost models (None: random ghosts),
+    where its values depend on how the ghosts move; a search agent asks once per game, before its first move."""
     score_additive: bool = False
     """It is the state's score plus a function of the rest of the state (terminal or not): a search's values move
     with the score, so tables and remembered decisions may leave the score out."""
@@ -131,8 +134,8 @@ class Evaluation:
     @classmethod
     def of(cls, function: Callable[[GameState], float]) -> Evaluation:
         """`function` if it is an Evaluation, else one that calls it, with the declarations written as its
-        attributes: ``bounds``, ``bounds_within``, ``ghost_horizon``, ``prepare`` and ``core_form`` (a core
-        form naming another function, as `functools.wraps` copies it, is not taken). A function of your own
+        attributes: ``bounds``, ``bounds_within``, ``ghost_horizon``, ``prepare``, ``for_ghosts`` and ``core_form``
+        (a core form naming another function, as `functools.wraps` copies it, is not taken). A function of your own
         is never taken to be `score_additive`: it may read the score otherwise than by adding it."""
         if isinstance(function, Evaluation):
             return function
@@ -140,7 +143,8 @@ class Evaluation:
         return cls(function, bounds=getattr(function, "bounds", None),
                    bounds_within=getattr(function, "bounds_within", None),
                    ghost_horizon=getattr(function, "ghost_horizon", None), prepare=getattr(function, "prepare", None),
-                   core_form=form if isinstance(form, CoreEvaluation) and form.function is function else None)
+                   core_form=form if isinstance(form, CoreEvaluation) and form.function is function else None,
+                   for_ghosts=getattr(function, "for_ghosts", None))
 
     def __repr__(self) -> str:
         return f"Evaluation({self.__name__})"

@@ -20,6 +20,10 @@ attributes, which `resolve_evaluation` reads once, at the agent's door:
   maze without dot games and none on one with them.
 - ``prepare(layout)``: tables it builds once per maze, which a search agent
   builds before a game's first move.
+- ``for_ghosts(models)``: the evaluation to search with against these ghost
+  models (None: random ghosts), where its values depend on how the ghosts
+  move: `dots` gives one whose games are solved against them
+  (`dots_against`).
 
 `resolve_evaluation` turns what a user writes into an `Evaluation`: a callable,
 a registered name (``score``, ``better``, ``safe``, ``scaled``, ``dots``: the
@@ -28,15 +32,17 @@ default), ``module:function`` or ``path/to/file.py:function``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
 import sys
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
 
 from pacman.agents.declarations import CoreEvaluation, Evaluation
-from pacman.agents.dot_games import DotGames, dot_games
+from pacman.agents.dot_games import RANDOM_RULE, DotGames, dot_games
+from pacman.agents.ghosts import cell_rule
 from pacman.agents.small_mazes import SMALL_MAZE_CELLS, region_cells
 from pacman.distances import UNREACHABLE, DistanceTable
 from pacman.errors import AgentSpecError, describe_failure
@@ -373,49 +379,123 @@ def dot_games_weight(games: DotGames) -> float:
 
 
 def _dots(state: GameState) -> float:
-    """`scaled`, plus a weight (`dot_games_weight`) times the chance that the exact games of one and two dots give
-    Pacman (`pacman.agents.dot_games.DotGames.chance`), and the weight whole for a won game.
+    """`scaled`, and the chance P that the exact dot games give Pacman (`pacman.agents.dot_games.DotGames.chance`)
+    priced as the game's end (`dots_prices`): a won game gets the weight W (`dot_games_weight`) whole; a live
+    position gets ``(W + stake) * P - behind``, as if the game ended now, won with probability P and lost
+    otherwise (`behind`: what `scaled` takes off a lost game, LOSE_POINTS and its lost-game penalty; `stake`:
+    that and WIN_POINTS). So waiting scores no better than playing the game out: a live position where the
+    game is surely won is worth what winning it is, and one surely lost what losing it is.
 
-    The chance is the least, over the pairs of dots left, of the probability of eating both before the hunting
-    ghosts catch him: in the game against both ghosts together on a maze of two whose games were solved so, and
-    otherwise the product over the hunting ghosts of each one's game. With one ghost, or two played together,
-    and no capsule, it is never below his true win probability, and with one or two dots left it is that
-    probability. On a maze that is not small (`pacman.agents.small_mazes`: Pacman's region has 64 cells or more),
-    or whose games would take more than MAX_TABLE_BYTES (`pacman.agents.dot_games`), there are no games, and it
-    is `scaled`. Where there are games it declares no ghost horizon (the chance depends on every ghost, however
-    far), so the far-ghost shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s
-    with the weight more at the top.
+    With few dots (`pacman.agents.dot_games.whole_games_fit`) the games are every set of dots, and P is the game
+    of the dots left: with one ghost (or two played together) and no capsule, Pacman's exact win probability.
+    With more, P is the least, over the pairs of dots left, of the probability of eating both before the hunting
+    ghosts catch him: never below his win probability there. Against two ghosts whose games together were too
+    dear, or three or more, P is the product over the hunting ghosts of each one's game. On a maze that is not
+    small (`pacman.agents.small_mazes`: Pacman's region has 64 cells or more), or whose games would take more
+    than MAX_TABLE_BYTES (`pacman.agents.dot_games`), there are no games, and it is `scaled`. Where there are
+    games it declares no ghost horizon (the chance depends on every ghost, however far), so the far-ghost
+    shortcut does not apply there (`dots_ghost_horizon`), and its bounds are `scaled`'s with `behind` more at
+    the bottom and ``W + WIN_POINTS`` more at the top.
+
+    These games are played against random ghosts; a search against ghosts that move otherwise evaluates with
+    `dots_against` its models, whose games are played against them.
     """
+    return _dots_value(state, dot_games(state.layout))
+
+
+def _dots_value(state: GameState, games: DotGames | None) -> float:
     value = scaled_evaluation.function(state)
-    games = dot_games(state.layout)
     if games is None:
         return value
-    weight = dot_games_weight(games)
+    weight, chance_weight, behind = dots_prices(games)
     if state.is_terminal():
         return value + weight if state.is_win() else value
-    return value + weight * games.chance(state)
+    return value + chance_weight * games.chance(state) - behind
+
+
+def dots_prices(games: DotGames) -> tuple[float, float, float]:
+    """How `dots` prices the chance of `games`' maze: (W, the weight a won game gets; ``W + stake``, the chance's
+    weight in a live position; ``behind``, taken off every live position), ``behind`` being LOSE_POINTS and
+    `scaled`'s lost-game penalty on this maze, ``stake`` that and WIN_POINTS. The same three numbers in the
+    core (`DotGames.core_form`)."""
+    return games.layout.derived(f"dots_prices {games.rules}", lambda layout: _prices(games, layout))
+
+
+def _prices(games: DotGames, layout: Layout) -> tuple[float, float, float]:
+    weight = dot_games_weight(games)
+    behind = LOSE_POINTS + _scaled_weights(layout.derived("region_cells", region_cells)).lost_penalty
+    return weight, weight + (behind + WIN_POINTS), behind
 
 
 def dots_bounds_within(state: GameState, plies: int) -> tuple[float, float]:
-    """`scaled_bounds_within`, with the chance's weight more at the top where the maze has dot games (the chance is
-    between 0 and 1, and a won game gets the weight whole)."""
+    """`scaled_bounds_within`, where the maze has dot games with `behind` more at the bottom (a live position with
+    chance 0) and ``W + WIN_POINTS`` more at the top (chance 1; a won game gets W, `dots_prices`)."""
+    return _dots_bounds(dot_games(state.layout), state, plies)
+
+
+def _dots_bounds(games: DotGames | None, state: GameState, plies: int) -> tuple[float, float]:
     low, high = scaled_bounds_within(state, plies)
-    games = dot_games(state.layout)
-    return (low, high + dot_games_weight(games)) if games is not None else (low, high)
+    if games is None:
+        return low, high
+    _, chance_weight, behind = dots_prices(games)
+    return low - behind, high + (chance_weight - behind)
 
 
-def _core_dots(layout: Layout) -> tuple | None:
-    """The core's form of `layout`'s dot games (None where there are none), made once per layout, not per game."""
-    games = dot_games(layout)
+def _core_dots(layout: Layout, rules: tuple[tuple, ...] | None = None) -> tuple | None:
+    """The core's form of `layout`'s dot games against `rules` (None where there are none), made once per layout
+    and rules, not per game."""
+    games = dot_games(layout, rules)
     if games is None:
         return None
-    return layout.derived("dot_games_core", lambda _: games.core_form(dot_games_weight(games)))
+    key = "dot_games_core" if games.rules is None else f"dot_games_core {games.rules}"
+    return layout.derived(key, lambda _: games.core_form(*dots_prices(games)))
 
 
 def dots_ghost_horizon(layout: Layout) -> int | None:
     """`dots`' ghost horizon on `layout`: none where the maze has dot games (the chance depends on every ghost,
     however far), and `scaled`'s elsewhere, where `dots` is `scaled`."""
     return None if dot_games(layout) is not None else _FEATURE_HORIZON
+
+
+def dots_against(models: Sequence[Any] | None) -> Evaluation:
+    """`dots` with its games solved against ghosts that move as `models` do (None: random ghosts, `dots` itself).
+
+    A ghost whose hunting moves read nothing but Pacman's cell and its own (`pacman.agents.ghosts.cell_rule`:
+    random, directional, the arcade's chaser and shy ghost) is played in the games as it moves; one that reads
+    more (the ambusher and the flanker read Pacman's heading), or a kind of your own, as a random ghost. So with
+    one ghost of the first sort, no capsule and one or two dots, the chance is the exact win probability against
+    that very ghost. The same function in both engines: its games are the tables the core reads."""
+    rules = None if models is None else tuple(cell_rule(model) or RANDOM_RULE for model in models)
+    if rules is None or all(rule == RANDOM_RULE for rule in rules):
+        return dots_evaluation
+    return _dots_for_rules(rules)
+
+
+@functools.lru_cache(maxsize=32)
+def _dots_for_rules(rules: tuple[tuple, ...]) -> Evaluation:
+    """`dots_against` ghosts of these rules: made once per rules (a handful: the kinds and their probabilities)."""
+    function = functools.partial(_dots_with_rules, rules)
+    return Evaluation(function, bounds_within=functools.partial(_dots_bounds_with_rules, rules),
+                      ghost_horizon=functools.partial(_dots_horizon_with_rules, rules),
+                      prepare=functools.partial(_prepare_rules, rules), score_additive=True,
+                      core_form=CoreEvaluation(function, "features", _scaled_parameters,
+                                               dots=functools.partial(_core_dots, rules=rules)))
+
+
+def _dots_with_rules(rules: tuple[tuple, ...], state: GameState) -> float:
+    return _dots_value(state, dot_games(state.layout, rules))
+
+
+def _dots_bounds_with_rules(rules: tuple[tuple, ...], state: GameState, plies: int) -> tuple[float, float]:
+    return _dots_bounds(dot_games(state.layout, rules), state, plies)
+
+
+def _dots_horizon_with_rules(rules: tuple[tuple, ...], layout: Layout) -> int | None:
+    return None if dot_games(layout, rules) is not None else _FEATURE_HORIZON
+
+
+def _prepare_rules(rules: tuple[tuple, ...], layout: Layout) -> DotGames | None:
+    return dot_games(layout, rules)
 
 
 def _scaled_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int]:
@@ -426,7 +506,8 @@ def _scaled_parameters(layout: Layout) -> tuple[Any, tuple[float, ...], int, int
 #: feature kernel computes it with `scaled`'s weights and tables, and adds the dot games
 dots_evaluation = Evaluation(_named(_dots, "dots_evaluation"), bounds_within=dots_bounds_within,
                              ghost_horizon=dots_ghost_horizon, prepare=dot_games, score_additive=True,
-                             core_form=CoreEvaluation(_dots, "features", _scaled_parameters, dots=_core_dots))
+                             core_form=CoreEvaluation(_dots, "features", _scaled_parameters, dots=_core_dots),
+                             for_ghosts=dots_against)
 
 
 def _feature_parameters(tables: _BetterTables) -> tuple[Any, tuple[float, ...], int, int]:

@@ -654,11 +654,13 @@ class _SearchAgent:
         Given the game's `layout`, refuse a search too large for it (`check_search_size`), and build what the
         evaluation builds once per maze (its ``prepare(layout)``, if it declares one: `dots`' games).
         """
+        self._game_ghosts = tuple(ghost_agents)
         if layout is not None:
             check_search_size(self, layout, len(ghost_agents), ghost_agents)
-            if self.evaluation.prepare is not None:  # what it builds once per maze, before the first move's clock
-                self.evaluation.prepare(layout)
-        self._game_ghosts = tuple(ghost_agents)
+            # against the game's ghosts (without them, as the first move will tell: random ones here)
+            evaluation = self._evaluation_for(self._ghost_models(len(ghost_agents)) if ghost_agents else None)
+            if evaluation.prepare is not None:  # what it builds once per maze, before the first move's clock
+                evaluation.prepare(layout)
         self._searcher = None
         self.last_search = None
         self._decisions.clear()
@@ -707,6 +709,13 @@ class _SearchAgent:
             raise AgentSpecError(f"ghost_model has {len(model)} ghosts but the game has {num_ghosts}")
         return list(model)
 
+    def _evaluation_for(self, models: list[Any] | None) -> Evaluation:
+        """The evaluation to search with against these ghost models: the evaluation's own `for_ghosts` answer
+        where it declares one (`dots`: its games solved against them), else the evaluation itself. Min layers
+        (minimax, alpha-beta) have no model: the evaluation itself."""
+        bind = self.evaluation.for_ghosts
+        return self.evaluation if bind is None or self.ghosts_minimise else bind(models)
+
     def _engine_for(self, models: list[Any] | None) -> str:
         """The engine a search with these ghost models would run on: "compiled" or "python"."""
         return self._engine_choice(models)[0]
@@ -741,7 +750,8 @@ class _SearchAgent:
             models = self._ghost_models(state.num_agents - 1)
             # score-free keys where each move searches from scratch (the table holds one decision's searches):
             # elsewhere the table lives from move to move, and those agents' figures stay as measured
-            game = PacmanGame(state.num_agents, self.evaluation, models, ghosts_minimise=self.ghosts_minimise,
+            game = PacmanGame(state.num_agents, self._evaluation_for(models), models,
+                              ghosts_minimise=self.ghosts_minimise,
                               score_free=_from_scratch(self._budget_on(state)))
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
             engine, obstacle = self._engine_choice(models)

@@ -21,7 +21,7 @@ from pacman.state import GameState
 
 __all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "ArcadeGhost", "ChaserGhost", "AmbusherGhost",
            "FlankerGhost", "ShyGhost", "PERSONALITIES", "sample", "GHOST_KINDS", "make_ghosts",
-           "model_reads_heading"]
+           "model_reads_heading", "cell_rule", "rule_ghost"]
 
 
 @runtime_checkable
@@ -78,6 +78,10 @@ class RandomGhost(_Ghost):
         """The compiled core plays it with its uniform kernel (agents/core/ghosts.c)."""
         return CoreGhost("uniform")
 
+    def cell_rule(self) -> tuple:
+        """Its hunting moves read only its own cell and last direction: ``("random",)`` (see `cell_rule`)."""
+        return ("random",)
+
     def distribution(self, state: GameState) -> list[tuple[Action, float]]:
         """Each legal action with probability 1 / (number of legal actions)."""
         legal = state.legal_actions(self.index)
@@ -111,6 +115,10 @@ class DirectionalGhost(_Ghost):
     def core_form(self) -> CoreGhost:
         """The compiled core plays it with its table kernel (agents/core/ghosts.c) and this ghost's table."""
         return CoreGhost("directional", self.probability_table())
+
+    def cell_rule(self) -> tuple:
+        """Its hunting moves read only Pacman's cell and its own: ``("directional", prob_attack)`` (`cell_rule`)."""
+        return ("directional", self.prob_attack)
 
     def probability_table(self) -> dict[tuple[int, int, int], tuple[float, ...]]:
         """Every distribution this ghost can give, by its shape: ``(scared, legal count, best mask)`` to the
@@ -225,6 +233,11 @@ class ArcadeGhost(_Ghost):
         (the aimed move is the one best move; scared, the flight is directional's)."""
         return CoreGhost("arcade", dict(_probability_table(self.prob_attack, self.prob_scared_flee)), self.personality)
 
+    def cell_rule(self) -> tuple | None:
+        """``(personality, prob_attack)`` for the chaser and the shy ghost, whose hunting moves read only Pacman's
+        cell and their own; None for the ambusher and the flanker, which read his heading (`cell_rule`)."""
+        return None if self.reads_heading else (self.personality, self.prob_attack)
+
     @property
     def reads_heading(self) -> bool:
         """Whether this ghost's target reads Pacman's heading (`GameState.pacman_heading`)."""
@@ -280,6 +293,7 @@ class ChaserGhost(ArcadeGhost):
     fixed_personality = "chaser"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
     proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
+    cell_rule = ArcadeGhost.cell_rule  # and its moves' rule, read as core_form is
 
 
 class AmbusherGhost(ArcadeGhost):
@@ -288,6 +302,7 @@ class AmbusherGhost(ArcadeGhost):
     fixed_personality = "ambusher"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
     proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
+    cell_rule = ArcadeGhost.cell_rule  # and its moves' rule, read as core_form is
 
 
 class FlankerGhost(ArcadeGhost):
@@ -296,6 +311,7 @@ class FlankerGhost(ArcadeGhost):
     fixed_personality = "flanker"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
     proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
+    cell_rule = ArcadeGhost.cell_rule  # and its moves' rule, read as core_form is
 
 
 class ShyGhost(ArcadeGhost):
@@ -304,6 +320,7 @@ class ShyGhost(ArcadeGhost):
     fixed_personality = "shy"
     core_form = ArcadeGhost.core_form  # declared again: a subclass inherits no core form
     proofs = ArcadeGhost.proofs  # declared again too: the same chance layer, the same proofs
+    cell_rule = ArcadeGhost.cell_rule  # and its moves' rule, read as core_form is
 
 
 #: Ghost kinds by name, as the command line takes them. A kind added here plays in Python everywhere; the
@@ -312,6 +329,21 @@ class ShyGhost(ArcadeGhost):
 GHOST_KINDS: dict[str, type[_Ghost]] = {"random": RandomGhost, "directional": DirectionalGhost, "arcade": ArcadeGhost,
                                         "chaser": ChaserGhost, "ambusher": AmbusherGhost, "flanker": FlankerGhost,
                                         "shy": ShyGhost}
+
+
+def cell_rule(model: Any) -> tuple | None:
+    """The rule of ghost `model`'s hunting moves where they read nothing but Pacman's cell and the ghost's own cell
+    and last direction, as a tuple ``(kind, *arguments)`` that `rule_ghost` makes a ghost of again; None where they
+    read more (Pacman's heading, another ghost) or its class does not declare its rule in its own body (as
+    `pacman.agents.declarations.core_ghost` reads `core_form`: a subclass may move otherwise). The dot games solve
+    against such rules (`pacman.agents.dot_games`)."""
+    declare = vars(type(model)).get("cell_rule")
+    return declare(model) if declare is not None else None
+
+
+def rule_ghost(rule: tuple) -> _Ghost:
+    """Ghost 1 of the kind and arguments that `rule` (a `cell_rule`) names: a ghost whose hunting moves follow it."""
+    return GHOST_KINDS[rule[0]](1, *rule[1:])
 
 
 def model_reads_heading(model: str | Sequence[Any] | None) -> bool:

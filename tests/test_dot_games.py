@@ -19,8 +19,11 @@ from pacman.agents.compiled import core_status  # noqa: E402
 from pacman.agents.dot_games import (MAX_TABLE_BYTES, MAX_TWO_GHOST_COST, NO_DIRECTION, DotGames,  # noqa: E402
                                      dot_games, table_bytes, two_ghost_cost)
 from pacman.agents.small_mazes import is_small_maze  # noqa: E402
-from pacman.agents.evaluation import (DOT_GAMES_PRODUCT_WEIGHT, DOT_GAMES_WEIGHT, dot_games_weight,  # noqa: E402
-                                      dots_evaluation, dots_bounds_within, scaled_bounds_within, scaled_evaluation)
+from pacman.agents.evaluation import (DOT_GAMES_PRODUCT_WEIGHT, DOT_GAMES_WEIGHT, _scaled_weights,  # noqa: E402
+                                      dot_games_weight, dots_bounds_within, dots_evaluation, dots_prices,
+                                      scaled_bounds_within, scaled_evaluation)
+from pacman.agents.small_mazes import region_cells  # noqa: E402
+from pacman.rules import LOSE_POINTS, WIN_POINTS  # noqa: E402
 from pacman.layout import Layout, load_layout, parse_layout  # noqa: E402
 from research.mazes import random_maze, wild_maze  # noqa: E402
 from research.regret import optimal_values  # noqa: E402
@@ -260,11 +263,12 @@ def test_the_core_refuses_two_ghost_games_of_the_wrong_size():
     agent.get_action(GameState.initial(layout))
     options = agent._searcher._options
     form = options["dots"]
-    assert form[-1]  # this maze has games against its two ghosts
+    two = 6  # the games against both ghosts, in DotGames.core_form's order
+    assert form[two]  # this maze has games against its two ghosts
     _core.Searcher(**options)
-    for broken in (form[-1][:-8], form[-1] + form[-1][:8]):
+    for broken in (form[two][:-8], form[two] + form[two][:8]):
         with pytest.raises(ValueError, match=r"dots must be DotGames.core_form\(\) of this layout"):
-            _core.Searcher(**{**options, "dots": form[:-1] + (broken,)})
+            _core.Searcher(**{**options, "dots": form[:two] + (broken,) + form[two + 1:]})
     one_ghost = {**options, "ghosts": 1}
     with pytest.raises(ValueError, match=r"dots must be DotGames.core_form\(\) of this layout"):
         _core.Searcher(**one_ghost)
@@ -302,14 +306,19 @@ def test_star1_prunes_with_dots_and_keeps_every_value(layout):
     (load_layout("minimax"), DOT_GAMES_PRODUCT_WEIGHT),  # three: a product
 ], ids=["one-ghost", "two-together", "trapped", "minimax"])
 def test_dots_adds_the_weight_for_a_win_and_the_chance_for_a_live_state(layout, weight):
-    """The chance's weight is DOT_GAMES_WEIGHT where the games are played against every ghost at once and
-    DOT_GAMES_PRODUCT_WEIGHT where the chance is a product over the ghosts; the bounds widen by the same."""
+    """The weight W is DOT_GAMES_WEIGHT where the games are played against every ghost at once and
+    DOT_GAMES_PRODUCT_WEIGHT where the chance is a product over the ghosts. A live state is priced as the game's
+    end: won (W and WIN_POINTS more) with the chance, else lost (LOSE_POINTS and `scaled`'s lost-game penalty
+    less); the bounds widen by as much."""
     games = dot_games(layout)
     assert dot_games_weight(games) == weight and games.joint == (weight == DOT_GAMES_WEIGHT)
+    behind = LOSE_POINTS + _scaled_weights(region_cells(layout)).lost_penalty
+    assert dots_prices(games) == (weight, weight + (behind + WIN_POINTS), behind)
     for state in _random_roots(layout, 10, 5):
-        assert dots_evaluation(state) == scaled_evaluation(state) + weight * games.chance(state)
+        chance = games.chance(state)
+        assert dots_evaluation(state) == scaled_evaluation(state) + (weight + (behind + WIN_POINTS)) * chance - behind
         low, high = scaled_bounds_within(state, 3)
-        assert dots_bounds_within(state, 3) == (low, high + weight)
+        assert dots_bounds_within(state, 3) == (low - behind, high + ((weight + (behind + WIN_POINTS)) - behind))
 
 
 def test_a_won_game_gets_the_weight_whole():

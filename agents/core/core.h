@@ -86,6 +86,9 @@
 #define EVAL_BETTER 1
 /* The most ghosts the dot games' lookup takes (dot_chance); the games are built for at most 63 open cells. */
 #define DOT_GHOSTS 64
+/* The most dots whose every set the games may hold (DotGames.whole: pacman.agents.dot_games.MAX_WHOLE_DOTS or
+   fewer), so that a set of dots is a game's number. */
+#define DOT_WHOLE_DOTS 16
 /* The evaluation kernels by number (EVAL_*), and the ghost kernels by number (GHOST_*: uniform; directional: a
    probability table by the best-move mask; arcade: the same table, the mask the one move aimed at a target), by
    the names pacman.agents.declarations uses; module.c publishes them. */
@@ -275,8 +278,9 @@ typedef struct {
     const int32_t *dot_open, *dot_index;
     const double *dot_values;
     const double *dot_two; /* the games against both of two ghosts together, or NULL (DotGames.core_form) */
-    int dot_cells, dot_count, dot_pairs, dot_games; /* dot_games: the tables, count (+ the pairs) */
-    double dot_weight;
+    int dot_cells, dot_count, dot_pairs, dot_games; /* dot_pairs: 0 dots, 1 pairs, 2 every set; dot_games: how many */
+    int dot_rule[DOT_GHOSTS]; /* each ghost's set of tables in dot_values: its moves' (DotGames.core_form) */
+    double dot_weight, dot_chance_weight, dot_behind; /* pacman.agents.evaluation.dots_prices */
     double food_weight, capsule_price, lost_penalty, step_price, scared_pull, caught_penalty, near_penalty,
         room_price;
     long long room_cells;

@@ -39,7 +39,8 @@ nearest(const Searcher *se, int here, const uint64_t *mask, int count)
 
 /* pacman.agents.dot_games DotGames.chance: the least, over the pairs of dots left (the dot, when one is left; each dot
    when the games have no pairs), of the product over the hunting ghosts of their dot game's value. The values are
-   laid out [Pacman's cell][ghost state][game] (DotGames.core_form), so one ghost's games are side by side. Each
+   laid out [set][Pacman's cell][ghost state][game] (DotGames.core_form), so one ghost's games are side by side;
+   ghost i reads the set dot_rule[i], the games solved against its moves. Each
    product multiplies the ghosts in order from 1.0, as DotGames.chance does; the values are never below 0, so a
    least of 0 is the answer. Where the games against two ghosts together were solved (dot_two, [Pacman's
    cell][ghost 1's state][ghost 2's state][game]) and both ghosts hunt, the one row read is those games': 1.0
@@ -70,13 +71,24 @@ dot_chance(const Searcher *se, const uint64_t *s)
         size_t g2 = (size_t)(se->dot_open[cell_of(b, second / 5)] * 5 + second % 5);
         rows[hunting++] = se->dot_two + ((pacman * columns + g1) * columns + g2) * games;
     } else {
-        const double *here = se->dot_values + pacman * columns * games;
         for (int i = 0; i < n; i++) {
             if (ST_TIMER(s, i))
                 continue;
             int key = ST_GHOST(s, i);
+            const double *here = se->dot_values + ((size_t)se->dot_rule[i] * (size_t)cells + pacman) * columns * games;
             rows[hunting++] = here + (size_t)(se->dot_open[cell_of(b, key / 5)] * 5 + key % 5) * games;
         }
+    }
+    if (se->dot_pairs == 2) { /* every set of dots: the game of the dots left, the (set - 1)-th */
+        if (!many)
+            return 1.0;
+        size_t t = 0;
+        for (int x = 0; x < many; x++)
+            t |= (size_t)1 << left[x];
+        double chance = 1.0;
+        for (int h = 0; h < hunting; h++)
+            chance *= rows[h][t - 1];
+        return chance < 1.0 ? chance : 1.0;
     }
     int pairs = se->dot_pairs && many > 1;
     double best = 1.0;
@@ -185,8 +197,8 @@ evaluate_better(const Searcher *se, const uint64_t *s)
         if (room < need)
             value -= se->room_price * (double)(need - room);
     }
-    if (se->dot_values)
-        value += se->dot_weight * dot_chance(se, s);
+    if (se->dot_values) /* as the game's end: (W + stake) P - behind (pacman.agents.evaluation._dots) */
+        value = (value + se->dot_chance_weight * dot_chance(se, s)) - se->dot_behind;
     return value;
 }
 
@@ -253,7 +265,11 @@ better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *lo
             if (!outside && food_steps + plies < walk)
                 walk = food_steps + plies;
             *low = (((b0 - (double)(plies * b->move_cost)) - se->step_price * (double)walk) - hunting) - room;
-            *high = se->dot_values ? top + se->dot_weight : top;
+            if (se->dot_values) { /* pacman.agents.evaluation._dots_bounds */
+                *low = *low - se->dot_behind;
+                top = top + (se->dot_chance_weight - se->dot_behind);
+            }
+            *high = top;
             return;
         }
     }
@@ -262,6 +278,10 @@ better_bounds(const Searcher *se, const uint64_t *s, long long plies, double *lo
     double lost = n ? -se->lost_penalty : 0.0;
     double bottom = ((b0 - (double)(plies * b->move_cost)) - (double)((long long)n * b->lose_points))
         + (lost < live ? lost : live);
+    if (se->dot_values) {
+        bottom = bottom - se->dot_behind;
+        top = top + (se->dot_chance_weight - se->dot_behind);
+    }
     *low = bottom;
-    *high = se->dot_values ? top + se->dot_weight : top;
+    *high = top;
 }

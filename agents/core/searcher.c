@@ -246,21 +246,44 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "Searcher: table_size out of range");
         return -1;
     }
-    if (dots != Py_None) { /* (open, index, values, cells, count, pairs, weight, two): DotGames.core_form */
-        PyObject *open_cells, *index, *values, *two;
+    if (dots != Py_None) { /* (open, index, values, cells, count, mode, two, rules, weight, chance weight,
+                              behind): DotGames.core_form */
+        PyObject *open_cells, *index, *values, *two, *rules;
         int cells, count, pairs;
-        double weight;
-        if (!PyArg_ParseTuple(dots, "SSSiipdS", &open_cells, &index, &values, &cells, &count, &pairs, &weight,
-                              &two))
+        double weight, chance_weight, behind;
+        if (!PyArg_ParseTuple(dots, "SSSiiiSSddd", &open_cells, &index, &values, &cells, &count, &pairs, &two,
+                              &rules, &weight, &chance_weight, &behind))
             return -1;
-        Py_ssize_t tables = pairs ? (Py_ssize_t)count + (Py_ssize_t)count * (count - 1) / 2 : count;
+        if (pairs < 0 || pairs > 2 || (pairs == 2 && (count < 1 || count > DOT_WHOLE_DOTS))) {
+            PyErr_SetString(PyExc_ValueError, "Searcher: dots must be DotGames.core_form() of this layout");
+            return -1;
+        }
+        /* the games: each dot (mode 0), then each pair (1), or every set of dots (2: DotGames.whole) */
+        Py_ssize_t tables = pairs == 2 ? ((Py_ssize_t)1 << count) - 1
+                            : pairs ? (Py_ssize_t)count + (Py_ssize_t)count * (count - 1) / 2 : count;
         if (ghosts > DOT_GHOSTS) {
             PyErr_Format(PyExc_ValueError, "Searcher: dot games take at most %d ghosts, not %d", DOT_GHOSTS, ghosts);
             return -1;
         }
-        if (cells < 1 || count < 1 || count > 64 || PyBytes_GET_SIZE(open_cells) != (Py_ssize_t)b->cells * 4
+        /* each ghost's set of tables (int32; empty bytes: every ghost reads the one set), the sets one after
+           another in values */
+        int sets = 1;
+        Py_ssize_t given = PyBytes_GET_SIZE(rules);
+        if (given != 0 && given != (Py_ssize_t)ghosts * 4)
+            sets = -1;
+        for (int i = 0; sets > 0 && i < ghosts; i++) {
+            int32_t rule = given ? ((const int32_t *)PyBytes_AS_STRING(rules))[i] : 0;
+            if (rule < 0 || rule >= DOT_GHOSTS)
+                sets = -1;
+            else {
+                se->dot_rule[i] = rule;
+                sets = rule + 1 > sets ? rule + 1 : sets;
+            }
+        }
+        if (sets < 0 || cells < 1 || count < 1 || count > 64
+            || PyBytes_GET_SIZE(open_cells) != (Py_ssize_t)b->cells * 4
             || PyBytes_GET_SIZE(index) != (Py_ssize_t)b->cells * 4
-            || PyBytes_GET_SIZE(values) != tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)
+            || PyBytes_GET_SIZE(values) != sets * tables * cells * cells * 5 * (Py_ssize_t)sizeof(double)
             || (PyBytes_GET_SIZE(two) != 0
                 && (ghosts != 2
                     || PyBytes_GET_SIZE(two) != tables * cells * cells * 25 * cells * (Py_ssize_t)sizeof(double)))) {
@@ -278,6 +301,8 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         se->dot_pairs = pairs;
         se->dot_games = (int)tables;
         se->dot_weight = weight;
+        se->dot_chance_weight = chance_weight;
+        se->dot_behind = behind;
     }
     Py_INCREF(board);
     se->board = b;
