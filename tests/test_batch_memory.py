@@ -33,9 +33,9 @@ import gc, sys
 from pacman.batch import GameConfig, GameJob, play_game
 config = GameConfig.create("small", "expectimax", {"depth": 2})
 blocks = []
-for index in range(300):
+for index in range(1000):
     play_game(GameJob(0, config, index, 0))
-    if index in (99, 299):
+    if index in (399, 999):
         gc.collect()
         blocks.append(sys.getallocatedblocks())
 print(blocks[0], blocks[1])
@@ -51,5 +51,8 @@ def test_games_leave_no_live_objects_behind():
                            timeout=600, check=False)
     assert child.returncode == 0, child.stderr[-2000:]
     blocks = [int(word) for word in child.stdout.split()]
-    # One object kept per game, or per 100 states searched, would add thousands of blocks.
-    assert blocks[1] - blocks[0] < 100, blocks
+    # One object kept per game, or per 100 states searched, would add 600 blocks or more over the 600 games
+    # measured. The first few hundred games fill bounded caches (the interpreter's free lists, the batch's
+    # layout and config caches): measured, blocks rise by about 150 over games 100-300 and about 50 over
+    # games 400-1000, then stay flat to game 1500.
+    assert blocks[1] - blocks[0] < 200, blocks
