@@ -1,0 +1,58 @@
+"""examples/layouts/narrow.lay: the maze docs/search-strength.md names where the default is short-sighted against
+random ghosts ("What the default does not reach"). Its shape is what the page says, and its games are the page's."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pacman import load_layout
+from pacman.agents.expectimax import AUTO, AUTO_DEPTH, Depth
+from pacman.agents.small_mazes import is_small_maze
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUT = Path("examples") / "layouts" / "narrow.lay"
+PAGE = ROOT / "docs" / "search-strength.md"
+
+
+def _claims() -> dict[str, int]:
+    """The games the page says each depth wins, out of 200: {"default": N, "3": N, "4": N}."""
+    text = " ".join(PAGE.read_text().split())
+    default = re.search(r"It wins (\d+) of 200 games of `examples/layouts/narrow\.lay`", text)
+    deeper = re.search(r"depth 3 wins (\d+) and depth 4 wins (\d+)", text)
+    assert default and deeper, "docs/search-strength.md no longer states the narrow maze's games"
+    return {"default": int(default[1]), "3": int(deeper[1]), "4": int(deeper[2])}
+
+
+def test_the_maze_has_three_ghosts_capsules_and_corridors_one_cell_wide():
+    layout = load_layout(str(ROOT / LAYOUT))
+    assert layout.num_ghosts == 3 and layout.capsules
+    rows = layout.text.strip().splitlines()
+    open_cell = [[ch != "%" for ch in row] for row in rows]
+    blocks = [(x, y) for y in range(len(rows) - 1) for x in range(len(rows[y]) - 1)
+              if open_cell[y][x] and open_cell[y][x + 1] and open_cell[y + 1][x] and open_cell[y + 1][x + 1]]
+    assert blocks == []  # no 2x2 room anywhere: every corridor is one cell wide
+    # not a small maze: the default searches AUTO_DEPTH plies there against random ghosts, as the page says
+    assert not is_small_maze(layout) and AUTO.on(layout) == Depth(AUTO_DEPTH)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("depth", ["default", "3", "4"])
+def test_the_pages_commands_win_the_games_it_states(tmp_path, depth):
+    """The page's batch commands, run as a user runs them from a checkout's root (a copy of the maze in a fresh
+    folder), win the games the page states, out of 200."""
+    (tmp_path / LAYOUT).parent.mkdir(parents=True)
+    shutil.copy(ROOT / LAYOUT, tmp_path / LAYOUT)
+    command = [sys.executable, "-m", "pacman", "batch", "--layout", LAYOUT.as_posix(), "--games", "200", "--seed", "0"]
+    if depth != "default":
+        command += ["--agent-args", f"depth={depth}"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    row = re.search(r"^\S*narrow\.lay .*?\s200\s+(\d+)\s+[\d.]+%", done.stdout, re.M)
+    assert row, done.stdout
+    assert int(row[1]) == _claims()[depth]
