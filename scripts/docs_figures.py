@@ -949,10 +949,9 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
     Figure('default-limits', 'docs/search-strength.md', kind='recorded',
            command='python scripts/optimality_gap.py --set corridors --mazes 300 --jobs 2 --agent expectimax; '
                    'python scripts/optimality_gap.py --layout trapped --layout minimax --per-maze --agent expectimax; '
-                   'pacman-ai play --layout corr54.lay --games 40 --seed 0 --display none; '
-                   'pacman-ai batch --layout examples/layouts/narrow.lay --games 200 --seed 0; '
-                   'pacman-ai batch --layout examples/layouts/narrow.lay --games 200 --seed 0 --agent-args depth=3; '
-                   'pacman-ai batch --layout examples/layouts/narrow.lay --games 200 --seed 0 --agent-args depth=4'),
+                   'pacman-ai play --layout corr54.lay --games 40 --seed 0 --display none'),
+    Figure('narrow-corridors', 'docs/guide/strength.md', kind='tested',
+           command='python -m pytest -m slow tests/test_narrow_example.py'),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',

@@ -1,5 +1,5 @@
-"""examples/layouts/narrow.lay: the maze docs/search-strength.md names where the default is short-sighted against
-random ghosts ("What the default does not reach"). Its shape is what the page says, and its games are the page's."""
+"""examples/layouts/narrow.lay: the maze docs/guide/strength.md names where the default is short-sighted against
+random ghosts ("Narrow corridors"). Its shape is what the page says, and its games are the page's."""
 
 from __future__ import annotations
 
@@ -17,21 +17,21 @@ from pacman.agents.small_mazes import is_small_maze
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = Path("examples") / "layouts" / "narrow.lay"
-PAGE = ROOT / "docs" / "search-strength.md"
+PAGE = ROOT / "docs" / "guide" / "strength.md"
 
 
 def _claims() -> dict[str, int]:
     """The games the page says each depth wins, out of 200: {"default": N, "3": N, "4": N}."""
     text = " ".join(PAGE.read_text().split())
-    default = re.search(r"It wins (\d+) of 200 games of `examples/layouts/narrow\.lay`", text)
-    deeper = re.search(r"depth 3 wins (\d+) and depth 4 wins (\d+)", text)
-    assert default and deeper, "docs/search-strength.md no longer states the narrow maze's games"
-    return {"default": int(default[1]), "3": int(deeper[1]), "4": int(deeper[2])}
+    found = re.search(r"Of 200 games the default wins (\d+), depth 3 wins (\d+) and depth 4 wins (\d+)", text)
+    assert found, "docs/guide/strength.md no longer states the narrow maze's games"
+    return {"default": int(found[1]), "3": int(found[2]), "4": int(found[3])}
 
 
-def test_the_maze_has_three_ghosts_capsules_and_corridors_one_cell_wide():
+def test_the_maze_has_three_ghosts_three_capsules_and_corridors_one_cell_wide():
     layout = load_layout(str(ROOT / LAYOUT))
-    assert layout.num_ghosts == 3 and layout.capsules
+    assert layout.num_ghosts == 3 and len(layout.capsules) == 3
+    assert "three ghosts, three capsules" in " ".join(PAGE.read_text().split())
     rows = layout.text.strip().splitlines()
     open_cell = [[ch != "%" for ch in row] for row in rows]
     blocks = [(x, y) for y in range(len(rows) - 1) for x in range(len(rows[y]) - 1)
