@@ -340,17 +340,29 @@ def _classic_forbidden_example(m: Measurements) -> str:
     return f'\n\n```text\norder: "q1 q2 q3"\nforbid_imports: "{names}"\n```\n\n'
 
 
-def _test_count(m: Measurements) -> str:
-    """The default run's tests, as pytest collects them, rounded down to a hundred.
+#: How far below the count of tests the README's floor may be before it is stale: the count moves with the
+#: extras installed (the RL extra's test files are skipped whole without it), so no one rounding fits both.
+TEST_COUNT_SLACK = 300
 
-    Down, not to the nearest: the count moves with the extras installed (the RL extra's test files are skipped
-    whole without it), and a floor stays true in both."""
+
+def _test_count(m: Measurements, root: Path) -> list[str]:
+    """The README's "over N tests": N below the default run's tests as pytest collects them here, and less than
+    TEST_COUNT_SLACK below (a floor true with the extras installed and without, not stale)."""
+    text = (root / "README.md").read_text(encoding="utf-8")
+    start, end = regions(text, "README.md")["readme-test-count"]
+    claim = re.fullmatch(r"over (\d{1,3}(?:,\d{3})*) tests", text[start:end].strip())
+    if claim is None:
+        return [f"README.md: readme-test-count says {text[start:end].strip()!r}; expected \"over N tests\""]
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=m.env)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=m.env)  # this checkout's tests
     found = re.search(r"(\d+)(?:/\d+)? tests? collected", done.stdout)
     if found is None:
         raise FigureError(f"pytest --collect-only: no count of tests in its output: {done.stdout[-300:]}")
-    return f"over {int(found.group(1)) // 100 * 100:,} tests"
+    floor, count = int(claim.group(1).replace(",", "")), int(found.group(1))
+    if not floor < count < floor + TEST_COUNT_SLACK:
+        return [f"README.md: \"over {floor:,} tests\", but pytest collects {count:,} here (the floor must be "
+                f"below the count by less than {TEST_COUNT_SLACK}): write over {count // 100 * 100:,}"]
+    return []
 
 
 def _similarity_threshold(m: Measurements) -> str:
@@ -1118,7 +1130,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("batch-speed", "docs/guide/batch.md", f"{BATCH_COMMAND}; {BATCH_COMMAND.replace('--jobs 2', '--jobs 1')}",
            "timing", _batch_speed),
     Figure("readme-learned", "README.md", LEARNED_COMMAND, "exact", _learned_outcome, slow=True),
-    Figure("readme-test-count", "README.md", "python -m pytest --collect-only -q", "exact", _test_count, slow=True),
+    Figure("readme-test-count", "README.md", "python -m pytest --collect-only -q", "exact", _unchanged, slow=True,
+           verify=_test_count),
     Figure("class-example", "docs/guide/grade.md", CLASS_COMMAND, "exact", _class_example, slow=True),
     Figure("two-configurations", "docs/experiments.md", COMPARE_TWO, "exact", _unchanged, slow=True,
            verify=_output_block("docs/experiments.md", "two-configurations", COMPARE_TWO, 1)),

@@ -323,3 +323,25 @@ def test_a_command_reads_the_repositorys_files_by_path_and_writes_only_in_its_sc
     assert made[3] == f"sb3:{ROOT / 'examples' / 'rl' / 'small.zip'}"  # read: the repository's file
     assert made[5] == "docs/game.gif"  # written: in the folder the command runs in, never over the repository's
     assert made[7] == str(ROOT / "layouts" / "small.lay")
+
+
+@pytest.mark.slow
+def test_the_readmes_count_of_tests_is_a_floor_true_with_and_without_the_extras(tmp_path, copy):
+    """The count moves with the extras installed, so the README gives a floor, checked as one: below the count
+    pytest collects, and not stale (within TEST_COUNT_SLACK)."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        from docs_figures import TEST_COUNT_SLACK
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    readme = copy / "README.md"
+    text = readme.read_text()
+    claim = re.search(r"<!-- figure readme-test-count -->over ([\d,]+) tests<!--", text)
+    assert claim, "README.md no longer says \"over N tests\""
+    assert _script(tmp_path, "--root", str(copy), "--all", "--only", "readme-test-count").returncode == 0
+    floor = int(claim.group(1).replace(",", ""))
+    for wrong in (floor - TEST_COUNT_SLACK, floor + TEST_COUNT_SLACK):  # stale, then more than there are
+        readme.write_text(text.replace(claim.group(0), f"<!-- figure readme-test-count -->over {wrong:,} tests<!--"))
+        done = _script(tmp_path, "--root", str(copy), "--all", "--only", "readme-test-count")
+        assert done.returncode == 1
+        assert f'README.md: "over {wrong:,} tests", but pytest collects ' in done.stdout
