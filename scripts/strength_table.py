@@ -15,9 +15,10 @@ Run it from the repository's root with the project installed (its ``pacman-ai``
 on PATH or beside this Python).
 
 With ``--kinds``, both play and tabulate the ghost-kinds table instead: the default agent against each kind of
-`KINDS` on every layout (``--games`` games a cell), and the reference player, a far deeper search at about half
-a second a move, against the hunting kinds (``--reference-games`` games a cell, the same seeds as the default's
-first games, so the two columns meet the same ghost dice).
+`KINDS` on every layout (``--games`` games a cell), and the reference player against the hunting kinds: expectimax
+under `REFERENCE_NODES` nodes a move, far more than the default's `HUNTED_NODES` (the table gives both players'
+milliseconds). It plays ``--reference-games`` games a cell, the same seeds as the default's first games, so the
+two columns meet the same ghost dice.
 
     python scripts/strength_table.py run   --kinds [--games 100] [--reference-games 20] [--jobs 2] ...
     python scripts/strength_table.py table --kinds [--games 100] [--reference-games 20] ...
@@ -66,8 +67,8 @@ AGENTS = [
 GHOSTS = "random"
 #: The ghost-kinds table's columns (``--kinds``): the ghosts the default agent plays, `GHOSTS` first.
 KINDS = ("random", "directional", "arcade")
-#: The reference player's node budget a move: 40 times the default's against hunters (HUNTED_NODES), about half a
-#: second a move with the compiled core on the development machine. It plays the hunting kinds of KINDS.
+#: The reference player's node budget a move: far more than the default's against hunters (HUNTED_NODES); the
+#: kinds table gives its milliseconds a move. It plays the hunting kinds of KINDS.
 REFERENCE_NODES = 1_000_000
 REFERENCE = ("reference", "expectimax", f"node_limit={REFERENCE_NODES}")
 DEFAULT = ("default", "expectimax", "")
