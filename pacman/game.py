@@ -38,6 +38,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
+# numpy imports numpy.random at its first use, and a stop signal (Ctrl-C, SIGTERM) that arrives during that
+# import is lost inside numpy's module set-up: the game played on to its end. Imported here, with the engine,
+# before any command sets up its outputs and its signal handlers.
+import numpy.random  # noqa: F401
 
 from pacman.actions import Action
 from pacman.errors import AgentSpecError, IllegalActionError, PacmanError, describe_failure
