@@ -964,6 +964,10 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'pacman-ai play --layout corr54.lay --games 40 --seed 0 --display none'),
     Figure('narrow-corridors', 'docs/guide/strength.md', kind='tested',
            command='python -m pytest -m slow tests/test_narrow_example.py'),
+    Figure('narrow-hunters', 'docs/guide/strength.md', kind='recorded',
+           command='; '.join(f'pacman-ai batch --layout examples/layouts/narrow.lay --ghosts {kind} --games {games} '
+                             f'--seed 0 --max-moves 500{extra}' for kind in ('directional', 'arcade')
+                             for games, extra in ((100, ''), (10, ' --agent-args node_limit=1000000')))),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',
