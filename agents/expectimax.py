@@ -33,7 +33,7 @@ from pacman.state import PACMAN, SCORE, STATUS, GameState
 __all__ = ["PacmanGame", "ExpectimaxAgent", "MinimaxAgent", "AlphaBetaAgent", "SearchInfo",
            "Budget", "Depth", "Nodes", "Time", "Auto", "AUTO",
            "MAX_SEARCH_LEAVES", "MAX_CORE_SEARCH_LEAVES", "AUTO_DEPTH", "SMALL_MAZE_CELLS", "SMALL_MAZE_NODES",
-           "HUNTED_NODES", "MAX_NODE_LIMIT",
+           "HUNTED_NODES", "NEAR_GHOST_STEPS", "NEAR_GHOST_NODES", "ghost_near", "MAX_NODE_LIMIT",
            "DEEPENING_STEP", "DECISION_CACHE_SIZE", "deepening_step", "is_small_maze", "estimated_leaves",
            "check_search_size"]
 
@@ -59,6 +59,12 @@ SMALL_MAZE_NODES = 70_000
 #: "The default agent against hunters"). Smaller than SMALL_MAZE_NODES: a node of a big maze with four ghosts
 #: costs more, and the moves must stay within 20 ms at the 99th percentile.
 HUNTED_NODES = 25_000
+#: ``depth="auto"`` against random ghosts on a bigger maze, when a ghost is at most NEAR_GHOST_STEPS maze steps from
+#: Pacman (`ghost_near`): deeper than AUTO_DEPTH, one ply at a time, while the searches of the move count no more
+#: than NEAR_GHOST_NODES nodes. Depth 2 walks into a corridor that a ghost closes a few moves later
+#: (docs/guide/strength.md, "Narrow corridors"). Far from every ghost, depth 2 is as good and much cheaper.
+NEAR_GHOST_STEPS = 6
+NEAR_GHOST_NODES = 4_000
 #: The largest node_limit taken: days of search a move on any machine, and within what both engines count
 #: (the compiled core's counter is 64 bits).
 MAX_NODE_LIMIT = 10**12
@@ -146,44 +152,56 @@ class Time:
 @dataclass(frozen=True)
 class Auto:
     """ExpectimaxAgent's tuned default (``depth="auto"``): AUTO_DEPTH, and deeper on a small maze (within
-    SMALL_MAZE_NODES nodes) or against ghosts that hunt (within HUNTED_NODES); a limit given takes the place of
-    that budget (`on`)."""
+    SMALL_MAZE_NODES nodes), against ghosts that hunt (within HUNTED_NODES) or with a ghost near (within
+    NEAR_GHOST_NODES); a limit given takes the place of that budget (`on`)."""
 
     nodes: int | None = None
     """A node limit (``node_limit``) in place of SMALL_MAZE_NODES, or None."""
     seconds: float | None = None
     """A time limit (``time_limit``), or None."""
 
-    def on(self, layout: Layout, hunted: bool = False) -> Depth | Nodes | Time:
+    def on(self, layout: Layout, hunted: bool = False, near: bool = False) -> Depth | Nodes | Time:
         """The budget a decision on `layout` searches under; `hunted`: the search's ghost models are not uniform
-        (`ExpectimaxAgent.hunted`). On a small maze (`is_small_maze`) or when hunted: `Nodes` as deep as they go,
-        SMALL_MAZE_NODES (HUNTED_NODES on a bigger maze) from AUTO_DEPTH on (the given `nodes` from depth 1), or
-        with `seconds` `Time` as deep as it goes. Else: `Depth(AUTO_DEPTH)`, or the limits given, no deeper than
-        AUTO_DEPTH.
+        (`ExpectimaxAgent.hunted`); `near`: a ghost is at most NEAR_GHOST_STEPS steps from Pacman (`ghost_near`).
+        On a small maze (`is_small_maze`) or when hunted: `Nodes` as deep as they go, SMALL_MAZE_NODES
+        (HUNTED_NODES on a bigger maze) from AUTO_DEPTH on (the given `nodes` from depth 1), or with `seconds`
+        `Time` as deep as it goes. On a bigger maze against random ghosts, with no limit given: `Nodes`,
+        NEAR_GHOST_NODES from AUTO_DEPTH on, when a ghost is near, else `Depth(AUTO_DEPTH)`. With a limit given
+        there: the limits, no deeper than AUTO_DEPTH.
 
         >>> from pacman import load_layout
         >>> AUTO.on(load_layout("trapped")), AUTO.on(load_layout("medium"))
         (Nodes(nodes=70000, depth=None, min_depth=2), Depth(depth=2))
         >>> AUTO.on(load_layout("medium"), hunted=True)
         Nodes(nodes=25000, depth=None, min_depth=2)
+        >>> AUTO.on(load_layout("medium"), near=True)
+        Nodes(nodes=4000, depth=None, min_depth=2)
         """
-        nodes = self.deepening_nodes(layout, hunted)
+        nodes = self.deepening_nodes(layout, hunted, near)
         if nodes is not None:
             return Nodes(nodes, min_depth=AUTO_DEPTH if self.nodes is None else 1)
         if self.seconds is not None:
             return Time(self.seconds, None if is_small_maze(layout) or hunted else AUTO_DEPTH, self.nodes)
         return Depth(AUTO_DEPTH) if self.nodes is None else Nodes(self.nodes, AUTO_DEPTH)
 
-    def deepening_nodes(self, layout: Layout, hunted: bool = False) -> int | None:
-        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search:
-        with no time limit, on a small maze (Pacman's region under SMALL_MAZE_CELLS) or when `hunted`, `nodes` if
-        given, else SMALL_MAZE_NODES on a small maze and HUNTED_NODES on a bigger one."""
-        small = is_small_maze(layout)
-        if self.seconds is not None or not (small or hunted):
+    def deepening_nodes(self, layout: Layout, hunted: bool = False, near: bool = False) -> int | None:
+        """The node budget a decision on `layout` deepens under beyond AUTO_DEPTH, or None for another search.
+        With no time limit: on a small maze (Pacman's region under SMALL_MAZE_CELLS) or when `hunted`, `nodes`
+        if given, else SMALL_MAZE_NODES on a small maze and HUNTED_NODES on a bigger one; on a bigger maze
+        against random ghosts, NEAR_GHOST_NODES when a ghost is `near` and no limit is given."""
+        if self.seconds is not None:
             return None
-        if self.nodes is not None:
-            return self.nodes
-        return SMALL_MAZE_NODES if small else HUNTED_NODES
+        small = is_small_maze(layout)
+        if small or hunted:
+            if self.nodes is not None:
+                return self.nodes
+            return SMALL_MAZE_NODES if small else HUNTED_NODES
+        return NEAR_GHOST_NODES if near and self.nodes is None else None
+
+    def reads_distance(self, layout: Layout, hunted: bool = False) -> bool:
+        """Whether the budget on `layout` depends on how near the ghosts are (`on`'s `near`): on a bigger maze
+        against random ghosts, with no limit given."""
+        return self.seconds is None and self.nodes is None and not hunted and not is_small_maze(layout)
 
     @property
     def keywords(self) -> tuple[int | None, float | None, int | None]:
@@ -195,6 +213,13 @@ class Auto:
 AUTO = Auto()
 #: How far a search agent's decisions search: chosen once from its arguments (`_search_budget`).
 Budget = Depth | Nodes | Time | Auto
+
+
+def ghost_near(state: GameState) -> bool:
+    """Whether a ghost is at most NEAR_GHOST_STEPS maze steps from Pacman in `state` (scared or not)."""
+    table = DistanceTable.of(state.layout)
+    pacman = state.pacman_position
+    return any(table.distance(pacman, ghost) <= NEAR_GHOST_STEPS for ghost in state.ghost_positions)
 
 
 def _is_count(value: Any) -> bool:
@@ -749,10 +774,14 @@ class _SearchAgent:
         if self._searcher is None or self._searcher_key != key:
             models = self._ghost_models(state.num_agents - 1)
             # score-free keys where each move searches from scratch (the table holds one decision's searches):
-            # elsewhere the table lives from move to move, and those agents' figures stay as measured
+            # elsewhere the table lives from move to move, and those agents' figures stay as measured. Where a
+            # near ghost deepens a move (`Auto.reads_distance`), the moves far from ghosts decide: that move
+            # empties the table first, and the keys with the score stay right.
+            far = self.budget
+            if isinstance(far, Auto):
+                far = far.on(state.layout, self.hunted(state.num_agents - 1))
             game = PacmanGame(state.num_agents, self._evaluation_for(models), models,
-                              ghosts_minimise=self.ghosts_minimise,
-                              score_free=_from_scratch(self._budget_on(state)))
+                              ghosts_minimise=self.ghosts_minimise, score_free=_from_scratch(far))
             table = DEFAULT_TABLE_SIZE if self.transposition else 0
             engine, obstacle = self._engine_choice(models)
             if obstacle is not None and self._wanted_engine() == "compiled":
@@ -846,10 +875,13 @@ class _SearchAgent:
         return valued
 
     def _budget_on(self, state: GameState) -> Depth | Nodes | Time:
-        """The budget the decision in `state` searches under (`Auto.on`, told whether the ghosts hunt)."""
+        """The budget the decision in `state` searches under (`Auto.on`, told whether the ghosts hunt and,
+        where it matters, whether one is near)."""
         if not isinstance(self.budget, Auto):
             return self.budget
-        return self.budget.on(state.layout, self.hunted(state.num_agents - 1))
+        hunted = self.hunted(state.num_agents - 1)
+        near = self.budget.reads_distance(state.layout, hunted) and ghost_near(state)
+        return self.budget.on(state.layout, hunted, near)
 
     def search_engine(self, num_ghosts: int) -> str:
         """The engine this agent's searches run on in a game of `num_ghosts` ghosts (after `reset`): "compiled" or
@@ -955,7 +987,10 @@ class ExpectimaxAgent(_SearchAgent):
     every machine and both engines.
 
     ``depth="auto"`` (the default) is depth 2 (AUTO_DEPTH) on a maze where
-    Pacman's region has SMALL_MAZE_CELLS (64) cells or more. On a smaller
+    Pacman's region has SMALL_MAZE_CELLS (64) cells or more, but for a move with
+    a ghost at most NEAR_GHOST_STEPS maze steps from Pacman (`ghost_near`): that
+    move searches from scratch, one ply deeper at a time, while its searches
+    count at most NEAR_GHOST_NODES nodes. On a smaller
     maze, with no time or node limit, each move searches from scratch to
     depth 2, then 4, 6, ... (DEEPENING_STEP) while the searches together count at most
     SMALL_MAZE_NODES (70,000) nodes: the deepest finished search answers, and
@@ -967,10 +1002,10 @@ class ExpectimaxAgent(_SearchAgent):
     way under that many nodes on a small maze (``node_limit=70000`` plays the
     default's moves wherever depth 2 fits in it), with a `time_limit` it deepens
     one ply at a time while the time lasts there; on a bigger maze it stays
-    AUTO_DEPTH, the limit only cutting that search short. ``depth=None`` deepens
+    AUTO_DEPTH, near a ghost too, the limit only cutting that search short. ``depth=None`` deepens
     as far as the limit allows on every maze.
 
-    A decision searched from scratch (``depth="auto"`` on a small maze, or a
+    A decision searched from scratch (``depth="auto"`` on a small maze or near a ghost, or a
     `node_limit` without a time limit) is remembered for the rest of the game
     (at most DECISION_CACHE_SIZE of them): a position met again is answered
     with the same move unsearched, and `last_search` says so (``nodes`` 0,

@@ -258,13 +258,15 @@ def _page_figures(m: Measurements, layout: str, seed: int, short: int) -> tuple[
 def _default_agent(m: Measurements) -> str:
     """The default agent in one phrase, from the constants that make it (README's "Play and watch")."""
     from pacman.agents.evaluation import DEFAULT_EVALUATION
-    from pacman.agents.expectimax import AUTO_DEPTH, DEEPENING_STEP, HUNTED_NODES, SMALL_MAZE_NODES
+    from pacman.agents.expectimax import (AUTO_DEPTH, DEEPENING_STEP, HUNTED_NODES, NEAR_GHOST_NODES,
+                                          NEAR_GHOST_STEPS, SMALL_MAZE_NODES)
     from pacman.agents.small_mazes import SMALL_MAZE_CELLS
 
     return (f"expectimax at depth `auto` ({AUTO_DEPTH}; deeper on mazes under {SMALL_MAZE_CELLS} cells, "
             f"{_WORDS[DEEPENING_STEP]} plies at a time, at most {SMALL_MAZE_NODES:,} nodes a move, its table keyed "
-            f"without the score; against ghosts that hunt, deeper on every maze, one ply at a time on the bigger "
-            f"ones, at most {HUNTED_NODES:,} nodes a move there) with the `{DEFAULT_EVALUATION}`")
+            f"without the score; on bigger mazes deeper one ply at a time, at most {NEAR_GHOST_NODES:,} nodes a move "
+            f"when a ghost is within {NEAR_GHOST_STEPS} steps and {HUNTED_NODES:,} against ghosts that "
+            f"hunt) with the `{DEFAULT_EVALUATION}`")
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}

@@ -15,7 +15,7 @@ import pytest
 from pacman import load_layout
 from pacman.agents import ExpectimaxAgent
 from pacman.agents.compiled import core_status, engine_line
-from pacman.agents.expectimax import AUTO_DEPTH, SMALL_MAZE_NODES
+from pacman.agents.expectimax import AUTO_DEPTH, NEAR_GHOST_NODES, NEAR_GHOST_STEPS, SMALL_MAZE_NODES
 from pacman.bench.search import auto_benchmark, bench_positions
 from pacman.errors import PacmanError
 
@@ -38,10 +38,14 @@ def test_bench_auto_times_the_default_agent_on_each_engine(tmp_path):
     rows = auto["rows"]
     assert [(r["layout"], r["engine"]) for r in rows] == [(name, e) for name in ("tiny", "small") for e in ENGINES]
     by = {(r["layout"], r["engine"]): r for r in rows}
-    # tiny (19 cells) deepens under the budget; small (64 cells) is depth 2, as "Deeper on small mazes" says
+    # tiny (19 cells) deepens under the budget; small (64 cells) is depth 2, deeper within NEAR_GHOST_NODES only
+    # with a ghost near, as "Deeper on small mazes" says
+    assert (auto["near_budget"], auto["near_steps"]) == (NEAR_GHOST_NODES, NEAR_GHOST_STEPS)
     assert by["tiny", "python"]["cells"] == 19 and by["tiny", "python"]["deepens"] is True
     assert by["small", "python"]["cells"] == 64 and by["small", "python"]["deepens"] is False
-    assert by["small", "python"]["depth_min"] == by["small", "python"]["depth_max"] == AUTO_DEPTH
+    assert by["small", "python"]["depth_min"] >= AUTO_DEPTH
+    assert by["small", "python"]["depth_max"] == AUTO_DEPTH or by["small", "python"]["nodes_per_move_max"] <= \
+        NEAR_GHOST_NODES + 1
     assert by["tiny", "python"]["depth_max"] > AUTO_DEPTH
     for row in rows:
         assert row["ms_per_move_median"] <= row["ms_per_move_p99"] <= row["ms_per_move_max"]
@@ -56,17 +60,20 @@ def test_bench_auto_times_the_default_agent_on_each_engine(tmp_path):
     assert lines[1].startswith("the default agent (depth 'auto', dots) a move, the same 2 positions on each engine")
     table = [line.split() for line in lines[3:3 + len(rows)]]
     assert [(cells[0], cells[4]) for cells in table] == [(r["layout"], r["engine"]) for r in rows]
-    assert [cells[3] for cells in table][-1] == "2"  # small's depths
+    assert [cells[3] for cells in table][-1] == "-".join(dict.fromkeys(
+        str(by["small", ENGINES[-1]][key]) for key in ("depth_min", "depth_max")))  # small's depths
+    assert f"deepens within {NEAR_GHOST_NODES:,} nodes when a ghost is at most {NEAR_GHOST_STEPS} steps away" in \
+        " ".join(text.stdout.split())
     assert "DIFFERENT ANSWERS" not in text.stdout and "NOT REPEATABLE" not in text.stdout
 
 
 def test_bench_auto_counts_what_the_agent_counts():
-    """The figures are the agent's own: on `small` (depth 2) the nodes a move are depth 2's on the same
-    positions, and on `trapped` the depths and nodes are those of the default agent's decisions."""
+    """The figures are the agent's own: on `small` and `trapped` the depths and nodes are those of the default
+    agent's decisions on the same positions."""
     small, trapped = load_layout("small"), load_layout("trapped")
     report = auto_benchmark([small, trapped], positions=3, seed=0, runs=1)
     rows = {(r["layout"], r["engine"]): r for r in report["rows"]}
-    for layout, agent in ((small, ExpectimaxAgent(depth=2)), (trapped, ExpectimaxAgent())):
+    for layout, agent in ((small, ExpectimaxAgent()), (trapped, ExpectimaxAgent())):
         nodes, depths = [], []
         for state, _ in bench_positions(layout, 3, 0):
             agent.clear_table()

@@ -18,8 +18,8 @@ from test_compiled_core import pacman_positions
 from pacman import load_layout
 from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman.agents.compiled import core_status
-from pacman.agents.expectimax import (AUTO, AUTO_DEPTH, HUNTED_NODES, SMALL_MAZE_NODES, Auto, Depth, Nodes,
-                                      Time)
+from pacman.agents.expectimax import (AUTO, AUTO_DEPTH, HUNTED_NODES, NEAR_GHOST_NODES, SMALL_MAZE_NODES, Auto,
+                                      Depth, Nodes, Time, ghost_near)
 from pacman.agents.ghosts import GHOST_KINDS
 from pacman.cli.play import REAL_TIME_BUDGET
 
@@ -71,10 +71,13 @@ def test_against_directional_ghosts_the_default_is_the_hunted_budget_and_goes_de
         assert (default.last_search.depth, default.last_search.nodes) == (given.last_search.depth,
                                                                           given.last_search.nodes)
         depths.append(default.last_search.depth)
-        # against random ghosts: depth 2, as before
+        # against random ghosts: depth 2, deeper within NEAR_GHOST_NODES only with a ghost near
         plain = reset(ExpectimaxAgent(engine="compiled"), BIG, "random")
         plain.get_action(state)
-        assert plain.last_search.depth == AUTO_DEPTH
+        if ghost_near(state):
+            assert plain.last_search.nodes <= NEAR_GHOST_NODES + 1
+        else:
+            assert plain.last_search.depth == AUTO_DEPTH
     assert min(depths) >= AUTO_DEPTH and max(depths) > AUTO_DEPTH + 1
 
 

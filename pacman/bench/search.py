@@ -12,7 +12,7 @@ from typing import Any
 from pacman.agents import MAX_SEARCH_LEAVES, ExpectimaxAgent, estimated_leaves, make_ghosts
 from pacman.agents.compiled import core_obstacle, core_status, engine_line
 from pacman.agents.evaluation import EVALUATIONS, region_cells
-from pacman.agents.expectimax import SMALL_MAZE_NODES
+from pacman.agents.expectimax import NEAR_GHOST_NODES, NEAR_GHOST_STEPS, SMALL_MAZE_NODES
 from pacman.conformance import SimpleState, textbook_action
 from pacman.errors import PacmanError
 from pacman.game import replay_actions, run_game
@@ -270,8 +270,9 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
     engine, on the same positions (`bench_positions`): what a game with the default agent costs a move.
 
     On a maze whose Pacman region has fewer than SMALL_MAZE_CELLS cells, ``auto`` deepens under
-    SMALL_MAZE_NODES nodes a move, from scratch each move (``"deepens": true``); elsewhere it is depth 2, timed
-    from an empty table too (as `engine_comparison` does). Each position's time is the median of `runs`
+    SMALL_MAZE_NODES nodes a move, from scratch each move (``"deepens": true``); elsewhere it is depth 2, and
+    deeper within NEAR_GHOST_NODES when a ghost is at most NEAR_GHOST_STEPS steps from Pacman, timed from an empty
+    table too (as `engine_comparison` does). Each position's time is the median of `runs`
     decisions, the engines taking turns (as in `engine_comparison`). For each layout and engine: ms a move
     (median, 99th percentile and slowest over the positions), nodes a move (mean, largest), the depths reached,
     ``repeatable`` (every run of a position gave the same answer), and on the compiled row ``same_answers``:
@@ -328,4 +329,5 @@ def auto_benchmark(layouts: list[Layout], positions: int = 20, seed: int = 0, ru
                 row["same_answers"] = found["compiled"] == found["python"] and repeatable["python"]
             rows.append(row)
     return {"engine": engine_line(), "compiled_available": usable, "why": why, "positions": positions, "runs": runs,
-            "ghosts": MEASURED_GHOSTS, "budget": SMALL_MAZE_NODES, "rows": rows}
+            "ghosts": MEASURED_GHOSTS, "budget": SMALL_MAZE_NODES, "near_budget": NEAR_GHOST_NODES,
+            "near_steps": NEAR_GHOST_STEPS, "rows": rows}

@@ -350,5 +350,6 @@ def _print_auto(auto: dict[str, Any]) -> None:
               f"{row['ms_per_move_median']:>10.3f} {row['ms_per_move_p99']:>9.3f} {row['ms_per_move_max']:>9.3f} "
               f"{row['nodes_per_move_mean']:>11,.1f} {row['nodes_per_move_max']:>10,}{flags}")
     print(f"  (on a maze of fewer than 64 cells 'auto' deepens from depth 2 while a move's searches count at most "
-          f"{auto['budget']:,} nodes, else it is depth 2; both engines count the same nodes, so they give the same "
-          f"moves unless a line says the answers differ)")
+          f"{auto['budget']:,} nodes; on a bigger one it is depth 2, and deepens within {auto['near_budget']:,} "
+          f"nodes when a ghost is at most {auto['near_steps']} steps away; both engines count the same nodes, so "
+          f"they give the same moves unless a line says the answers differ)")
