@@ -152,7 +152,9 @@ def _seconds(text: str) -> float:
 
 def test_the_first_eta_of_a_batch_leaves_out_the_start_up(tmp_path):
     started = time.monotonic()
-    done = _cli(tmp_path, "batch", "--layout", "small", "--games", "60", "--jobs", "2", timeout=600)
+    # depth 2: a cheap game on either engine (the default searches deeper near a ghost, slow on Python's)
+    done = _cli(tmp_path, "batch", "--layout", "small", "--games", "60", "--jobs", "2", "--agent-args", "depth=2",
+                timeout=600)
     wall = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("batch: ") and " games, won " in line]

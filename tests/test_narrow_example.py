@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pacman import load_layout
-from pacman.agents.expectimax import AUTO, AUTO_DEPTH, Depth
+from pacman.agents.expectimax import AUTO, AUTO_DEPTH, NEAR_GHOST_NODES, Depth, Nodes
 from pacman.agents.small_mazes import is_small_maze
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,14 +21,19 @@ PAGE = ROOT / "docs" / "guide" / "strength.md"
 
 
 def _claims() -> dict[str, int]:
-    """The games the page says each depth wins, out of 200: {"default": N, "3": N, "4": N}."""
+    """The games the page says each depth wins, out of 200: {"default": N, "2": N, "3": N, "4": N}."""
     text = " ".join(PAGE.read_text().split())
-    found = re.search(r"Of 200 games the default wins (\d+), depth 3 wins (\d+) and depth 4 wins (\d+)", text)
+    found = re.search(r"Of 200 games the default wins (\d+)\. A fixed depth wins fewer: depth 2 wins (\d+), "
+                      r"depth 3 wins (\d+) and depth 4 wins (\d+)", text)
     assert found, "docs/guide/strength.md no longer states the narrow maze's games"
-    return {"default": int(found[1]), "3": int(found[2]), "4": int(found[3])}
+    return {"default": int(found[1]), "2": int(found[2]), "3": int(found[3]), "4": int(found[4])}
 
 
 def test_the_maze_has_three_ghosts_three_capsules_and_corridors_one_cell_wide():
+    """The page's four commands are those the slow test runs; the maze is as the page draws it."""
+    text = PAGE.read_text()
+    for depth in ("", " --agent-args depth=2", " --agent-args depth=3", " --agent-args depth=4"):
+        assert f"pacman-ai batch --layout {LAYOUT.as_posix()} --games 200 --seed 0{depth}\n" in text
     layout = load_layout(str(ROOT / LAYOUT))
     assert layout.num_ghosts == 3 and len(layout.capsules) == 3
     assert "three ghosts, three capsules" in " ".join(PAGE.read_text().split())
@@ -37,12 +42,13 @@ def test_the_maze_has_three_ghosts_three_capsules_and_corridors_one_cell_wide():
     blocks = [(x, y) for y in range(len(rows) - 1) for x in range(len(rows[y]) - 1)
               if open_cell[y][x] and open_cell[y][x + 1] and open_cell[y + 1][x] and open_cell[y + 1][x + 1]]
     assert blocks == []  # no 2x2 room anywhere: every corridor is one cell wide
-    # not a small maze: the default searches AUTO_DEPTH plies there against random ghosts, as the page says
+    # not a small maze: against random ghosts the default searches AUTO_DEPTH plies there, deeper near a ghost
     assert not is_small_maze(layout) and AUTO.on(layout) == Depth(AUTO_DEPTH)
+    assert AUTO.on(layout, near=True) == Nodes(NEAR_GHOST_NODES, min_depth=AUTO_DEPTH)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("depth", ["default", "3", "4"])
+@pytest.mark.parametrize("depth", ["default", "2", "3", "4"])
 def test_the_pages_commands_win_the_games_it_states(tmp_path, depth):
     """The page's batch commands, run as a user runs them from a checkout's root (a copy of the maze in a fresh
     folder), win the games the page states, out of 200."""
