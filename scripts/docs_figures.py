@@ -916,11 +916,11 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='; '.join(f'python scripts/optimality_gap.py --set held-out --mazes 300 --ghosts {kind} '
                              '--agent expectimax --agent expectimax:depth=2' for kind in ('directional', 'arcade'))),
     Figure('default-agent-strength', 'docs/guide/strength.md', kind='recorded',
-           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000'),
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai solve minimax --max-nodes 100000000; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('default-agent-notes', 'docs/guide/strength.md', kind='timing',
-           command='pacman-ai play --layout tricky --games 100 --seed 0 --display none; PACMAN_AI_ENGINE=python pacman-ai play --layout tricky --games 100 --seed 0 --display none'),
+           command='pacman-ai play --layout tricky --games 100 --seed 0 --display none; PACMAN_AI_ENGINE=python pacman-ai play --layout tricky --games 20 --seed 0 --display none'),
     Figure('strength-table', 'docs/guide/strength.md', kind='recorded',
-           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout tricky --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
     Figure('held-out-gaps', 'docs/search-strength.md', kind='recorded', command=HELD_OUT_COMMAND,
            data=HELD_OUT_DATA, verify=_held_out_gaps),
     Figure('wild-gaps', 'docs/search-strength.md', kind='recorded', command=WILD_COMMAND, data=WILD_DATA,
@@ -955,8 +955,10 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                    'python scripts/optimality_gap.py --layout threeway --layout corridor --layout coinflip '
                    '--layout pocket --layout test --layout tiny --per-maze --agent expectimax'),
     Figure('big-layouts-99', 'docs/search-strength.md', kind='recorded',
-           command='; '.join(f'pacman-ai batch --layout {layout} --games 4000 --seed 0 --max-moves {moves} --jobs 2'
-                             for layout, moves in (('medium', 500), ('capsules', 500), ('large', 2000)))
+           command='; '.join(f'pacman-ai batch --layout {layout} --games {games} --seed 0 --max-moves {moves} --jobs 2'
+                             for layout, games, moves in (('small', 10000, 500), ('tricky', 10000, 500),
+                                                          ('medium', 4000, 500), ('capsules', 4000, 500),
+                                                          ('large', 4000, 2000)))
            + '; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 '
              '--agent-args depth=2,evaluation=safe; pacman-ai batch --layout tricky --games 3000 --seed 1 '
              '--max-moves 500 --jobs 2 --agent-args depth=3,evaluation=better'),
@@ -971,7 +973,7 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                              f'--seed 0 --max-moves 500{extra}' for kind in ('directional', 'arcade')
                              for games, extra in ((100, ''), (10, ' --agent-args node_limit=1000000')))),
     Figure('readme-strength', 'README.md', kind='recorded',
-           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 40000 --seed 3 --max-moves 500 --jobs 2 --agent-args depth=2,evaluation=safe'),
+           command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout tricky --games 10000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',
            command='pacman-ai grade expectimax class --jobs 2 --quiet --force'),
     Figure('readme-suite-time', 'README.md', kind='timing',
