@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pacman.agents.evaluation import DEFAULT_EVALUATION, EVALUATIONS
-from pacman.agents.expectimax import HUNTED_NODES, SMALL_MAZE_NODES
+from pacman.agents.expectimax import HUNTED_NODES, NEAR_GHOST_NODES, NEAR_GHOST_STEPS, SMALL_MAZE_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = "|".join(EVALUATIONS)
@@ -29,8 +29,11 @@ CLAIMS = re.compile(
     rf"|the\s+project's\s+`(?P<d>{NAMES})`)", re.I)
 #: Words that make a claim history, not a statement of the present.
 HISTORY = re.compile(r"\b(was|were|then|before|when it|had been|used to|until|earlier)\b", re.I)
-#: "at most N nodes a move" is the small mazes' budget; "... nodes a move there", against hunters, HUNTED_NODES
+#: "at most N nodes a move" is the small mazes' budget; "... nodes a move there", against hunters, HUNTED_NODES;
+#: "... nodes a move when a ghost is within S steps and H against ghosts that hunt", the bigger mazes' budgets
 BUDGET = re.compile(r"at most ([\d,]+) nodes a move( there)?")
+NEAR_BUDGET = re.compile(r"at most ([\d,]+) nodes a move when a ghost is within (\d+) steps and ([\d,]+) against "
+                         r"ghosts that hunt")
 
 
 def _pages() -> list[Path]:
@@ -65,9 +68,15 @@ def test_every_page_names_the_codes_default_evaluation(page):
 @pytest.mark.parametrize("page", [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))],
                          ids=lambda p: p.name)
 def test_the_default_agents_node_budget_is_the_codes(page):
-    text = page.read_text(encoding="utf-8")
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    near = NEAR_BUDGET.findall(text)
+    assert all((int(n.replace(",", "")), int(steps), int(h.replace(",", ""))) ==
+               (NEAR_GHOST_NODES, NEAR_GHOST_STEPS, HUNTED_NODES) for n, steps, h in near)
+    text = NEAR_BUDGET.sub("", text)
     assert all(int(n.replace(",", "")) == (HUNTED_NODES if there else SMALL_MAZE_NODES)
                for n, there in BUDGET.findall(text))
+    if page.name == "README.md":  # the default agent's phrase names all three
+        assert len(near) == 1 and BUDGET.search(text)
 
 
 def test_the_claim_finder_finds_what_it_must():
