@@ -139,7 +139,7 @@ def effective_args(name: str, args: Mapping[str, Any] | None = None, ghosts: str
     JSON (a callable given from Python) are recorded by name.
 
     >>> effective_args("expectimax", {"depth": 3}, ghosts="random")["evaluation"]
-    'better'
+    'dots'
     """
     given = dict(args or {})
     factory = PACMAN_AGENTS.get(name)
