@@ -196,7 +196,7 @@ class Auto:
             if self.nodes is not None:
                 return self.nodes
             return SMALL_MAZE_NODES if small else HUNTED_NODES
-        return NEAR_GHOST_NODES if near and self.nodes is None else None
+        return NEAR_GHOST_NODES if near and self.reads_distance(layout, hunted) else None
 
     def reads_distance(self, layout: Layout, hunted: bool = False) -> bool:
         """Whether the budget on `layout` depends on how near the ghosts are (`on`'s `near`): on a bigger maze
