@@ -214,6 +214,37 @@ def test_a_game_whose_worker_died_once_gives_the_same_result_on_its_retry(tmp_pa
     assert not any(r["crashed"] for r in died.records) and died.retried >= 1
 
 
+class _BreaksUnseen(cf.Executor):
+    """Plays each game in this process as it is sent, except game `dies`, whose worker dies unnoticed.
+
+    A process pool marks itself broken when it sees a worker dead, before it fails the futures in flight: a
+    worker that dies after the batch's last wait is seen first as a BrokenExecutor from `submit`. So here:
+    that game's future stays pending, and the next game sent is refused (failing the pending future too).
+    """
+
+    def __init__(self, dies):
+        self.dies, self.hung = dies, None
+
+    def submit(self, fn, *args, **kwargs):
+        if self.hung is not None:
+            if not self.hung.done():
+                self.hung.set_exception(cf.BrokenExecutor("a worker died"))
+            raise cf.BrokenExecutor("a worker died")
+        future = cf.Future()
+        if isinstance(args[0], GameJob) and args[0].index == self.dies:
+            self.hung = future
+        else:
+            future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_a_pool_found_broken_when_sending_a_game_loses_no_game():
+    broken = run_batch(SMALL, games=6, seed=9, jobs=2, executor=_BreaksUnseen(dies=2))
+    assert not broken.interrupted and broken.complete and broken.retried == 1
+    assert [r["index"] for r in broken.records] == list(range(6))
+    assert _same(broken.records) == _same(run_batch(SMALL, games=6, seed=9, jobs=2).records)
+
+
 def test_workers_never_import_pygame():
     config = GameConfig.create("small", f"{HELPERS}:NoPygameAgent", max_moves=10)
     result = run_batch(config, games=3, jobs=1)

@@ -382,6 +382,7 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
     try:
         _check_workers(pool, configs, own)
         while not exhausted or running or again:
+            broken = False  # the pool refused a game because a worker died since the last wait
             while len(running) < limit and (again or not exhausted):
                 job = again.popleft() if again else next(pending, None)
                 if job is None:
@@ -389,13 +390,21 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
                     break
                 try:
                     running[pool.submit(play_game, job)] = job
+                except cf.BrokenExecutor:
+                    # A process pool marks itself broken as soon as it sees a worker dead, before it fails the
+                    # futures in flight: a worker that died after the last wait returned is seen here first. The
+                    # pool is dead, not lost: this game (never sent) waits for the next pool, the games in flight
+                    # are retried as below. (BrokenExecutor is a RuntimeError: caught before the clause below.)
+                    again.appendleft(job)
+                    broken = True
+                    break
                 except RuntimeError as exc:  # "cannot schedule new futures after shutdown", a closed client
                     again.appendleft(job)
                     raise _RunStopped(_executor_lost(pool) or f"the executor refuses new games "
                                                               f"({failure_text(exc)})") from None
-            if not running:
+            if not running and not broken:
                 break
-            done, _ = cf.wait(running, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            done, _ = cf.wait(running, timeout=0.5, return_when=cf.FIRST_COMPLETED) if running else (set(), set())
             dead: list[GameJob] = []
             for future in sorted(done, key=lambda f: (running[f].index, running[f].config_index)):
                 job = running.pop(future)
@@ -426,9 +435,9 @@ def _run_jobs(todo: Iterable[GameJob], count: int, emit: Callable[[dict[str, Any
                 lost = _executor_lost(pool)
                 if lost is not None:
                     raise _RunStopped(lost)
-            if own and stall_timeout is not None and not dead and _kill_silent(pool, stall_timeout, note):
+            if own and stall_timeout is not None and not (dead or broken) and _kill_silent(pool, stall_timeout, note):
                 continue  # the killed worker breaks the pool: its games come back as BrokenExecutor, and are replayed
-            if dead:
+            if dead or broken:
                 # Every game in flight went down with the pool; we cannot tell which one killed it,
                 # so each suspect gets its retry alone in a fresh process.
                 suspects = sorted(dead + list(running.values()), key=lambda j: (j.index, j.config_index))
