@@ -20,7 +20,7 @@ from pacman.game import needs_heading
 from pacman.state import GameState
 
 __all__ = ["GhostAgent", "RandomGhost", "DirectionalGhost", "ArcadeGhost", "ChaserGhost", "AmbusherGhost",
-           "FlankerGhost", "ShyGhost", "PERSONALITIES", "sample", "GHOST_KINDS", "make_ghosts",
+           "FlankerGhost", "ShyGhost", "ARCADE_LINEUP", "PERSONALITIES", "sample", "GHOST_KINDS", "make_ghosts",
            "model_reads_heading", "cell_rule", "rule_ghost"]
 
 
@@ -183,10 +183,14 @@ def _shares(legal: tuple[Action, ...], best: list[Action], best_prob: float) -> 
 
 #: The order the arcade's ghosts break ties in when two moves are as near their target: up, left, down, right.
 ARCADE_TIE_ORDER = (Action.NORTH, Action.WEST, Action.SOUTH, Action.EAST)
-#: Each personality's target cell, in the order `--ghosts arcade` gives them to ghosts 1, 2, 3, 4 (then again):
-#: "chaser" Pacman's cell; "ambusher" four cells ahead of Pacman's heading; "flanker" the cell twice as far from
-#: ghost 1 as the cell two ahead of Pacman; "shy" Pacman's cell while farther than `SHY_DISTANCE`, else its corner.
-PERSONALITIES = ("chaser", "ambusher", "flanker", "shy")
+#: The arcade's four personalities, in the order `--ghosts arcade` gives them to ghosts 1, 2, 3, 4 (then again),
+#: each by its target cell: "chaser" Pacman's cell; "ambusher" four cells ahead of Pacman's heading; "flanker"
+#: the cell twice as far from ghost 1 as the cell two ahead of Pacman; "shy" Pacman's cell while farther than
+#: `SHY_DISTANCE`, else its corner.
+ARCADE_LINEUP = ("chaser", "ambusher", "flanker", "shy")
+#: Every personality `ArcadeGhost.target` knows: the arcade's four, then any added since (a kind of its own, not
+#: in `--ghosts arcade`'s lineup). The compiled core numbers them in this order (agents/core/ghosts.c).
+PERSONALITIES = (*ARCADE_LINEUP,)
 #: Cells ahead of Pacman's heading that the ambusher aims at, and that the flanker pivots on.
 AMBUSH_CELLS, FLANK_CELLS = 4, 2
 #: The shy ghost chases while farther from Pacman than this (straight-line distance), else heads for its corner.
@@ -205,11 +209,11 @@ class ArcadeGhost(_Ghost):
     distance (ties go up, left, down, right: `ARCADE_TIE_ORDER`); else a legal move uniformly at random, so
     the aimed move gets ``prob_attack + (1 - prob_attack) / n`` of n legal moves. A scared ghost flees from
     Pacman as `DirectionalGhost` does, with `prob_scared_flee`. `personality` names the target
-    (`PERSONALITIES`); None gives ghost i the (i - 1) % 4-th, as ``--ghosts arcade`` does. The ambusher and
-    the flanker read Pacman's heading, so a game with them keeps it in its states (`reads_heading`); before
-    Pacman's first step they aim at his cell (the ambusher) or pivot on it (the flanker). There is no
-    scatter phase: a schedule by time would have to be part of the state in every engine (see
-    docs/architecture.md).
+    (`PERSONALITIES`); None gives ghost i the (i - 1) % 4-th of `ARCADE_LINEUP`, as ``--ghosts arcade``
+    does. The ambusher and the flanker read Pacman's heading, so a game with them keeps it in its states
+    (`reads_heading`); before Pacman's first step they aim at his cell (the ambusher) or pivot on it (the
+    flanker). There is no scatter phase: a schedule by time would have to be part of the state in every
+    engine (see docs/architecture.md).
 
     >>> from pacman import GameState, load_layout
     >>> state = GameState.initial(load_layout("small"), heading=True)
@@ -225,7 +229,7 @@ class ArcadeGhost(_Ghost):
     def __init__(self, index: int, prob_attack: float = 0.8, prob_scared_flee: float = 0.8) -> None:
         super().__init__(index)
         self.prob_attack, self.prob_scared_flee = _probabilities(self, prob_attack, prob_scared_flee)
-        self.personality = self.fixed_personality or PERSONALITIES[(index - 1) % len(PERSONALITIES)]
+        self.personality = self.fixed_personality or ARCADE_LINEUP[(index - 1) % len(ARCADE_LINEUP)]
 
     def core_form(self) -> CoreGhost:
         """The compiled core plays it with its arcade kernel (agents/core/ghosts.c): the target and the aimed move
@@ -350,7 +354,7 @@ def model_reads_heading(model: str | Sequence[Any] | None) -> bool:
     """Whether the ghosts a Pacman agent models (`model`: a kind of GHOST_KINDS, a list of ghost agents, or None
     for the game's own) read Pacman's heading, so that the game must keep it (`pacman.game.needs_heading`)."""
     if isinstance(model, str):
-        return needs_heading(make_ghosts(model, len(PERSONALITIES)))
+        return needs_heading(make_ghosts(model, len(ARCADE_LINEUP)))
     return needs_heading(model or ())
 
 

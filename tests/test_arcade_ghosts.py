@@ -20,7 +20,8 @@ from pacman import AgentSpecError, GameState, run_game
 from pacman.actions import Action
 from pacman.agents import ExpectimaxAgent, make_ghosts
 from pacman.agents.compiled import core_ghost_kinds, core_obstacle, core_state, core_status
-from pacman.agents.ghosts import (AMBUSH_CELLS, ARCADE_TIE_ORDER, FLANK_CELLS, GHOST_KINDS, PERSONALITIES,
+from pacman.agents.ghosts import (AMBUSH_CELLS, ARCADE_LINEUP, ARCADE_TIE_ORDER, FLANK_CELLS, GHOST_KINDS,
+                                  PERSONALITIES,
                                   SHY_CORNER, SHY_DISTANCE, AmbusherGhost,
                                   ArcadeGhost, ChaserGhost, DirectionalGhost, FlankerGhost, ShyGhost,
                                   model_reads_heading)
@@ -110,7 +111,7 @@ def test_the_game_keeps_the_heading_when_any_agent_reads_it():
 def test_each_personality_aims_at_its_cell():
     layout = _room()
     start = GameState.initial(layout, heading=True)
-    assert [ArcadeGhost(i).personality for i in range(1, 9)] == list(PERSONALITIES) * 2
+    assert [ArcadeGhost(i).personality for i in range(1, 9)] == list(ARCADE_LINEUP) * 2
     assert start.pacman_position == (2, 2) and start.agent_position(1) == (8, 9)
     # Before his first step the heading is none: the ambusher aims at his cell, the flanker pivots on it.
     assert ArcadeGhost(2).target(start) == (2, 2)
@@ -287,7 +288,7 @@ def test_every_personality_is_a_registered_kind_of_its_own():
     for name, cls in (("arcade", ArcadeGhost), ("chaser", ChaserGhost), ("ambusher", AmbusherGhost),
                       ("flanker", FlankerGhost), ("shy", ShyGhost)):
         assert GHOST_KINDS[name] is cls
-        assert {g.personality for g in make_ghosts(name, 4)} == (set(PERSONALITIES) if name == "arcade" else {name})
+        assert {g.personality for g in make_ghosts(name, 4)} == (set(ARCADE_LINEUP) if name == "arcade" else {name})
 
 
 def test_the_environments_play_them_with_the_heading():

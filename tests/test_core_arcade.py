@@ -25,7 +25,7 @@ from pacman.agents import ExpectimaxAgent
 from pacman.agents.compiled import CompiledSearcher, core_games, core_state, core_status, game_state
 from pacman.agents.evaluation import score_evaluation
 from pacman.agents.expectimax import PacmanGame
-from pacman.agents.ghosts import ARCADE_TIE_ORDER, GHOST_KINDS, ArcadeGhost, make_ghosts
+from pacman.agents.ghosts import ARCADE_TIE_ORDER, GHOST_KINDS, ArcadeGhost, make_ghosts, model_reads_heading
 
 USABLE, WHY = core_status()
 pytestmark = pytest.mark.skipif(not USABLE, reason=f"the compiled core is not in use here: {WHY}")
@@ -369,7 +369,7 @@ def test_the_state_observation_carries_the_heading_in_games_that_keep_it(kind):
     python = PacmanEnv("capsules", ghosts=kind, max_moves=60, observation="state", engine="python")
     assert compiled.engine == "compiled"
     keeps = compiled.start.pacman_heading is not None
-    assert keeps == (kind in ("arcade", "ambusher", "flanker"))
+    assert keeps == model_reads_heading(kind)
     assert compiled.observation_space.shape == (len(state_fields(compiled.num_ghosts, heading=keeps)),)
     check_env(PacmanEnv("capsules", ghosts=kind, max_moves=60, observation="state"), skip_render_check=True)
     rng = np.random.default_rng(len(kind))

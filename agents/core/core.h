@@ -99,13 +99,6 @@
 #define GHOST_ARCADE 2
 #define GHOST_KERNELS 3
 #define GHOST_KERNEL_NAMES "uniform", "directional", "arcade"
-/* The arcade's personalities (pacman.agents.ghosts.PERSONALITIES) by number: what an arcade ghost aims at. */
-#define AIM_CHASER 0
-#define AIM_AMBUSHER 1
-#define AIM_FLANKER 2
-#define AIM_SHY 3
-#define AIMS 4
-#define AIM_NAMES "chaser", "ambusher", "flanker", "shy"
 #define STOP_NONE 0
 #define STOP_TIME 1
 #define STOP_ERROR 2
@@ -252,7 +245,8 @@ typedef struct {
     int horizon;                       /* far ghosts: the evaluation ignores hunters beyond this; -1: never skip */
     int score_free;                    /* the table keys a state without its score and keeps values less it */
     double slack;                      /* Star1's widening of a window, pacman.agents.search._SLACK */
-    /* the chance model: kernel[i] is ghost i's (GHOST_*); aim[i] an arcade ghost's personality (AIM_*) */
+    /* the chance model: kernel[i] is ghost i's (GHOST_*); aim[i] an arcade ghost's personality (its number in
+       arcade_aim_names, ghosts.c) */
     unsigned char *kernel, *aim;
     /* probability[((i * 2 + scared) * 5 + legal count) * MASKS + best mask][j], for the directional and arcade
        kernels */
@@ -559,6 +553,11 @@ CORE_INTERNAL int successors(const Searcher *se, const uint64_t *s, int agent, u
 
 /* ghosts.c */
 CORE_INTERNAL void chance_probabilities(const Searcher *se, const uint64_t *s, int agent, int count, double *p);
+/* the arcade's personalities by number (pacman.agents.ghosts.PERSONALITIES): their names, how many, and whether
+   one's target reads Pacman's heading; all defined in ghosts.c beside the targets, so that a new one is added there */
+CORE_INTERNAL extern const char *const arcade_aim_names[];
+CORE_INTERNAL extern const int arcade_aims;
+CORE_INTERNAL int arcade_reads_heading(int aim);
 
 /* evaluation.c */
 CORE_INTERNAL int nearest(const Searcher *se, int here, const uint64_t *mask, int count);

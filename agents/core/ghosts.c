@@ -6,6 +6,23 @@
 
 #include "core.h"
 
+/* The arcade's personalities by number: the number a Searcher is given for an arcade ghost (`aims`), its name
+   (module.c publishes the names as _core.ARCADE_PERSONALITIES, which the Python side looks them up in). A new
+   personality is a number here, its name, and its case in arcade_target (and in arcade_reads_heading if its
+   target reads Pacman's heading). */
+enum { AIM_CHASER, AIM_AMBUSHER, AIM_FLANKER, AIM_SHY, AIMS };
+const char *const arcade_aim_names[AIMS] = {
+    [AIM_CHASER] = "chaser", [AIM_AMBUSHER] = "ambusher", [AIM_FLANKER] = "flanker", [AIM_SHY] = "shy",
+};
+const int arcade_aims = AIMS;
+
+/* Whether personality `aim`'s target reads Pacman's heading: every state a searcher with one sees must keep it. */
+int
+arcade_reads_heading(int aim)
+{
+    return aim == AIM_AMBUSHER || aim == AIM_FLANKER;
+}
+
 /* ArcadeGhost.target: the doubled-grid cell arcade ghost i aims at in `s` (not scared), into *tx, *ty. */
 static void
 arcade_target(const Searcher *se, const uint64_t *s, int i, int x, int y, int *tx, int *ty)

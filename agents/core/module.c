@@ -65,6 +65,38 @@ static struct PyModuleDef core_module = {
     .m_size = -1,
 };
 
+/* The kernels' names, numbered as core.h numbers them; the build fails if a list and its count disagree. */
+static const char *const evaluation_kernel_names[] = {EVAL_KERNEL_NAMES};
+static const char *const ghost_kernel_names[] = {GHOST_KERNEL_NAMES};
+typedef char evaluation_kernel_names_match[sizeof evaluation_kernel_names / sizeof *evaluation_kernel_names
+                                           == EVAL_KERNELS ? 1 : -1];
+typedef char ghost_kernel_names_match[sizeof ghost_kernel_names / sizeof *ghost_kernel_names
+                                      == GHOST_KERNELS ? 1 : -1];
+
+/* module.NAME = the tuple of the `count` strings `names`; -1 (an exception set) if one is missing or it fails. */
+static int
+add_names(PyObject *module, const char *name, const char *const *names, int count)
+{
+    PyObject *tuple = PyTuple_New(count);
+    if (tuple == NULL)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        PyObject *item = names[i] == NULL
+            ? PyErr_Format(PyExc_SystemError, "pacman.agents._core.%s: number %d of %d has no name", name, i, count)
+            : PyUnicode_FromString(names[i]);
+        if (item == NULL) {
+            Py_DECREF(tuple);
+            return -1;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    if (PyModule_AddObject(module, name, tuple) < 0) {
+        Py_DECREF(tuple);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC
 PyInit__core(void)
 {
@@ -95,22 +127,10 @@ PyInit__core(void)
     }
     /* What this build computes, by the names the Python declarations use (pacman.agents.declarations): the
        registry asks these, so a kernel declared in Python but missing here is refused, never approximated. */
-    PyObject *evaluations = Py_BuildValue("(ss)", EVAL_KERNEL_NAMES);
-    if (evaluations == NULL || PyModule_AddObject(module, "EVALUATION_KERNELS", evaluations) < 0) {
-        Py_XDECREF(evaluations);
-        Py_DECREF(module);
-        return NULL;
-    }
-    PyObject *ghosts = Py_BuildValue("(sss)", GHOST_KERNEL_NAMES);
-    if (ghosts == NULL || PyModule_AddObject(module, "GHOST_KERNELS", ghosts) < 0) {
-        Py_XDECREF(ghosts);
-        Py_DECREF(module);
-        return NULL;
-    }
-    /* the arcade kernel's personalities, by the names of pacman.agents.ghosts.PERSONALITIES, numbered as `aims` */
-    PyObject *aims = Py_BuildValue("(ssss)", AIM_NAMES);
-    if (aims == NULL || PyModule_AddObject(module, "ARCADE_PERSONALITIES", aims) < 0) {
-        Py_XDECREF(aims);
+    if (add_names(module, "EVALUATION_KERNELS", evaluation_kernel_names, EVAL_KERNELS) < 0
+        || add_names(module, "GHOST_KERNELS", ghost_kernel_names, GHOST_KERNELS) < 0
+        /* the arcade kernel's personalities (ghosts.c), by the names of pacman.agents.ghosts.PERSONALITIES */
+        || add_names(module, "ARCADE_PERSONALITIES", arcade_aim_names, arcade_aims) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -170,12 +170,12 @@ searcher_kernels(Searcher *se, int ghosts, PyObject *kernels, PyObject *aims, Py
         long aim = a == NULL ? -1 : PyLong_AsLong(PySequence_Fast_GET_ITEM(a, i));
         if (aim == -1 && PyErr_Occurred())
             goto done;
-        if (aim < 0 || aim >= AIMS) {
+        if (aim < 0 || aim >= arcade_aims) {
             PyErr_Format(PyExc_ValueError, "Searcher: arcade ghost %d has no known aim (%ld)", i + 1, aim);
             goto done;
         }
         se->aim[i] = (unsigned char)aim;
-        if (aim == AIM_AMBUSHER || aim == AIM_FLANKER)
+        if (arcade_reads_heading((int)aim))
             se->reads_heading = 1;
     }
     if (any_arcade) {
@@ -329,9 +329,9 @@ searcher_init(Searcher *se, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         return -1;
     }
-    /* kernels: one kernel number (GHOST_*) per ghost; aims: an arcade ghost's personality number (AIM_*), any
-       other's ignored; arcade: (tie order as four direction numbers, ambush cells, flank cells, shy distance,
-       shy corner x, y), the numbers of pacman.agents.ghosts; probabilities: per ghost, a dict
+    /* kernels: one kernel number (GHOST_*) per ghost; aims: an arcade ghost's personality number (its place in
+       arcade_aim_names), any other's ignored; arcade: (tie order as four direction numbers, ambush cells, flank
+       cells, shy distance, shy corner x, y), the numbers of pacman.agents.ghosts; probabilities: per ghost, a dict
        {(scared, legal count, best mask): (p0, ...)} for the table kernels */
     if (searcher_kernels(se, ghosts, kernels, aims, arcade) < 0)
         return -1;
