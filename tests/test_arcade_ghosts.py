@@ -388,3 +388,17 @@ def test_the_guides_commands_run_in_a_fresh_folder(tmp_path):
     assert outputs[0].startswith("game 1: ")
     assert [line.split()[0] for line in outputs[1].splitlines()[1:4]] == ["arcade", "directional", "random"]
     assert "threeway with 1 ambusher ghost: optimal probability of winning" in outputs[2]
+
+
+def test_the_solve_guide_names_the_kinds_that_keep_the_heading_in_its_states():
+    text = (GUIDE.parent / "solve.md").read_text(encoding="utf-8")
+    named = re.search(r"Against a kind that aims ahead of\s+Pacman\s+\((.*?)\)", text, re.S).group(1)
+    alone = re.findall(r"`(\w+)`(?! with)", named)
+    in_pairs = re.findall(r"`(\w+)` with two ghosts or more", named)
+    reads = {n: {kind for kind in GHOST_KINDS if model_reads_heading(make_ghosts(kind, n))} for n in (1, 2)}
+    assert set(alone) == reads[1]
+    assert set(in_pairs) == reads[2] - reads[1]
+    from pacman.agents.solver import solve
+
+    corridor = load_layout("corridor")  # "the same maze has more states"
+    assert all(solve(corridor, kind).nodes > solve(corridor, "random").nodes for kind in alone)
