@@ -234,6 +234,37 @@ def test_a_stopped_class_resumes_and_ends_as_an_uninterrupted_one(tmp_path):
     assert _gradebook(tmp_path / "resumed.csv") == _gradebook(tmp_path / "whole.csv")
 
 
+def test_a_stop_between_a_record_and_its_progress_says_what_the_file_holds(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after a record is written and before the progress line hears of it: the stop line counts the
+    file's records, the number --resume will find (no timing: the grading is a stand-in that stops there)."""
+    from pacman.cli import main
+    from pacman.grading import classroom, reaper
+    from pacman.grading.gradebook import StudentRecord
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _files(folder, {f"s{n}": "correct" for n in range(4)})
+
+    def stops_after_a_write(setup, todo, out, *, jobs, truncate, dask=None, done=None):
+        sink = classroom.RecordsFile(out, truncate)
+        try:
+            for number, submission in enumerate(todo[:3]):
+                sink.write(StudentRecord.from_error(submission.student, "stand-in"))
+                if number < 2:
+                    done(StudentRecord.from_error(submission.student, "stand-in"))
+        finally:
+            sink.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(classroom, "grade_class", stops_after_a_write)
+    monkeypatch.setattr(reaper, "become_subreaper", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    status = main(["grade", "expectimax", "class", *QUESTION, "--jobs", "1", "--out", "part.jsonl"])
+    assert status == 130
+    assert (tmp_path / "part.jsonl").read_text().count("\n") == 3
+    assert "3 of 4 students are in part.jsonl; --resume grades the rest" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("args, message", [
     (["missing"], "missing"),
     (["class", "--gradescope", "r.json"], "--gradescope is for one submission, not a class"),

@@ -91,7 +91,7 @@ def refuse_class_flags(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade every student of the folder ``args.submission`` on ``args.assignment``; the exit status."""
-    from pacman.grading.classroom import ClassError, class_setup, grade_class, read_finished
+    from pacman.grading.classroom import ClassError, class_setup, grade_class, read_finished, records_kept
     from pacman.grading.reaper import become_subreaper
     from pacman.grading.roster import read_roster
 
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         if shown is not None:
             shown.close()
-        kept = len(finished) + (shown.graded if shown is not None else 0)
+        kept = records_kept(out)
         print(f"pacman-ai: {kept} of {len(roster.submissions)} students are in {out}; --resume grades the rest",
               file=sys.stderr)
         return report_stop(exc, [])

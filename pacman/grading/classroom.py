@@ -203,6 +203,19 @@ def _cut_unfinished_line(path: str) -> None:
           f"stopped while writing it; that student is graded again", file=sys.stderr)
 
 
+def records_kept(path: str) -> int:
+    """How many whole records (lines with their newline) `path` holds; 0 when it is absent.
+
+    A stopped run says this number, not what its progress line counted: Ctrl-C
+    can land after a record is written and before the progress line hears of it.
+    """
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
 class RecordsFile:
     """The append-only records file: one whole JSON line per student, flushed and synced as each ends."""
 
