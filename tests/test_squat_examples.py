@@ -40,13 +40,20 @@ def test_each_maze_is_seven_rows_three_ghosts_capsules_and_small(maze):
     assert AUTO.on(layout, near=True) == AUTO.on(layout)
 
 
-def test_the_page_names_each_maze_and_its_commands():
+def test_the_page_names_each_maze_and_its_commands(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    from strength_table import REFERENCE_NODES
+
     section = _section()
     for maze in MAZES:
         assert maze.name in section
     assert "pacman-ai batch --layout examples/layouts/squat-N.lay --games 400 --seed 100\n" in section
-    assert ("pacman-ai batch --layout examples/layouts/squat-N.lay --ghosts directional --games 100 --seed 100 "
-            "--max-moves 500\n") in section
+    directional = "pacman-ai batch --layout examples/layouts/squat-N.lay --ghosts directional"
+    assert f"{directional} --games 100 --seed 100 --max-moves 500\n" in section
+    assert f"{directional} --games 40 --seed 100 --max-moves 500\n" in section
+    # the reference player is the kinds table's: REFERENCE_NODES nodes a move
+    assert (f"{directional} --games 40 --seed 100 --max-moves 500 --agent-args node_limit={REFERENCE_NODES}\n"
+            in section)
     wins = [int(n) for n in re.search(r"default wins (\d+), (\d+) and (\d+) of 400", " ".join(section.split())).groups()]
     shares = re.search(r"\(([\d.]+)%, ([\d.]+)% and ([\d.]+)%\)", section).groups()
     assert [float(share) for share in shares] == [100 * n / 400 for n in wins]
