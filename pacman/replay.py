@@ -164,6 +164,9 @@ class ReplayWriter:
         self._turns = 0
         self._searched = 0
         self._problem: str | None = None
+        # The first use of the temporary folder writes a probe file there and removes it; a stop signal between
+        # the two left it behind. Done here, before the game starts, no Ctrl-C during the game can land there.
+        tempfile.gettempdir()
 
     def start(self, state: GameState) -> None:
         self.close()

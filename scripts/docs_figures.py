@@ -973,12 +973,14 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                              f'--seed 0 --max-moves 500{extra}' for kind in ('directional', 'arcade')
                              for games, extra in ((100, ''), (10, ' --agent-args node_limit=1000000')))),
     Figure('squat-mazes', 'docs/guide/strength.md', kind='recorded',
-           command='; '.join(f'pacman-ai batch --layout examples/layouts/squat-{n}.lay{extra}' for n in (1, 2, 3)
+           command='; '.join(f'pacman-ai batch --layout examples/layouts/squat-{n}.lay{extra}' for n in (1, 2, 3, 4)
                              for extra in (' --games 400 --seed 100',
                                            ' --ghosts directional --games 100 --seed 100 --max-moves 500',
                                            ' --ghosts directional --games 40 --seed 100 --max-moves 500',
                                            ' --ghosts directional --games 40 --seed 100 --max-moves 500 '
-                                           '--agent-args node_limit=1000000'))),
+                                           '--agent-args node_limit=1000000'))
+           + '; pacman-ai batch --layout examples/layouts/squat-4.lay --games 40 --seed 100 '
+             '--agent-args node_limit=1000000'),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout tricky --games 10000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',

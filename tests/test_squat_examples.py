@@ -18,7 +18,7 @@ from pacman.agents.small_mazes import SMALL_MAZE_CELLS, is_small_maze
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "guide" / "strength.md"
-MAZES = [Path("examples") / "layouts" / f"squat-{n}.lay" for n in (1, 2, 3)]
+MAZES = [Path("examples") / "layouts" / f"squat-{n}.lay" for n in (1, 2, 3, 4)]
 
 
 def _section() -> str:
@@ -45,8 +45,10 @@ def test_the_page_names_each_maze_and_its_commands(monkeypatch):
     from strength_table import REFERENCE_NODES
 
     section = _section()
-    for maze in MAZES:
-        assert maze.name in section
+    # the page names the first and the last; every squat maze shipped is one of them
+    assert f"`{MAZES[0].as_posix()}` to `{MAZES[-1].name}`" in section
+    assert sorted(path.name for path in (ROOT / "examples" / "layouts").glob("squat-*.lay")) == [
+        maze.name for maze in MAZES]
     assert "pacman-ai batch --layout examples/layouts/squat-N.lay --games 400 --seed 100\n" in section
     directional = "pacman-ai batch --layout examples/layouts/squat-N.lay --ghosts directional"
     assert f"{directional} --games 100 --seed 100 --max-moves 500\n" in section
@@ -54,8 +56,9 @@ def test_the_page_names_each_maze_and_its_commands(monkeypatch):
     # the reference player is the kinds table's: REFERENCE_NODES nodes a move
     assert (f"{directional} --games 40 --seed 100 --max-moves 500 --agent-args node_limit={REFERENCE_NODES}\n"
             in section)
-    wins = [int(n) for n in re.search(r"default wins (\d+), (\d+) and (\d+) of 400", " ".join(section.split())).groups()]
-    shares = re.search(r"\(([\d.]+)%, ([\d.]+)% and ([\d.]+)%\)", section).groups()
+    text = " ".join(section.split())
+    wins = [int(n) for n in re.search(r"default wins (\d+), (\d+), (\d+) and (\d+) of 400", text).groups()]
+    shares = re.search(r"\(([\d.]+)%, ([\d.]+)%, ([\d.]+)% and ([\d.]+)%\)", text).groups()
     assert [float(share) for share in shares] == [100 * n / 400 for n in wins]
 
 
