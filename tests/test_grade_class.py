@@ -265,6 +265,34 @@ def test_a_stop_between_a_record_and_its_progress_says_what_the_file_holds(tmp_p
     assert "3 of 4 students are in part.jsonl; --resume grades the rest" in capsys.readouterr().err
 
 
+def test_a_stop_when_the_records_file_cannot_be_read_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """Ctrl-C, and --out is no longer a file that can be read: the stop line says it cannot count, no traceback."""
+    from pacman.cli import main
+    from pacman.grading import classroom, reaper
+    from pacman.grading.gradebook import StudentRecord
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _files(folder, {f"s{n}": "correct" for n in range(2)})
+
+    def stops_after_its_file_is_replaced(setup, todo, out, *, jobs, truncate, dask=None, done=None):
+        sink = classroom.RecordsFile(out, truncate)
+        sink.write(StudentRecord.from_error(todo[0].student, "stand-in"))
+        sink.close()
+        os.remove(out)
+        os.mkdir(out)  # reading a folder fails whoever runs the tests, root included
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(classroom, "grade_class", stops_after_its_file_is_replaced)
+    monkeypatch.setattr(reaper, "become_subreaper", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    status = main(["grade", "expectimax", "class", *QUESTION, "--jobs", "1", "--out", "part.jsonl"])
+    assert status == 130
+    err = capsys.readouterr().err
+    assert "cannot count the students in part.jsonl (Is a directory); --resume grades the rest" in err
+    assert "Traceback" not in err
+
+
 @pytest.mark.parametrize("args, message", [
     (["missing"], "missing"),
     (["class", "--gradescope", "r.json"], "--gradescope is for one submission, not a class"),

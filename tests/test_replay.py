@@ -242,3 +242,17 @@ def test_a_remembered_move_is_saved_as_cached_and_read_back_as_a_user_saves_it(t
     replay = load_replay(tmp_path / "g.json")
     assert [m.cached for m in replay.search] == [bool(e.get("cached")) for e in entries]
     assert [m.to_json() for m in replay.search] == entries  # read back, written again: the same entries
+
+
+def test_a_replay_writer_finds_the_temporary_folder_before_its_game_starts(tmp_path, monkeypatch):
+    """The first use of the temporary folder writes a probe file and removes it; a stop signal between the two
+    left the file behind. The writer makes that first use when it is built, before a game can be stopped."""
+    import tempfile
+
+    from pacman.replay import ReplayWriter
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    ReplayWriter()
+    assert tempfile.tempdir == str(tmp_path)
+    assert list(tmp_path.iterdir()) == []

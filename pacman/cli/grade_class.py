@@ -136,8 +136,12 @@ def run(args: argparse.Namespace) -> int:
         if shown is not None:
             shown.close()
         kept = records_kept(out)
-        print(f"pacman-ai: {kept} of {len(roster.submissions)} students are in {out}; --resume grades the rest",
-              file=sys.stderr)
+        if isinstance(kept, str):
+            print(f"pacman-ai: cannot count the students in {out} ({kept}); --resume grades the rest",
+                  file=sys.stderr)
+        else:
+            print(f"pacman-ai: {kept} of {len(roster.submissions)} students are in {out}; "
+                  "--resume grades the rest", file=sys.stderr)
         return report_stop(exc, [])
     except ClassError:
         if shown is not None:

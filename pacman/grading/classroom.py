@@ -203,17 +203,20 @@ def _cut_unfinished_line(path: str) -> None:
           f"stopped while writing it; that student is graded again", file=sys.stderr)
 
 
-def records_kept(path: str) -> int:
+def records_kept(path: str) -> int | str:
     """How many whole records (lines with their newline) `path` holds; 0 when it is absent.
 
     A stopped run says this number, not what its progress line counted: Ctrl-C
     can land after a record is written and before the progress line hears of it.
+    When the file cannot be read, the reason, in a few words, instead of a number.
     """
     try:
         with open(path, "rb") as handle:
             return handle.read().count(b"\n")
     except FileNotFoundError:
         return 0
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 class RecordsFile:
