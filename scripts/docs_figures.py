@@ -981,6 +981,12 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                                            '--agent-args node_limit=1000000'))
            + '; pacman-ai batch --layout examples/layouts/squat-4.lay --games 40 --seed 100 '
              '--agent-args node_limit=1000000'),
+    Figure('reference-games', 'docs/guide/strength.md', kind='recorded',
+           command='; '.join(f'pacman-ai batch --layout {layout} --ghosts directional --games {games} --seed 100 '
+                             f'--max-moves {moves}{extra}'
+                             for layout, games, moves in (('small', 60, 500), ('tricky', 40, 500), ('large', 20, 2000),
+                                                          ('examples/layouts/squat-4.lay', 20, 500))
+                             for extra in ('', ' --agent-args node_limit=1000000'))),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout tricky --games 10000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',

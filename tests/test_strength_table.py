@@ -142,3 +142,27 @@ def test_reference_games_are_refused_without_the_kinds_table(tmp_path):
     done = script(tmp_path, "run", "--reference-games", "5", "--layouts", "coinflip")
     assert done.returncode == 2 and "--reference-games: only with --kinds" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_reference_on_more_games_is_the_kinds_tables_reference_on_the_commands_shown(monkeypatch):
+    """docs/guide/strength.md, "The reference on more games": its reference is `REFERENCE_NODES` nodes a move, as
+    in the kinds table; each row's games are the figure's command's, and no count exceeds its games."""
+    import re
+
+    root = SCRIPT.parent.parent
+    monkeypatch.syspath_prepend(str(root / "scripts"))
+    from docs_figures import FIGURES
+    from strength_table import REFERENCE_NODES
+
+    text = (root / "docs" / "guide" / "strength.md").read_text()
+    section = re.search(r"<!-- figure reference-games -->(.*?)<!-- /figure reference-games -->", text, re.S).group(1)
+    assert f"--agent-args node_limit={REFERENCE_NODES}\n" in section
+    rows = re.findall(r"^\| (\S+) \| (\d+) \| (\d+) \| (\d+) \|$", section, re.M)
+    assert len(rows) == 4
+    commands = next(f for f in FIGURES if f.name == "reference-games").commands()
+    for layout, games, default, reference in rows:
+        assert int(default) <= int(games) and int(reference) <= int(games)
+        mine = [c for c in commands if f"--layout {layout} " in c]
+        assert len(mine) == 2 and all(f"--games {games} " in c for c in mine)
+        assert sum(c.endswith(f"node_limit={REFERENCE_NODES}") for c in mine) == 1
+        assert (layout == "large") == all("--max-moves 2000" in c for c in mine)
