@@ -234,16 +234,26 @@ def test_a_stopped_class_resumes_and_ends_as_an_uninterrupted_one(tmp_path):
     assert _gradebook(tmp_path / "resumed.csv") == _gradebook(tmp_path / "whole.csv")
 
 
-def test_a_stop_between_a_record_and_its_progress_says_what_the_file_holds(tmp_path, monkeypatch, capsys):
-    """Ctrl-C after a record is written and before the progress line hears of it: the stop line counts the
-    file's records, the number --resume will find (no timing: the grading is a stand-in that stops there)."""
+def _stopped_class(tmp_path, monkeypatch, students, stand_in):
+    """`grade expectimax class --out part.jsonl` on `students` correct files, graded by `stand_in` in place of
+    `grade_class` (which ends by raising KeyboardInterrupt): the command's exit status."""
     from pacman.cli import main
     from pacman.grading import classroom, reaper
-    from pacman.grading.gradebook import StudentRecord
 
     folder = tmp_path / "class"
     folder.mkdir()
-    _files(folder, {f"s{n}": "correct" for n in range(4)})
+    _files(folder, {f"s{n}": "correct" for n in range(students)})
+    monkeypatch.setattr(classroom, "grade_class", stand_in)
+    monkeypatch.setattr(reaper, "become_subreaper", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    return main(["grade", "expectimax", "class", *QUESTION, "--jobs", "1", "--out", "part.jsonl"])
+
+
+def test_a_stop_between_a_record_and_its_progress_says_what_the_file_holds(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after a record is written and before the progress line hears of it: the stop line counts the
+    file's records, the number --resume will find (no timing: the grading is a stand-in that stops there)."""
+    from pacman.grading import classroom
+    from pacman.grading.gradebook import StudentRecord
 
     def stops_after_a_write(setup, todo, out, *, jobs, truncate, dask=None, done=None):
         sink = classroom.RecordsFile(out, truncate)
@@ -256,24 +266,15 @@ def test_a_stop_between_a_record_and_its_progress_says_what_the_file_holds(tmp_p
             sink.close()
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(classroom, "grade_class", stops_after_a_write)
-    monkeypatch.setattr(reaper, "become_subreaper", lambda: None)
-    monkeypatch.chdir(tmp_path)
-    status = main(["grade", "expectimax", "class", *QUESTION, "--jobs", "1", "--out", "part.jsonl"])
-    assert status == 130
+    assert _stopped_class(tmp_path, monkeypatch, 4, stops_after_a_write) == 130
     assert (tmp_path / "part.jsonl").read_text().count("\n") == 3
     assert "3 of 4 students are in part.jsonl; --resume grades the rest" in capsys.readouterr().err
 
 
 def test_a_stop_when_the_records_file_cannot_be_read_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     """Ctrl-C, and --out is no longer a file that can be read: the stop line says it cannot count, no traceback."""
-    from pacman.cli import main
-    from pacman.grading import classroom, reaper
+    from pacman.grading import classroom
     from pacman.grading.gradebook import StudentRecord
-
-    folder = tmp_path / "class"
-    folder.mkdir()
-    _files(folder, {f"s{n}": "correct" for n in range(2)})
 
     def stops_after_its_file_is_replaced(setup, todo, out, *, jobs, truncate, dask=None, done=None):
         sink = classroom.RecordsFile(out, truncate)
@@ -283,11 +284,7 @@ def test_a_stop_when_the_records_file_cannot_be_read_says_so_in_one_line(tmp_pat
         os.mkdir(out)  # reading a folder fails whoever runs the tests, root included
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(classroom, "grade_class", stops_after_its_file_is_replaced)
-    monkeypatch.setattr(reaper, "become_subreaper", lambda: None)
-    monkeypatch.chdir(tmp_path)
-    status = main(["grade", "expectimax", "class", *QUESTION, "--jobs", "1", "--out", "part.jsonl"])
-    assert status == 130
+    assert _stopped_class(tmp_path, monkeypatch, 2, stops_after_its_file_is_replaced) == 130
     err = capsys.readouterr().err
     assert "cannot count the students in part.jsonl (Is a directory); --resume grades the rest" in err
     assert "Traceback" not in err
