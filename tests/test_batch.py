@@ -313,3 +313,23 @@ def test_the_worker_entry_points_are_pickled_by_a_stable_module_path():
         assert pickle.loads(pickle.dumps(function)) is function
     job = GameJob(0, SMALL, 3, 7)
     assert pickle.loads(pickle.dumps(job)) == job
+
+
+def test_a_stopped_pool_has_no_manager_thread_left_for_the_exit_to_wake():
+    """stop_pool waits for the pool's manager thread: CPython 3.11 wakes such a thread at exit through a pipe the
+    thread closes as it ends, with no lock between, and a stop that exited while it ended printed an OSError."""
+    import time
+
+    from pacman.batch.pool import process_pool, stop_pool
+
+    pool = process_pool(1)
+    future = pool.submit(time.sleep, 60)
+    deadline = time.monotonic() + 60
+    while not future.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    manager = pool._executor_manager_thread
+    wakeup = pool._executor_manager_thread_wakeup
+    assert manager is not None and manager.is_alive()
+    stop_pool(pool)
+    assert not manager.is_alive()
+    assert wakeup._closed  # so the exit's wake-up call does nothing

@@ -119,9 +119,21 @@ def process_pool(workers: int) -> WorkerPool:
     return WorkerPool(workers)
 
 
+#: How long `stop_pool` waits for a stopped pool's manager thread to end (it ends as soon as its workers are
+#: killed; the wait is bounded so that a stuck thread cannot hold a stop).
+MANAGER_JOIN_SECONDS = 5.0
+
+
 def stop_pool(pool: cf.Executor) -> None:
-    """Stop a pool now: cancel queued games and kill the running ones (their results are not wanted)."""
+    """Stop a pool now: cancel queued games and kill the running ones (their results are not wanted).
+
+    Then wait (at most MANAGER_JOIN_SECONDS) for the pool's manager thread to end. At the interpreter's exit
+    CPython 3.11 wakes every such thread through a pipe the thread itself closes as it ends, without a lock
+    between the two: a stop (Ctrl-C) that exits while the thread is ending printed "OSError: [Errno 9] Bad
+    file descriptor" after the run's last line. A thread that has ended has its pipe marked closed first.
+    """
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown(wait=False) forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -129,3 +141,6 @@ def stop_pool(pool: cf.Executor) -> None:
     for process in processes:
         with contextlib.suppress(Exception):
             process.join(timeout=5)
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
