@@ -409,14 +409,14 @@ def test_a_batch_with_dots_plays_the_games_the_python_api_plays(tmp_path):
     from pacman.agents.ghosts import make_ghosts
     from pacman.game import run_game
     out = tmp_path / "dots.jsonl"
-    done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "trapped", "--games", "12",
+    done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", "trapped", "--games", "4",
                            "--seed", "0", "--max-moves", "500", "--jobs", "1", "--agent-args", "evaluation=dots",
                            "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert "evaluation=dots" in done.stdout
     games = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(games) == 12
+    assert len(games) == 4
     layout = load_layout("trapped")
     for game in games:
         assert game["agent_args"]["evaluation"] == "dots"

@@ -172,8 +172,11 @@ def test_the_core_refuses_rule_sets_that_do_not_fit():
             _core.Searcher(**{**options, "dots": form[:sets] + (broken,) + form[sets + 1:]})
 
 
-@pytest.mark.parametrize("kind", ["directional", "arcade"])
-@pytest.mark.parametrize("seed", [1_000_015, 1_000_226])
+# The policy walked whole takes a minute a case on the Python engine: it walks one there. The engines' values are
+# the same move for move (test_both_engines_value_every_move_alike_against_the_kinds).
+@pytest.mark.parametrize("kind, seed", [
+    ("directional", 1_000_015), pytest.param("directional", 1_000_226, marks=needs_core),
+    pytest.param("arcade", 1_000_015, marks=needs_core), pytest.param("arcade", 1_000_226, marks=needs_core)])
 def test_the_default_plays_the_game_out_where_it_once_waited_for_ever(kind, seed):
     """Two held-out mazes of one ghost and four dots, where the optimum wins 19% against hunters by gambling. Weighed
     by the chance alone, the default circled a loop for ever (its game never ended); priced as the game's end, the

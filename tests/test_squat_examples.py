@@ -64,12 +64,13 @@ def test_the_page_names_each_maze_and_its_commands(monkeypatch):
 
 @pytest.mark.parametrize("maze", MAZES, ids=lambda path: path.name)
 def test_the_pages_command_runs_from_a_fresh_folder(tmp_path, maze):
-    """The page's command with two games (the page's 400 take minutes): the maze loads as the command line
-    loads it, relative to the folder the user runs in, and its games are played to the end."""
+    """The page's command with two games of a small search (the page's 400 games take minutes, and the default's
+    search takes minutes a game on the Python engine): the maze loads as the command line loads it, relative to
+    the folder the user runs in, and its games are played to the end."""
     (tmp_path / maze).parent.mkdir(parents=True)
     shutil.copy(ROOT / maze, tmp_path / maze)
     done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", maze.as_posix(), "--games", "2",
-                           "--seed", "100", "--json", "--quiet"], cwd=tmp_path, capture_output=True, text=True,
+                           "--seed", "100", "--agent-args", "node_limit=2000", "--json", "--quiet"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout)
