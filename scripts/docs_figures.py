@@ -1110,6 +1110,7 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
            command='python -m pytest -m slow -s tests/test_live_web.py -k keeps_up'),
     Figure('suite-time', 'docs/guide/development.md', kind='timing',
            command='python -m pytest -q -p no:cacheprovider'),
+    Figure('ci-time', 'docs/guide/development.md', kind='timing', command='bash .ci/run'),
 )
 
 FIGURES: tuple[Figure, ...] = (
@@ -1184,7 +1185,7 @@ def command_problems(command: str, root: Path = ROOT) -> list[str]:
 
     ``pacman-ai ...`` is parsed by pacman-ai's own argument parser; ``python PATH ...``
     (after an optional ``nice -n N``) needs PATH in the repository and each ``--flag``
-    it gives among the flags PATH defines.
+    it gives among the flags PATH defines; ``bash PATH`` needs PATH in the repository.
     """
     try:
         argv = shlex.split(command)
@@ -1216,6 +1217,8 @@ def command_problems(command: str, root: Path = ROOT) -> list[str]:
     if argv[:3] == ["python", "-m", "pytest"]:
         missing = [a for a in argv[3:] if a.endswith(".py") and not (root / a).is_file()]
         return [f"`{command}`: {path} is not in the repository" for path in missing]
+    if argv[:1] == ["bash"] and len(argv) == 2:  # a script of the repository's, as CI's `bash .ci/run`
+        return [] if (root / argv[1]).is_file() else [f"`{command}`: {argv[1]} is not in the repository"]
     if len(argv) >= 2 and argv[0] == "python" and argv[1].endswith(".py"):
         script = root / argv[1]
         if not script.is_file():
@@ -1223,7 +1226,7 @@ def command_problems(command: str, root: Path = ROOT) -> list[str]:
         text = script.read_text(encoding="utf-8")
         unknown = [a.split("=")[0] for a in argv[2:] if a.startswith("--") and f'"{a.split("=")[0]}"' not in text]
         return [f"`{command}`: {argv[1]} defines no {flag}" for flag in unknown]
-    return [f"`{command}`: not a command this script can check (pacman-ai ... or python PATH.py ...)"]
+    return [f"`{command}`: not a command this script can check (pacman-ai ..., python PATH.py ... or bash PATH)"]
 
 
 #: Flags whose value is a file the command writes, not one it reads.
@@ -1282,6 +1285,8 @@ NOT_FIGURES: tuple[tuple[str, str], ...] = (
     ("docs/guide/python.md", "games take at most 16 MiB"),
     # the confidence level of the leaderboard's intervals (pacman.batch.stats), a constant
     ("docs/guide/grade.md", "with 95% intervals"),
+    # a kind of slow test named in prose (games that long), not a measurement
+    ("docs/guide/development.md", "100,000-move games"),
     # versions of Python and of libraries
     ("*", "Python 3.10"), ("*", "Python 3.11"), ("*", "Python 3.12"), ("*", ">= 1.0"), ("*", "Gymnasium 1.0"), ("*", "Python 2.7"), ("*", "PettingZoo 1."),
     # limits, defaults and constants the code sets (pacman.limits, pacman.memory, the grader's sandbox, the
