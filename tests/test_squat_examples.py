@@ -1,4 +1,4 @@
-"""examples/layouts/squat-1.lay to squat-3.lay: the short, wide mazes docs/guide/strength.md names ("Short, wide
+"""examples/layouts/squat-1.lay to squat-4.lay: the short, wide mazes docs/guide/strength.md names ("Short, wide
 mazes"). Each has the shape the page says, and the page's batch commands run on it as a user runs them."""
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def test_the_pages_command_runs_from_a_fresh_folder(tmp_path, maze):
     (tmp_path / maze).parent.mkdir(parents=True)
     shutil.copy(ROOT / maze, tmp_path / maze)
     done = subprocess.run([sys.executable, "-m", "pacman", "batch", "--layout", maze.as_posix(), "--games", "2",
-                           "--seed", "100", "--agent-args", "node_limit=2000", "--json", "--quiet"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+                           "--seed", "100", "--agent-args", "node_limit=2000", "--json", "--quiet"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout)
     assert summary["games"] == 2 and summary["num_ghosts"] == 3 and summary["complete"]
