@@ -26,6 +26,7 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import IO, Any, Iterable, Iterator, Sequence
 
 from pacman.actions import Action
@@ -86,27 +87,57 @@ class MoveSearch:
         except (AttributeError, TypeError, ValueError):  # an agent's own `last_search` of another shape
             return None
 
+    def kept(self) -> MoveSearch:
+        """This search as the file keeps it and a replay reads it back: values rounded to 1e-4, the depth and the
+        milliseconds to 1e-3. A recording shows this, so that a game's recording is the same made as it is played
+        (`pacman.view.record.FrameRecorder`) or from its file (``pacman-ai replay --record``)."""
+
+        def rounded(value: float | None, digits: int) -> float | None:
+            return value if value is None or not math.isfinite(value) else round(value, digits)
+
+        return MoveSearch(action=self.action, values={a: rounded(v, 4) for a, v in self.values.items()},
+                          depth=rounded(self.depth, 3), nodes=self.nodes, milliseconds=rounded(self.milliseconds, 3),
+                          cached=self.cached)
+
+    def as_last_search(self) -> SimpleNamespace:
+        """This search in the shape of an agent's `last_search`, where the views look for it: the depth an int
+        where it is whole, as the agents give it."""
+        depth = self.depth
+        return SimpleNamespace(action=self.action, action_values=self.values, nodes=self.nodes,
+                               milliseconds=self.milliseconds,
+                               depth=int(depth) if depth is not None and float(depth).is_integer() else depth,
+                               extra={"cached": self.cached})
+
     def to_json(self) -> dict[str, Any]:
-        """The file's form: action names, values rounded to 1e-4 ("inf"/"-inf" for infinite ones)."""
-        data: dict[str, Any] = {"action": self.action.value,
-                                "values": {a.value: _number_json(v, 4) for a, v in self.values.items()}}
-        if self.depth is not None:
-            data["depth"] = int(self.depth) if float(self.depth).is_integer() else round(self.depth, 3)
-        if self.nodes is not None:
-            data["nodes"] = self.nodes
-        if self.milliseconds is not None:
-            data["ms"] = round(self.milliseconds, 3)
-        if self.cached:
+        """The file's form (`kept`): action names, values rounded to 1e-4 ("inf"/"-inf" for infinite ones)."""
+        kept = self.kept()
+        data: dict[str, Any] = {"action": kept.action.value,
+                                "values": {a.value: _number_json(v) for a, v in kept.values.items()}}
+        if kept.depth is not None:
+            data["depth"] = int(kept.depth) if float(kept.depth).is_integer() else kept.depth
+        if kept.nodes is not None:
+            data["nodes"] = kept.nodes
+        if kept.milliseconds is not None:
+            data["ms"] = kept.milliseconds
+        if kept.cached:
             data["cached"] = True
         return data
 
 
-def _number_json(value: float, digits: int) -> float | str:
+def _number_json(value: float) -> float | str:
     if math.isfinite(value):
-        return round(value, digits)
+        return value
     if math.isnan(value):
         raise ValueError("a search value is NaN")
     return "inf" if value > 0 else "-inf"
+
+
+def kept_search(agent: Any) -> Any:
+    """`agent`'s `last_search` as a replay file keeps it (`MoveSearch.kept`), for a recording to show; the agent's
+    own when it is not of a search's shape, None when it has none."""
+    last = getattr(agent, "last_search", None)
+    found = MoveSearch.from_search(last)
+    return last if found is None else found.kept().as_last_search()
 
 
 class SearchLog:

@@ -191,3 +191,50 @@ def test_a_stopped_recording_of_a_replay_leaves_nothing_behind_and_says_so(tmp_p
     assert lines == [f"pacman-ai: {words}; {unwritten} not written"]
     assert _listing(folder) == listing  # no temporary file, no half-written output, the old ones as they were
     assert {name: _listing(folder / name) for name in folders} == folders
+
+
+#: An agent whose every decision took 12.04951 ms and values 0.04951: shown as they are, "12.0 ms" and "0.0";
+#: as the file keeps them (12.05 and 0.0495), "12.1 ms" and "0.0". The recording shows what the file keeps.
+_EDGE_AGENT = '''
+from types import SimpleNamespace
+
+
+class Edge:
+    def __init__(self, evaluation=None):
+        self.evaluation_name = "better"  # the panel's line about the agent, as a replay writes it
+        self.last_search = None
+
+    def get_action(self, state):
+        actions = state.legal_actions(0)
+        action = actions[0]
+        self.last_search = SimpleNamespace(action=action, action_values={a: 0.04951 * (i + 1) for i, a in
+                                                                            enumerate(actions)},
+                                           depth=2, nodes=7, milliseconds=12.04951, extra={})
+        return action
+'''
+
+
+def test_a_recording_is_the_same_made_as_played_and_from_the_file_where_rounding_differs(tmp_path):
+    """The file keeps milliseconds to 1e-3 and values to 1e-4. A recording made as the game is played shows the
+    search as the file keeps it, not as the agent gave it, so its replay's recording is the same, byte for byte."""
+    import json
+    from types import SimpleNamespace
+
+    from pacman.actions import Action
+    from pacman.replay import kept_search
+    from pacman.view.renderer import duration_text
+
+    (tmp_path / "edge.py").write_text(_EDGE_AGENT)
+    played = _run(tmp_path, "play", "--layout", "small", "--seed", "3", "--max-moves", "6", "--display", "none",
+                  "--pacman", "edge.py:Edge", "--agent-args", "evaluation=better", "--save", "game.json",
+                  "--record", "play.gif")
+    assert played.returncode == 0, played.stderr
+    assert json.loads((tmp_path / "game.json").read_text())["search"][0]["ms"] == 12.05
+    again = _run(tmp_path, "replay", "game.json", "--record", "replay.gif")
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "replay.gif").read_bytes() == (tmp_path / "play.gif").read_bytes()
+    # the edge itself: the agent's figure and the file's are written differently
+    agent = SimpleNamespace(last_search=SimpleNamespace(action=Action.NORTH, action_values={Action.NORTH: 1.0},
+                                                        depth=2, nodes=7, milliseconds=12.04951, extra={}))
+    assert duration_text(agent.last_search.milliseconds) == "12.0 ms"
+    assert duration_text(kept_search(agent).milliseconds) == "12.1 ms"

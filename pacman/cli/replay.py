@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-from types import SimpleNamespace
 from typing import Any
 
 from pacman.actions import Action
@@ -110,11 +109,7 @@ class _RecordedSearch:
         if found is None or found.action is not Action(action):
             self.last_search = None
             return
-        depth = found.depth  # kept as a float; the agent's own is an int where it is whole
-        self.last_search = SimpleNamespace(
-            action=found.action, action_values=found.values, nodes=found.nodes, milliseconds=found.milliseconds,
-            depth=int(depth) if depth is not None and float(depth).is_integer() else depth,
-            extra={"cached": found.cached})
+        self.last_search = found.as_last_search()
 
     def finish(self, state: Any, result: Any) -> None:
         pass

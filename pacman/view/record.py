@@ -17,6 +17,7 @@ from pacman.actions import Action
 from pacman.errors import PacmanError
 from pacman.files import PendingFile, output_problem
 from pacman.game import GameResult
+from pacman.replay import kept_search
 from pacman.state import GameState
 from pacman.view.renderer import cell_pixels
 
@@ -227,7 +228,8 @@ class FrameRecorder:
     def _emit(self, state: GameState, previous: GameState | None, fraction: float, banner: str | None = None) -> None:
         frame = self.renderer.frame(
             state, previous=previous, fraction=fraction, pacman_direction=self._facing, tick=self._tick,
-            move=self._move, banner=banner, decision=self._decision, **self._search_view(self.agent),
+            move=self._move, banner=banner, decision=self._decision,
+            **self._search_view(self.agent, kept_search(self.agent)),
         )
         self._tick += 1
         self.writer.add(frame)

@@ -54,9 +54,11 @@ def frame_size(layout: Any, cell: int, panel: bool = False, tree: bool = False) 
     return area_w + (_PANEL_WIDTH if panel else 0) + (_TREE_WIDTH if tree else 0), area_h + _STATUS_HEIGHT
 
 
-def search_view(agent: Any) -> dict[str, Any]:
-    """What a view shows of `agent`'s last decision: ``values``, ``chosen`` and ``info`` for `Renderer.draw`."""
-    last = getattr(agent, "last_search", None)
+def search_view(agent: Any, last: Any = None) -> dict[str, Any]:
+    """What a view shows of `agent`'s last decision: ``values``, ``chosen`` and ``info`` for `Renderer.draw`.
+    `last`: the decision to show in place of the agent's own `last_search`."""
+    if last is None:
+        last = getattr(agent, "last_search", None)
     if last is None:
         return {"values": None, "chosen": None, "info": None}
     return {"values": getattr(last, "action_values", None), "chosen": getattr(last, "action", None),
