@@ -102,10 +102,9 @@ class MoveSearch:
     def as_last_search(self) -> SimpleNamespace:
         """This search in the shape of an agent's `last_search`, where the views look for it: the depth an int
         where it is whole, as the agents give it."""
-        depth = self.depth
         return SimpleNamespace(action=self.action, action_values=self.values, nodes=self.nodes,
                                milliseconds=self.milliseconds,
-                               depth=int(depth) if depth is not None and float(depth).is_integer() else depth,
+                               depth=None if self.depth is None else _whole_as_int(self.depth),
                                extra={"cached": self.cached})
 
     def to_json(self) -> dict[str, Any]:
@@ -114,7 +113,7 @@ class MoveSearch:
         data: dict[str, Any] = {"action": kept.action.value,
                                 "values": {a.value: _number_json(v) for a, v in kept.values.items()}}
         if kept.depth is not None:
-            data["depth"] = int(kept.depth) if float(kept.depth).is_integer() else kept.depth
+            data["depth"] = _whole_as_int(kept.depth)
         if kept.nodes is not None:
             data["nodes"] = kept.nodes
         if kept.milliseconds is not None:
@@ -122,6 +121,11 @@ class MoveSearch:
         if kept.cached:
             data["cached"] = True
         return data
+
+
+def _whole_as_int(depth: float) -> float | int:
+    """A depth as the agents give it: an int where it is whole (2, not 2.0)."""
+    return int(depth) if float(depth).is_integer() else depth
 
 
 def _number_json(value: float) -> float | str:
