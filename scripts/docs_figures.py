@@ -987,6 +987,13 @@ RECORDED_AND_TIMED: tuple[Figure, ...] = (
                              for layout, games, moves in (('small', 60, 500), ('tricky', 40, 500), ('large', 20, 2000),
                                                           ('examples/layouts/squat-4.lay', 20, 500))
                              for extra in ('', ' --agent-args node_limit=1000000'))),
+    Figure('hunter-mazes', 'docs/guide/strength.md', kind='recorded',
+           command='; '.join(f'pacman-ai batch --layout examples/layouts/{maze}.lay --ghosts {kind} {extra}'
+                             for maze in ('house', 'eight-capsules') for kind in ('directional', 'arcade', 'random')
+                             for extra in (('--games 400 --seed 0 --max-moves 500',) if kind == 'random' else
+                                           ('--games 200 --seed 0 --max-moves 500',
+                                            '--games 200 --seed 0 --max-moves 500 --agent-args depth=2',
+                                            '--games 30 --seed 0 --max-moves 500 --agent-args node_limit=1000000')))),
     Figure('readme-strength', 'README.md', kind='recorded',
            command='python scripts/strength_table.py table --games 1000 --results strength-results; pacman-ai batch --layout small --games 10000 --seed 0 --max-moves 500 --jobs 2; pacman-ai batch --layout tricky --games 10000 --seed 0 --max-moves 500 --jobs 2'),
     Figure('class-speed', 'docs/guide/grade.md', kind='timing',
